@@ -1,0 +1,13 @@
+"""coyote-pi: a Raspberry Pi arbiter for the bluffing card game Coyote.
+
+The package is layered so that each part can be used and tested alone:
+
+- :mod:`coyote_pi.cards` and :mod:`coyote_pi.engine`: the pure rules (no I/O, no clock).
+- :mod:`coyote_pi.record`: the durable, hash-chained game record.
+- :mod:`coyote_pi.vision`: reading marked cards from camera frames.
+- :mod:`coyote_pi.devices`: buttons, display and camera behind swappable backends.
+- :mod:`coyote_pi.table`: the controller that runs a real game on those devices.
+- :mod:`coyote_pi.cli`: the ``coyote-pi`` command.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from coyote_pi.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,72 @@
+"""The ``coyote-pi`` command.
+
+Each subcommand lives in the module that owns its concern and is imported only when it
+is run, so ``coyote-pi --help`` answers without loading OpenCV or numpy. A command
+module provides two functions::
+
+    def configure(parser: argparse.ArgumentParser) -> None: ...   # add its arguments
+    def run(args: argparse.Namespace) -> int: ...                  # the exit status
+
+To add a command, add one line to :data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from coyote_pi import __version__
+
+#: name -> (module, one-line help). Order is the order shown by ``--help``.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("coyote_pi.table.demo", "play a complete game on simulated hardware and save its output"),
+    "run": ("coyote_pi.table.run", "run the table device (real, desktop or --sim backends)"),
+    "resolve": ("coyote_pi.engine.resolve_cmd", "resolve challenges given as JSON lines on stdin"),
+    "odds": ("coyote_pi.engine.odds_cmd", "exact probability that a bid holds, from one seat's view"),
+    "replay": ("coyote_pi.record_cmd", "validate a game record by replaying it; print the final state"),
+    "read": ("coyote_pi.vision.read_cmd", "read the cards in camera images"),
+    "markers": ("coyote_pi.vision.markers_cmd", "write printable marker sticker sheets (PDF, PNG)"),
+    "bench": ("coyote_pi.bench", "measure speed and memory: bench engine|vision|table"),
+    "doctor": ("coyote_pi.pi.doctor", "check the Pi's hardware, config and service, one line per check"),
+    "install": ("coyote_pi.pi.install", "install (or --uninstall) the device on Raspberry Pi OS"),
+}
+
+
+def _overview() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = [
+        f"usage: coyote-pi COMMAND [options]   (coyote-pi {__version__})",
+        "",
+        "A Raspberry Pi arbiter for the card game Coyote.",
+        "",
+        "commands:",
+    ]
+    lines += [f"  {name.ljust(width)}  {text}" for name, (_, text) in COMMANDS.items()]
+    lines += ["", "Run 'coyote-pi COMMAND --help' for a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(_overview())
+        return 0
+    if argv[0] == "--version":
+        print(f"coyote-pi {__version__}")
+        return 0
+    name = argv[0]
+    if name not in COMMANDS:
+        print(f"coyote-pi: unknown command {name!r}\n\n{_overview()}", file=sys.stderr)
+        return 2
+    module_name, text = COMMANDS[name]
+    module = importlib.import_module(module_name)
+    parser = argparse.ArgumentParser(prog=f"coyote-pi {name}", description=text)
+    module.configure(parser)
+    args = parser.parse_args(argv[1:])
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 141

@@ -1,0 +1,195 @@
+"""Everything that can happen at a Coyote table, as small immutable values.
+
+Two kinds of event drive a :class:`~coyote_pi.engine.game.Game`:
+
+- **actions** a seat takes: :class:`Bid`, :class:`Challenge`, :class:`Peek`,
+  :class:`UseCoyoteCard`, :class:`Guess` (Trickster) and :class:`Undo`;
+- **observations** of the cards: :class:`Deal` (the cards of a round, dealt from a seeded
+  virtual deck or seen by the camera), :class:`Reveal` (face-down cards turned up at a
+  challenge) and :class:`DrawReplacement` (the card drawn for ``?``).
+
+Each event turns into a plain dict for the game record (:func:`to_dict`) and back
+(:func:`from_dict`, which rejects malformed input with a readable message).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from coyote_pi import cards as C
+from coyote_pi.engine.errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The cards of a new round.
+
+    ``seats`` maps every active seat to the card on its stand, or to ``None`` when the
+    table cannot say yet (the camera failed: the card is entered at the reveal, when it
+    is public, rather than shown on the display while its owner could look). ``centre`` is the
+    face-down centre card when it is known (a virtual deal); a camera cannot see it until
+    the reveal, so a physical deal leaves it ``None``. ``deck`` is the rest of the deck,
+    top first, when it is known (a virtual deal): the Coyote card and ``?`` then draw from
+    it; otherwise those draws are observed when they happen.
+    """
+
+    seats: Mapping[int, str | None]
+    centre: str | None = None
+    deck: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Bid:
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """The seat says "Coyote!": it doubts the current bid."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Peek:
+    """The seat flips an open eye to closed and secretly looks at the centre card."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class UseCoyoteCard:
+    """Trickster: the holder draws the top deck card and lays it face down in the centre."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Guess:
+    """Trickster: before the reveal, a seat not in the challenge guesses who will win."""
+
+    seat: int
+    winner: int
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """The cards that were unknown until the challenge: the centre card, the Coyote
+    card's draw (``extra``) and any seat card the deal could not name (``seats``)."""
+
+    centre: str
+    extra: str | None = None
+    seats: Mapping[int, str] | None = None
+
+
+@dataclass(frozen=True)
+class DrawReplacement:
+    """The top card of the deck, drawn to replace ``?``."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Takes back the seat's last bid, while it is still the latest thing that happened."""
+
+    seat: int
+
+
+Event = Deal | Bid | Challenge | Peek | UseCoyoteCard | Guess | Reveal | DrawReplacement | Undo
+
+_TYPES: dict[str, type] = {
+    "deal": Deal,
+    "bid": Bid,
+    "challenge": Challenge,
+    "peek": Peek,
+    "coyote_card": UseCoyoteCard,
+    "guess": Guess,
+    "reveal": Reveal,
+    "draw": DrawReplacement,
+    "undo": Undo,
+}
+_NAMES = {cls: name for name, cls in _TYPES.items()}
+
+
+def type_name(event: Event) -> str:
+    return _NAMES[type(event)]
+
+
+def to_dict(event: Event) -> dict:
+    """A JSON-ready dict: ``{"type": "bid", "seat": 2, "amount": 13}``."""
+    out: dict = {"type": _NAMES[type(event)]}
+    if isinstance(event, Deal):
+        out["seats"] = {str(seat): card for seat, card in sorted(event.seats.items())}
+        out["centre"] = event.centre
+        out["deck"] = list(event.deck) if event.deck is not None else None
+    elif isinstance(event, Reveal):
+        out["centre"] = event.centre
+        out["extra"] = event.extra
+        out["seats"] = None if event.seats is None else {str(s): c for s, c in sorted(event.seats.items())}
+    else:
+        out.update(vars(event))
+    return out
+
+
+def from_dict(data: object) -> Event:
+    """Parse a dict made by :func:`to_dict`; raises IllegalAction(code="bad_event")."""
+    if not isinstance(data, Mapping):
+        raise _bad(f"an event must be a JSON object, not {type(data).__name__}")
+    name = data.get("type")
+    cls = _TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise _bad(f"unknown event type {name!r} (known: {', '.join(_TYPES)})")
+    try:
+        if cls is Deal:
+            seats = data.get("seats")
+            if not isinstance(seats, Mapping):
+                raise _bad("a deal needs 'seats': an object mapping seat numbers to cards")
+            deck = data.get("deck")
+            if deck is not None and not isinstance(deck, Sequence):
+                raise _bad("'deck' must be a list of cards")
+            return Deal(
+                seats={_seat(s): _card_or_none(c) for s, c in seats.items()},
+                centre=_card_or_none(data.get("centre")),
+                deck=tuple(C.parse_cards(deck)) if deck is not None else None,
+            )
+        if cls is Bid:
+            return Bid(_seat(data.get("seat")), _integer(data.get("amount"), "amount"))
+        if cls is Guess:
+            return Guess(_seat(data.get("seat")), _seat(data.get("winner")))
+        if cls is Reveal:
+            seats = data.get("seats")
+            if seats is not None and not isinstance(seats, Mapping):
+                raise _bad("'seats' of a reveal must map seat numbers to cards")
+            return Reveal(
+                C.parse_card(data.get("centre")),
+                _card_or_none(data.get("extra")),
+                None if seats is None else {_seat(s): C.parse_card(c) for s, c in seats.items()},
+            )
+        if cls is DrawReplacement:
+            return DrawReplacement(C.parse_card(data.get("card")))
+        return cls(_seat(data.get("seat")))
+    except C.CardError as error:
+        raise _bad(str(error)) from None
+
+
+def _bad(message: str) -> IllegalAction:
+    return IllegalAction(message, code="bad_event")
+
+
+def _integer(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _seat(value: object) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    return _integer(value, "a seat")
+
+
+def _card_or_none(value: object) -> str | None:
+    return None if value is None else C.parse_card(value)

@@ -1,0 +1,700 @@
+"""The Coyote rules as a state machine: :class:`Game`.
+
+A game moves through phases::
+
+    deal -> bidding -> [guessing] -> [reveal] -> [draw] -> (resolved) -> deal -> ... -> over
+
+- ``deal``: waiting for the cards of the round (:class:`~coyote_pi.engine.events.Deal`).
+- ``bidding``: the seat whose turn it is peeks, uses the Coyote card, bids or challenges.
+- ``guessing``: Trickster only, the other seats guess who wins the challenge.
+- ``reveal``: a face-down card (the centre card, the Coyote card's draw) is not known yet
+  and must be observed when turned face up.
+- ``draw``: ``?`` is in play and the card drawn to replace it must be observed.
+- ``over``: one seat is left, the winner.
+
+A virtual deal (seeded deck, see :meth:`Game.deal_from_deck`) knows every card, so the
+``reveal`` and ``draw`` phases pass by themselves; a physical table observes them. Both
+go through the same rules. The game never reads a clock or global random state.
+
+Seats are numbered 1..N clockwise. Every refused event raises
+:class:`~coyote_pi.engine.errors.IllegalAction` and leaves the game unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from coyote_pi import cards as C
+from coyote_pi.engine import events as E
+from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.engine.rules import Score, check_distinct, score
+
+BASIC = "basic"
+TRICKSTER = "trickster"
+VARIANTS = (BASIC, TRICKSTER)
+
+DEAL, BIDDING, GUESSING, REVEAL, DRAW, OVER = "deal", "bidding", "guessing", "reveal", "draw", "over"
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """What the table decides before the first round."""
+
+    players: int
+    variant: str = BASIC
+    start_seat: int = 1  #: the youngest player, who starts round 1
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or not isinstance(self.players, int):
+            raise IllegalAction(f"the number of players must be a whole number, not {self.players!r}", code="bad_config")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise IllegalAction(
+                f"Coyote is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}",
+                code="bad_config",
+            )
+        if self.variant not in VARIANTS:
+            raise IllegalAction(f"unknown variant {self.variant!r} (basic or trickster)", code="bad_config")
+        if isinstance(self.start_seat, bool) or self.start_seat not in range(1, self.players + 1):
+            raise IllegalAction(
+                f"the start player must be a seat from 1 to {self.players}, not {self.start_seat!r}",
+                code="bad_config",
+            )
+
+    def to_dict(self) -> dict:
+        return {"players": self.players, "variant": self.variant, "start_seat": self.start_seat}
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameConfig:
+        if not isinstance(data, dict):
+            raise IllegalAction("the game setup must be a JSON object", code="bad_config")
+        return cls(data.get("players"), data.get("variant", BASIC), data.get("start_seat", 1))
+
+
+@dataclass
+class Eyes:
+    """A seat's peek cards: how many show an open eye and how many a closed one."""
+
+    open: int
+    closed: int
+
+    @property
+    def cards(self) -> int:
+        return self.open + self.closed
+
+
+@dataclass(frozen=True)
+class Legal:
+    """What may happen now. ``seats`` are the seats that may act (empty while the game
+    waits for an observation). ``min_bid`` is ``None`` when any whole number may be bid."""
+
+    phase: str
+    seats: tuple[int, ...] = ()
+    bid: bool = False
+    min_bid: int | None = None
+    challenge: bool = False
+    peek: bool = False
+    coyote_card: bool = False
+    guess_options: tuple[int, ...] = ()
+
+    def describe(self) -> str:
+        """One line for people: ``seat 2: bid >= 13 | challenge | peek``."""
+        if self.phase == BIDDING:
+            options = []
+            if self.peek:
+                options.append("peek")
+            if self.coyote_card:
+                options.append("coyote card")
+            if self.bid:
+                options.append("bid any" if self.min_bid is None else f"bid >= {self.min_bid}")
+            if self.challenge:
+                options.append("challenge")
+            return f"seat {self.seats[0]}: " + " | ".join(options)
+        if self.phase == GUESSING:
+            who = ", ".join(str(s) for s in self.seats)
+            return f"seats {who} guess the winner: seat {self.guess_options[0]} or seat {self.guess_options[1]}"
+        return {
+            DEAL: "waiting for the cards of the round",
+            REVEAL: "waiting for the face-down card(s) to be revealed",
+            DRAW: "waiting for the card drawn to replace ?",
+            OVER: "the game is over",
+        }[self.phase]
+
+
+@dataclass(frozen=True)
+class EyeChange:
+    seat: int
+    reason: str  #: "winner", "loser", "guess right", "guess wrong"
+    change: str  #: "opened", "closed", "discarded closed", "discarded open", "unchanged"
+
+    def describe(self) -> str:
+        what = {
+            "opened": "flips a closed eye open",
+            "closed": "flips an open eye closed",
+            "discarded closed": "discards a closed-eye peek card",
+            "discarded open": "discards an open-eye peek card",
+            "unchanged": "has no eye to flip",
+        }[self.change]
+        return f"Seat {self.seat} ({self.reason}) {what}."
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a challenge ended, with everything a table needs to check it."""
+
+    round: int
+    bidder: int
+    challenger: int
+    seat_cards: dict[int, str]
+    centre: str
+    extra: str | None
+    extra_drawn_by: int | None
+    score: Score
+    winner: int
+    loser: int
+    guesses: dict[int, int]
+    eye_changes: tuple[EyeChange, ...]
+    eliminated: int | None
+    next_start: int | None
+    coyote_holder: int | None
+
+    def explanation(self) -> list[str]:
+        """The verdict, line by line, in plain English."""
+        lines = [f"Seat {s}: {C.display_name(c)}." for s, c in sorted(self.seat_cards.items())]
+        lines.append(f"Centre: {C.display_name(self.centre)}.")
+        if self.extra is not None:
+            lines.append(f"Coyote card draw (seat {self.extra_drawn_by}): {C.display_name(self.extra)}.")
+        lines += self.score.explanation[1:]
+        lines.append(
+            f"Seat {self.challenger} challenged seat {self.bidder}'s bid of {self.score.bid}: "
+            f"seat {self.winner} wins, seat {self.loser} loses."
+        )
+        for seat, guess in sorted(self.guesses.items()):
+            verdict = "right" if guess == self.winner else "wrong"
+            lines.append(f"Seat {seat} guessed seat {guess}: {verdict}.")
+        lines += [change.describe() for change in self.eye_changes]
+        if self.eliminated is not None:
+            lines.append(f"Seat {self.eliminated} has no peek cards left and is out.")
+        if self.next_start is not None:
+            lines.append(f"Seat {self.next_start} starts the next round.")
+        if self.coyote_holder is not None:
+            lines.append(f"Seat {self.coyote_holder} receives the Coyote card.")
+        return lines
+
+    def to_dict(self) -> dict:
+        return {
+            "round": self.round,
+            "bidder": self.bidder,
+            "challenger": self.challenger,
+            "bid": self.score.bid,
+            "seats": {str(s): c for s, c in sorted(self.seat_cards.items())},
+            "centre": self.centre,
+            "extra": self.extra,
+            "extra_drawn_by": self.extra_drawn_by,
+            "replacement": self.score.replacement,
+            "zeroed": self.score.zeroed,
+            "total": self.score.total,
+            "challenger_wins": self.score.challenger_wins,
+            "winner": self.winner,
+            "loser": self.loser,
+            "guesses": {str(s): g for s, g in sorted(self.guesses.items())},
+            "eye_changes": [vars(change) for change in self.eye_changes],
+            "eliminated": self.eliminated,
+            "next_start": self.next_start,
+            "coyote_holder": self.coyote_holder,
+            "explanation": self.explanation(),
+        }
+
+
+@dataclass
+class RoundState:
+    """The cards and the bidding of the round in progress."""
+
+    number: int
+    start_seat: int
+    seat_cards: dict[int, str | None]  #: None: not known until the reveal
+    centre: str | None
+    deck: list[str] | None
+    turn: int
+    bid: int | None = None
+    bidder: int | None = None
+    challenger: int | None = None
+    bids: list[tuple[int, int]] = field(default_factory=list)
+    turns_done: dict[int, int] = field(default_factory=dict)
+    peeked: set[int] = field(default_factory=set)
+    peeked_this_turn: bool = False
+    coyote_card_this_turn: bool = False
+    extra_used: bool = False
+    extra: str | None = None
+    extra_drawn_by: int | None = None
+    guesses: dict[int, int] = field(default_factory=dict)
+    guessers: tuple[int, ...] = ()
+    replacement: str | None = None
+
+    def in_play(self) -> list[str]:
+        """The known cards that count at a challenge."""
+        cards = [self.seat_cards[s] for s in sorted(self.seat_cards) if self.seat_cards[s] is not None]
+        if self.centre is not None:
+            cards.append(self.centre)
+        if self.extra is not None:
+            cards.append(self.extra)
+        return cards
+
+
+class Game:
+    """A whole game of Coyote, from the first deal to the last seat standing.
+
+    >>> game = Game(GameConfig(players=3, start_seat=2))
+    >>> game.deal_from_deck(seed=7)
+    >>> game.phase, game.turn
+    ('bidding', 2)
+    >>> game.apply(E.Bid(2, 10))
+    >>> game.legal().describe()
+    'seat 3: peek | bid >= 11 | challenge'
+    """
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        opened, closed = (1, 2) if config.variant == TRICKSTER else (2, 1)
+        self.eyes: dict[int, Eyes] = {s: Eyes(opened, closed) for s in range(1, config.players + 1)}
+        self.phase = DEAL
+        self.round: RoundState | None = None
+        self.round_number = 0
+        self.next_start = config.start_seat
+        self.coyote_holder: int | None = None
+        self.coyote_card_used = False
+        self.results: list[RoundResult] = []
+        self.winner: int | None = None
+        #: Every event that shaped this state, in order (undone bids are removed).
+        self.history: list[E.Event] = []
+        self._active = tuple(self.eyes)  # changes only when a loser is eliminated
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def variant(self) -> str:
+        return self.config.variant
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats still in the game (they have at least one peek card)."""
+        return self._active
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose turn it is while bidding, else ``None``."""
+        return self.round.turn if self.phase == BIDDING and self.round else None
+
+    @property
+    def last_result(self) -> RoundResult | None:
+        return self.results[-1] if self.results else None
+
+    def next_active_after(self, seat: int) -> int:
+        """The next seat clockwise (higher number, wrapping) that is still in the game."""
+        n = self.config.players
+        for step in range(1, n + 1):
+            candidate = (seat - 1 + step) % n + 1
+            if self.eyes[candidate].cards > 0:
+                return candidate
+        raise IllegalAction("no seat is left in the game", code="game_over")
+
+    def legal(self) -> Legal:
+        """What may happen now (see :class:`Legal`)."""
+        if self.phase == BIDDING:
+            r = self.round
+            seat = r.turn
+            acted = r.peeked_this_turn or r.coyote_card_this_turn
+            return Legal(
+                BIDDING,
+                (seat,),
+                bid=True,
+                min_bid=None if r.bid is None else r.bid + 1,
+                challenge=r.bid is not None and not acted,
+                peek=self._peek_refusal(seat) is None,
+                coyote_card=self._coyote_card_refusal(seat) is None,
+            )
+        if self.phase == GUESSING:
+            r = self.round
+            pending = tuple(s for s in r.guessers if s not in r.guesses)
+            return Legal(GUESSING, pending, guess_options=(r.bidder, r.challenger))
+        return Legal(self.phase)
+
+    def is_legal(self, event: E.Event) -> bool:
+        try:
+            self.copy().apply(event)
+        except IllegalAction:
+            return False
+        return True
+
+    def copy(self) -> Game:
+        """An independent copy (replays the history: cheap for one game)."""
+        return Game.from_events(self.config, self.history)
+
+    @classmethod
+    def from_events(cls, config: GameConfig, events: Iterable[E.Event]) -> Game:
+        game = cls(config)
+        for event in events:
+            game.apply(event)
+        return game
+
+    # ---------------------------------------------------------------- dealing
+
+    def deal_from_deck(self, seed: int | str) -> None:
+        """Deal the next round from the virtual deck shuffled by ``seed`` and the round number.
+
+        Active seats get the top cards in seat order, the next card goes to the centre,
+        and the rest stays as the deck (for the Coyote card and ``?``).
+        """
+        self.apply(self.virtual_deal(C.shuffled_deck(seed, self.round_number + 1)))
+
+    def virtual_deal(self, order: list[str]) -> E.Deal:
+        """The :class:`Deal` event that dealing ``order`` (top first) would make."""
+        seats = self.active_seats
+        return E.Deal(
+            seats=dict(zip(seats, order)),
+            centre=order[len(seats)],
+            deck=tuple(order[len(seats) + 1 :]),
+        )
+
+    # ---------------------------------------------------------------- applying events
+
+    def apply(self, event: E.Event) -> None:
+        """Apply one action or observation, or raise IllegalAction and change nothing."""
+        handler = self._HANDLERS.get(type(event))
+        if handler is None:
+            raise IllegalAction(f"{event!r} is not a Coyote event", code="bad_event")
+        if self.phase == OVER:
+            raise IllegalAction(f"the game is over: seat {self.winner} has won", code="game_over")
+        if isinstance(event, E.Undo):
+            self._undo(event)
+            return
+        handler(self, event)
+        self.history.append(event)
+
+    def _require_phase(self, phase: str, doing: str) -> None:
+        if self.phase != phase:
+            raise IllegalAction(f"cannot {doing} now: {self.legal().describe()}", code="wrong_phase", phase=self.phase)
+
+    def _require_turn(self, seat: int, doing: str) -> RoundState:
+        self._require_phase(BIDDING, doing)
+        r = self.round
+        if seat != r.turn:
+            if seat not in self.eyes:
+                raise IllegalAction(f"there is no seat {seat} at this table", code="no_such_seat", seat=seat)
+            if self.eyes[seat].cards == 0:
+                raise IllegalAction(f"seat {seat} is out of the game", code="seat_out", seat=seat)
+            raise IllegalAction(
+                f"it is seat {r.turn}'s turn, not seat {seat}'s", code="not_your_turn", seat=seat, turn=r.turn
+            )
+        return r
+
+    def _deal(self, event: E.Deal) -> None:
+        self._require_phase(DEAL, "deal")
+        active = self.active_seats
+        seats = dict(event.seats)
+        if sorted(seats) != list(active):
+            raise IllegalAction(
+                f"a deal needs one card for each seat in the game ({', '.join(map(str, active))}), "
+                f"got seats {', '.join(map(str, sorted(seats))) or 'none'}",
+                code="bad_deal",
+            )
+        seats = {s: None if c is None else C.parse_card(c) for s, c in seats.items()}
+        cards = [c for c in seats.values() if c is not None]
+        centre = None if event.centre is None else C.parse_card(event.centre)
+        check_distinct(cards + ([centre] if centre else []), "cards dealt")
+        deck = None
+        if event.deck is not None:
+            if centre is None or len(cards) != len(seats):
+                raise IllegalAction("a deal with a known deck must name every card", code="bad_deal")
+            deck = [C.parse_card(c) for c in event.deck]
+            if sorted(cards + [centre] + deck) != sorted(C.ALL_CARDS):
+                raise IllegalAction(
+                    "the deck and the dealt cards must be the 17 playing cards, each once", code="bad_deal"
+                )
+        self.round_number += 1
+        start = self.next_start
+        self.round = RoundState(
+            number=self.round_number,
+            start_seat=start,
+            seat_cards=seats,
+            centre=centre,
+            deck=deck,
+            turn=start,
+            turns_done={s: 0 for s in active},
+        )
+        self.coyote_card_used = False
+        self.phase = BIDDING
+
+    def _peek_refusal(self, seat: int) -> str | None:
+        r = self.round
+        if r.peeked_this_turn:
+            return f"seat {seat} has already peeked this turn"
+        if seat == r.start_seat and r.turns_done[seat] == 0:
+            return f"seat {seat} starts this round and may not peek on its first turn"
+        if self.eyes[seat].open == 0:
+            return f"seat {seat} has no open eye to peek with"
+        return None
+
+    def _peek(self, event: E.Peek) -> None:
+        r = self._require_turn(event.seat, "peek")
+        refusal = self._peek_refusal(event.seat)
+        if refusal:
+            raise IllegalAction(refusal, code="cannot_peek", seat=event.seat)
+        eyes = self.eyes[event.seat]
+        eyes.open -= 1
+        eyes.closed += 1
+        r.peeked.add(event.seat)
+        r.peeked_this_turn = True
+
+    def _coyote_card_refusal(self, seat: int) -> str | None:
+        r = self.round
+        if self.variant != TRICKSTER:
+            return "the Coyote card is only used in the Trickster variant"
+        if self.coyote_holder != seat:
+            holder = "nobody" if self.coyote_holder is None else f"seat {self.coyote_holder}"
+            return f"seat {seat} does not hold the Coyote card ({holder} does)"
+        if self.coyote_card_used:
+            return f"seat {seat} has already used the Coyote card this round"
+        if r.turns_done[seat] == 0:
+            return f"seat {seat} may not use the Coyote card on its first turn of the round"
+        return None
+
+    def _use_coyote_card(self, event: E.UseCoyoteCard) -> None:
+        r = self._require_turn(event.seat, "use the Coyote card")
+        refusal = self._coyote_card_refusal(event.seat)
+        if refusal:
+            raise IllegalAction(refusal, code="cannot_use_coyote_card", seat=event.seat)
+        self.coyote_card_used = True
+        r.coyote_card_this_turn = True
+        r.extra_used = True
+        r.extra_drawn_by = event.seat
+        if r.deck is not None:
+            r.extra = r.deck.pop(0)
+
+    def _bid(self, event: E.Bid) -> None:
+        r = self._require_turn(event.seat, "bid")
+        amount = event.amount
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise IllegalAction(f"a bid is a whole number, not {amount!r}", code="bad_bid")
+        if r.bid is not None and amount <= r.bid:
+            raise IllegalAction(
+                f"seat {event.seat} must bid more than {r.bid}, not {amount}",
+                code="bid_too_low",
+                seat=event.seat,
+                amount=amount,
+                current=r.bid,
+            )
+        r.bid, r.bidder = amount, event.seat
+        r.bids.append((event.seat, amount))
+        r.turns_done[event.seat] += 1
+        r.peeked_this_turn = r.coyote_card_this_turn = False
+        r.turn = self.next_active_after(event.seat)
+
+    def _challenge(self, event: E.Challenge) -> None:
+        r = self._require_turn(event.seat, "challenge")
+        if r.bid is None:
+            raise IllegalAction(
+                f"seat {event.seat} cannot challenge: there is no bid yet", code="no_bid", seat=event.seat
+            )
+        if r.peeked_this_turn:
+            raise IllegalAction(
+                f"seat {event.seat} cannot challenge right after peeking: it must raise",
+                code="challenge_after_peek",
+                seat=event.seat,
+            )
+        if r.coyote_card_this_turn:
+            raise IllegalAction(
+                f"seat {event.seat} cannot challenge right after using the Coyote card: it must raise",
+                code="challenge_after_coyote_card",
+                seat=event.seat,
+            )
+        r.challenger = event.seat
+        if self.variant == TRICKSTER:
+            r.guessers = tuple(s for s in self.active_seats if s not in (r.bidder, r.challenger))
+        self.phase = GUESSING if r.guessers else REVEAL
+        if self.phase == REVEAL:
+            self._continue_reveal()
+
+    def _guess(self, event: E.Guess) -> None:
+        self._require_phase(GUESSING, "guess")
+        r = self.round
+        if event.seat not in r.guessers:
+            raise IllegalAction(
+                f"seat {event.seat} does not guess: the challenge is between seats {r.bidder} and {r.challenger}",
+                code="not_a_guesser",
+                seat=event.seat,
+            )
+        if event.seat in r.guesses:
+            raise IllegalAction(f"seat {event.seat} has already guessed", code="already_guessed", seat=event.seat)
+        if event.winner not in (r.bidder, r.challenger):
+            raise IllegalAction(
+                f"seat {event.seat} must guess seat {r.bidder} or seat {r.challenger}, not seat {event.winner}",
+                code="bad_guess",
+                seat=event.seat,
+            )
+        r.guesses[event.seat] = event.winner
+        if len(r.guesses) == len(r.guessers):
+            self.phase = REVEAL
+            self._continue_reveal()
+
+    def _continue_reveal(self) -> None:
+        """Move on as far as the known cards allow: reveal, draw, then resolution."""
+        r = self.round
+        if r.centre is None or (r.extra_used and r.extra is None) or None in r.seat_cards.values():
+            self.phase = REVEAL
+            return
+        if C.QUESTION in r.in_play() and r.replacement is None:
+            if r.deck is None:
+                self.phase = DRAW
+                return
+            r.replacement = r.deck[0]
+        self._resolve()
+
+    def _reveal(self, event: E.Reveal) -> None:
+        self._require_phase(REVEAL, "reveal cards")
+        r = self.round
+        centre = C.parse_card(event.centre)
+        if r.centre is not None and centre != r.centre:
+            raise IllegalAction(
+                f"the centre card is {C.display_name(r.centre)}, not {C.display_name(centre)}", code="bad_reveal"
+            )
+        extra = None if event.extra is None else C.parse_card(event.extra)
+        if r.extra_used and extra is None and r.extra is None:
+            raise IllegalAction("the Coyote card's draw must be revealed too", code="bad_reveal")
+        if not r.extra_used and extra is not None:
+            raise IllegalAction("nobody used the Coyote card, so there is no second centre card", code="bad_reveal")
+        if r.extra is not None and extra is not None and extra != r.extra:
+            raise IllegalAction(
+                f"the Coyote card's draw is {C.display_name(r.extra)}, not {C.display_name(extra)}", code="bad_reveal"
+            )
+        seats = dict(r.seat_cards)
+        for seat, card in (event.seats or {}).items():
+            if seat not in seats:
+                raise IllegalAction(f"seat {seat} has no card this round", code="bad_reveal", seat=seat)
+            card = C.parse_card(card)
+            if seats[seat] is not None and seats[seat] != card:
+                raise IllegalAction(
+                    f"seat {seat}'s card is {C.display_name(seats[seat])}, not {C.display_name(card)}",
+                    code="bad_reveal",
+                    seat=seat,
+                )
+            seats[seat] = card
+        unnamed = [s for s, c in seats.items() if c is None]
+        if unnamed:
+            raise IllegalAction(
+                f"the cards of seat(s) {', '.join(map(str, unnamed))} must be revealed too", code="bad_reveal"
+            )
+        check_distinct(list(seats.values()) + [centre] + ([extra or r.extra] if r.extra_used else []),
+                       "cards in play")
+        r.seat_cards = seats
+        r.centre = centre
+        if r.extra_used:
+            r.extra = extra or r.extra
+        self._continue_reveal()
+
+    def _draw(self, event: E.DrawReplacement) -> None:
+        self._require_phase(DRAW, "draw a card for ?")
+        r = self.round
+        card = C.parse_card(event.card)
+        if card in r.in_play():
+            raise IllegalAction(
+                f"{C.display_name(card)} is already in play; it cannot be the card drawn for ?",
+                code="bad_replacement",
+                card=card,
+            )
+        r.replacement = card
+        self._resolve()
+
+    def _resolve(self) -> None:
+        r = self.round
+        result_score = score(r.in_play(), r.bid, r.replacement)
+        winner, loser = (r.bidder, r.challenger) if result_score.bid_holds else (r.challenger, r.bidder)
+        changes = []
+        for seat, guess in sorted(r.guesses.items()):
+            if guess == winner:
+                changes.append(EyeChange(seat, "guess right", self._open_one(seat)))
+            else:
+                changes.append(EyeChange(seat, "guess wrong", self._close_one(seat)))
+        changes.append(EyeChange(winner, "winner", self._open_one(winner)))
+        loser_eyes = self.eyes[loser]
+        if loser_eyes.closed:
+            loser_eyes.closed -= 1
+            changes.append(EyeChange(loser, "loser", "discarded closed"))
+        else:
+            loser_eyes.open -= 1
+            changes.append(EyeChange(loser, "loser", "discarded open"))
+        eliminated = loser if loser_eyes.cards == 0 else None
+        if eliminated is not None:
+            self._active = tuple(s for s in self._active if s != eliminated)
+        active = self._active
+        next_start = holder = None
+        if len(active) == 1:
+            self.winner = active[0]
+            self.phase = OVER
+        else:
+            next_start = loser if eliminated is None else self.next_active_after(loser)
+            self.next_start = next_start
+            if self.variant == TRICKSTER:
+                holder = next_start  # the loser, or the next starter if the loser is out
+                self.coyote_holder = holder
+            self.phase = DEAL
+        self.results.append(
+            RoundResult(
+                round=r.number,
+                bidder=r.bidder,
+                challenger=r.challenger,
+                seat_cards=dict(r.seat_cards),
+                centre=r.centre,
+                extra=r.extra,
+                extra_drawn_by=r.extra_drawn_by,
+                score=result_score,
+                winner=winner,
+                loser=loser,
+                guesses=dict(r.guesses),
+                eye_changes=tuple(changes),
+                eliminated=eliminated,
+                next_start=next_start,
+                coyote_holder=holder,
+            )
+        )
+
+    def _open_one(self, seat: int) -> str:
+        eyes = self.eyes[seat]
+        if not eyes.closed:
+            return "unchanged"
+        eyes.closed -= 1
+        eyes.open += 1
+        return "opened"
+
+    def _close_one(self, seat: int) -> str:
+        eyes = self.eyes[seat]
+        if not eyes.open:
+            return "unchanged"
+        eyes.open -= 1
+        eyes.closed += 1
+        return "closed"
+
+    def _undo(self, event: E.Undo) -> None:
+        last = self.history[-1] if self.history else None
+        if not isinstance(last, E.Bid) or self.phase != BIDDING:
+            raise IllegalAction("there is no bid to take back now", code="nothing_to_undo", seat=event.seat)
+        if last.seat != event.seat:
+            raise IllegalAction(
+                f"only seat {last.seat}, who made the last bid, can take it back", code="not_your_bid", seat=event.seat
+            )
+        rebuilt = Game.from_events(self.config, self.history[:-1])
+        self.__dict__.update(rebuilt.__dict__)
+
+    _HANDLERS = {
+        E.Deal: _deal,
+        E.Bid: _bid,
+        E.Challenge: _challenge,
+        E.Peek: _peek,
+        E.UseCoyoteCard: _use_coyote_card,
+        E.Guess: _guess,
+        E.Reveal: _reveal,
+        E.DrawReplacement: _draw,
+        E.Undo: _undo,
+    }

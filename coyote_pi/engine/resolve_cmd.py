@@ -1,0 +1,73 @@
+"""``coyote-pi resolve``: score challenges given as JSON lines, a stable scripting contract.
+
+Input, one JSON object per line on standard input::
+
+    {"bid": 12, "cards": ["5", "?", "max0", "-10"], "deck": ["7", "3"]}
+
+``cards`` are all the cards in play (seats and centre), ``deck`` the rest of the deck,
+top first (needed only when ``?`` is in play). Output, one JSON object per input line::
+
+    {"total": -5, "challenger_wins": true, "explanation": ["...", "..."], ...}
+
+A line that cannot be scored gets ``{"error": "..."}``; the other lines are still
+answered and the exit status is 1. Blank lines are skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from coyote_pi import cards as C
+from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.engine.rules import check_distinct, score
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = 'example: echo \'{"bid": 12, "cards": ["5", "?", "max0", "-10"], "deck": ["7"]}\' | coyote-pi resolve'
+
+
+def resolve_line(text: str) -> dict:
+    """Score one input line; raise ValueError with a readable message if it is bad."""
+    try:
+        request = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON: {error.msg} at column {error.colno}") from None
+    if not isinstance(request, dict):
+        raise ValueError("each line must be a JSON object with 'bid' and 'cards'")
+    unknown = set(request) - {"bid", "cards", "deck"}
+    if unknown:
+        raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    bid = request.get("bid")
+    if isinstance(bid, bool) or not isinstance(bid, int):
+        raise ValueError(f"'bid' must be a whole number, got {bid!r}")
+    in_play, deck = request.get("cards"), request.get("deck", [])
+    if not isinstance(in_play, list) or not in_play:
+        raise ValueError("'cards' must be a non-empty list of the cards in play")
+    if not isinstance(deck, list):
+        raise ValueError("'deck' must be a list of cards, top first")
+    try:
+        in_play, deck = C.parse_cards(in_play), C.parse_cards(deck)
+        check_distinct(in_play + deck, "cards and deck")
+        replacement = None
+        if C.QUESTION in in_play:
+            if not deck:
+                raise ValueError("? is in play: give the rest of the deck in 'deck' (top first)")
+            replacement = deck[0]
+        return score(in_play, bid, replacement).to_dict()
+    except (C.CardError, IllegalAction) as error:
+        raise ValueError(str(error)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    status = 0
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            answer = resolve_line(line)
+        except ValueError as error:
+            answer, status = {"error": str(error)}, 1
+        print(json.dumps(answer, ensure_ascii=False), flush=True)
+    return status

@@ -1,0 +1,118 @@
+"""Plain-text transcripts of simulated games: every event, state, legal action, per-seat
+view and resolution. The golden playthroughs in tests/golden/ are such transcripts;
+any change to the rules' behaviour shows up as a readable diff there.
+
+Regenerate them (then review the diff) with::
+
+    make golden        # or: python -m coyote_pi.engine.transcript tests/golden
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from coyote_pi import cards as C
+from coyote_pi.engine import events as E
+from coyote_pi.engine.game import Game, GameConfig
+from coyote_pi.engine.players import simulate
+from coyote_pi.engine.views import seat_view
+
+#: The golden games: (file name, config, seed, physical). Chosen to cover both variants,
+#: 2 to 6 players, peeks, the Coyote card, ``?``, ``Max 0``, and a physical table whose
+#: cards are observed (deal, reveal, draw for ``?``) rather than dealt from a known deck.
+GOLDEN_GAMES = [
+    ("basic-2p-seed3.txt", GameConfig(players=2, variant="basic", start_seat=1), 3, False),
+    ("basic-4p-seed11.txt", GameConfig(players=4, variant="basic", start_seat=3), 11, False),
+    ("trickster-3p-seed5.txt", GameConfig(players=3, variant="trickster", start_seat=2), 5, False),
+    ("trickster-6p-seed8.txt", GameConfig(players=6, variant="trickster", start_seat=6), 8, False),
+    ("physical-trickster-4p-seed21.txt", GameConfig(players=4, variant="trickster", start_seat=1), 21, True),
+]
+
+
+def _cards(mapping: dict) -> str:
+    return " ".join(f"{s}={C.display_name(c) if c else '?unknown'}" for s, c in sorted(mapping.items()))
+
+
+def describe_event(event: E.Event) -> str:
+    """One line for people, e.g. ``seat 2 bids 13``."""
+    if isinstance(event, E.Deal):
+        deck = "unknown" if event.deck is None else " ".join(C.display_name(c) for c in event.deck)
+        centre = C.display_name(event.centre) if event.centre else "face down, unknown"
+        return f"deal: seats {_cards(dict(event.seats))} | centre {centre} | deck {deck}"
+    if isinstance(event, E.Bid):
+        return f"seat {event.seat} bids {event.amount}"
+    if isinstance(event, E.Challenge):
+        return f"seat {event.seat} says Coyote! (challenge)"
+    if isinstance(event, E.Peek):
+        return f"seat {event.seat} peeks at the centre card"
+    if isinstance(event, E.UseCoyoteCard):
+        return f"seat {event.seat} uses the Coyote card"
+    if isinstance(event, E.Guess):
+        return f"seat {event.seat} guesses seat {event.winner} wins"
+    if isinstance(event, E.Reveal):
+        extra = f", extra {C.display_name(event.extra)}" if event.extra else ""
+        seats = f", seats {_cards(dict(event.seats))}" if event.seats else ""
+        return f"reveal: centre {C.display_name(event.centre)}{extra}{seats}"
+    if isinstance(event, E.DrawReplacement):
+        return f"drawn for ?: {C.display_name(event.card)}"
+    if isinstance(event, E.Undo):
+        return f"seat {event.seat} takes back its bid"
+    raise TypeError(event)
+
+
+def describe_state(game: Game) -> list[str]:
+    eyes = " ".join(f"{s}={e.open}o{e.closed}c" for s, e in game.eyes.items())
+    r = game.round
+    bid = "-" if r is None or r.bid is None else f"{r.bid} (seat {r.bidder})"
+    lines = [f"  state: phase={game.phase} round={game.round_number} turn={game.turn or '-'} bid={bid}",
+             f"  eyes: {eyes}   coyote card: {game.coyote_holder or '-'}",
+             f"  legal: {game.legal().describe()}"]
+    if r is not None and game.phase not in ("deal", "over"):
+        for seat in game.active_seats:
+            view = seat_view(game, seat)
+            known = _cards(view.others)
+            centre = C.display_name(view.centre) if view.centre else "-"
+            draw = C.display_name(view.coyote_card_draw) if view.coyote_card_draw else "-"
+            lines.append(f"  view {seat}: sees {known}; centre {centre}; own draw {draw}; "
+                         f"unknown in play {view.unknown_count()}")
+    return lines
+
+
+def transcript(config: GameConfig, seed: int | str, physical: bool = False) -> str:
+    """The full transcript of the scripted game with ``config`` and ``seed``."""
+    table = "a physical table (cards observed)" if physical else "a virtual deck"
+    lines = [
+        f"# coyote-pi golden playthrough: {config.players} players, {config.variant}, "
+        f"start seat {config.start_seat}, seed {seed}, {table}",
+        "# regenerate with `make golden` and review the diff",
+    ]
+    count = 0
+
+    def on_event(game: Game, event: E.Event) -> None:
+        nonlocal count
+        count += 1
+        lines.append(f"[{count}] {describe_event(event)}")
+        if game.results and game.results[-1].round == game.round_number and game.phase in ("deal", "over"):
+            lines.extend(f"  | {line}" for line in game.results[-1].explanation())
+        lines.extend(describe_state(game))
+
+    game = simulate(config, seed, on_event=on_event, physical=physical)
+    lines.append(f"winner: seat {game.winner} after {game.round_number} rounds")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m coyote_pi.engine.transcript OUTPUT_DIR", file=sys.stderr)
+        return 2
+    out = Path(argv[0])
+    out.mkdir(parents=True, exist_ok=True)
+    for name, config, seed, physical in GOLDEN_GAMES:
+        (out / name).write_text(transcript(config, seed, physical), encoding="utf-8")
+        print(f"wrote {out / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

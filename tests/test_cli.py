@@ -1,0 +1,75 @@
+"""The command line: the `resolve` scripting contract and a fast, light `--help`."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def coyote(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "coyote_pi", *args], input=stdin,
+                          capture_output=True, text=True, check=False)
+
+
+def test_help_lists_every_command_without_loading_heavy_libraries():
+    probe = ("import sys; from coyote_pi.cli import main; main(['--help']); "
+             "print(sorted(m for m in ('cv2', 'numpy', 'PIL', 'luma', 'gpiozero') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    for command in ("demo", "run", "resolve", "odds", "replay", "read", "markers", "bench", "doctor"):
+        assert f"  {command} " in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_unknown_command_is_an_error():
+    done = coyote("frobnicate")
+    assert done.returncode == 2 and "unknown command 'frobnicate'" in done.stderr
+
+
+def test_resolve_contract_example():
+    done = coyote("resolve", stdin='{"bid": 12, "cards": ["5", "?", "max0", "-10"], "deck": ["7", "3"]}\n')
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    # ? becomes 7, Max 0 then zeroes the 7: 5 + 0 + 0 - 10 = -5 < 12.
+    assert answer["total"] == -5 and answer["challenger_wins"] is True
+    assert answer["replacement"] == "7" and answer["zeroed"] == "7"
+    assert any("? is replaced" in line for line in answer["explanation"])
+
+
+@pytest.mark.parametrize("line,total,challenger_wins", [
+    ('{"bid": 3, "cards": ["Max 0", "-10", "-5"]}', -10, True),       # Max 0 zeroes a negative card
+    ('{"bid": 20, "cards": ["20", "0"]}', 20, False),                   # equal to the bid: the bid holds
+    ('{"bid": -20, "cards": ["?", "-10"], "deck": ["max0", "1"]}', 0, False),  # ? becomes Max 0
+    ('{"bid": 1, "cards": [" 15 ", 20, "max0"]}', 15, False),           # names are forgiving
+])
+def test_resolve_rules(line, total, challenger_wins):
+    answer = json.loads(coyote("resolve", stdin=line + "\n").stdout)
+    assert (answer["total"], answer["challenger_wins"]) == (total, challenger_wins)
+
+
+def test_resolve_answers_every_line_and_flags_bad_ones():
+    lines = [
+        '{"bid": 5, "cards": ["1", "2"]}',
+        "not json",
+        '{"bid": "5", "cards": ["1"]}',
+        '{"bid": 5, "cards": ["1", "1"]}',
+        '{"bid": 5, "cards": ["?", "1"]}',
+        '{"bid": 5, "cards": ["11"]}',
+        '{"bid": 5, "cards": ["1"], "deck": ["1"]}',
+        '{"bid": 5, "cards": ["1"], "colour": "red"}',
+        "",
+        '{"bid": 2, "cards": ["2"]}',
+    ]
+    done = coyote("resolve", stdin="\n".join(lines) + "\n")
+    assert done.returncode == 1
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == 9  # the blank line is skipped
+    assert answers[0]["total"] == 3 and answers[-1]["total"] == 2
+    errors = [a["error"] for a in answers[1:-1]]
+    assert errors[0].startswith("not valid JSON")
+    assert "'bid' must be a whole number" in errors[1]
+    assert "appears twice" in errors[2]
+    assert "give the rest of the deck" in errors[3]
+    assert "'11' is not a Coyote card" in errors[4]
+    assert "appears twice among the cards and deck" in errors[5]
+    assert "unknown field(s): colour" in errors[6]
