@@ -40,30 +40,28 @@ class Deal:
 
 
 @dataclass(frozen=True)
+class SeatAction:
+    """An action that names only the seat taking it."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Bid:
     seat: int
     amount: int
 
 
-@dataclass(frozen=True)
-class Challenge:
+class Challenge(SeatAction):
     """The seat says "Coyote!": it doubts the current bid."""
 
-    seat: int
 
-
-@dataclass(frozen=True)
-class Peek:
+class Peek(SeatAction):
     """The seat flips an open eye to closed and secretly looks at the centre card."""
 
-    seat: int
 
-
-@dataclass(frozen=True)
-class UseCoyoteCard:
+class UseCoyoteCard(SeatAction):
     """Trickster: the holder draws the top deck card and lays it face down in the centre."""
-
-    seat: int
 
 
 @dataclass(frozen=True)
@@ -91,11 +89,8 @@ class DrawReplacement:
     card: str
 
 
-@dataclass(frozen=True)
-class Undo:
+class Undo(SeatAction):
     """Takes back the seat's last bid, while it is still the latest thing that happened."""
-
-    seat: int
 
 
 Event = Deal | Bid | Challenge | Peek | UseCoyoteCard | Guess | Reveal | DrawReplacement | Undo

@@ -267,7 +267,8 @@ class Game:
         self.coyote_card_used = False
         self.results: list[RoundResult] = []
         self.winner: int | None = None
-        #: Every event that shaped this state, in order (undone bids are removed).
+        #: Every event applied, in order, undone bids and their undos included:
+        #: ``Game.from_events(config, history)`` rebuilds this exact state.
         self.history: list[E.Event] = []
         self._active = tuple(self.eyes)  # changes only when a loser is eliminated
 
@@ -370,7 +371,10 @@ class Game:
         if isinstance(event, E.Undo):
             self._undo(event)
             return
-        handler(self, event)
+        try:
+            handler(self, event)
+        except C.CardError as error:  # a card name built in code rather than parsed
+            raise IllegalAction(str(error), code="bad_card") from None
         self.history.append(event)
 
     def _require_phase(self, phase: str, doing: str) -> None:
@@ -677,6 +681,8 @@ class Game:
         return "closed"
 
     def _undo(self, event: E.Undo) -> None:
+        # Only a bid that is the very latest event; after an undo the latest is the undo,
+        # so the bid below it (raised once already) cannot be taken back in turn.
         last = self.history[-1] if self.history else None
         if not isinstance(last, E.Bid) or self.phase != BIDDING:
             raise IllegalAction("there is no bid to take back now", code="nothing_to_undo", seat=event.seat)
@@ -684,8 +690,10 @@ class Game:
             raise IllegalAction(
                 f"only seat {last.seat}, who made the last bid, can take it back", code="not_your_bid", seat=event.seat
             )
-        rebuilt = Game.from_events(self.config, self.history[:-1])
+        history = self.history
+        rebuilt = Game.from_events(self.config, history[:-1])
         self.__dict__.update(rebuilt.__dict__)
+        self.history = history + [event]
 
     _HANDLERS = {
         E.Deal: _deal,

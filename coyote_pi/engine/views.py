@@ -33,6 +33,7 @@ class SeatView:
     extra_in_play: bool  #: someone used the Coyote card: a second face-down card counts
     coyote_holder: int | None
     active_others: tuple[int, ...] = ()  #: the other seats in this round
+    playing: bool = True  #: this seat holds a card this round (it is not out)
 
     def known_cards(self) -> list[str]:
         """The cards in play whose value this seat knows."""
@@ -46,7 +47,7 @@ class SeatView:
     def unknown_count(self) -> int:
         """How many cards in play this seat cannot see: its own, the centre, the extra
         (and, where the table could not name them, other seats' cards)."""
-        unknown = 1 + (self.centre is None) + len(self.active_others) - len(self.others)
+        unknown = self.playing + (self.centre is None) + len(self.active_others) - len(self.others)
         if self.extra_in_play and self.coyote_card_draw is None:
             unknown += 1
         return unknown
@@ -66,6 +67,7 @@ class SeatView:
             "coyote_card_draw": self.coyote_card_draw,
             "extra_in_play": self.extra_in_play,
             "coyote_holder": self.coyote_holder,
+            "playing": self.playing,
         }
 
 
@@ -104,6 +106,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         extra_in_play=r.extra_used,
         coyote_holder=game.coyote_holder,
         active_others=tuple(s for s in r.seat_cards if s != seat),
+        playing=seat in r.seat_cards,
     )
 
 
