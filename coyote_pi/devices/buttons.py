@@ -1,0 +1,291 @@
+"""Seat buttons on GPIO pins, through gpiozero, turned into :class:`ButtonEvent` objects.
+
+Each seat has three buttons, ``minus``, ``plus`` and ``ok`` (see ``hardware/pinmap.toml``).
+:class:`TableButtons` opens every seat of the pin map and puts events into a queue that
+the caller owns; the controller's loop is the only reader::
+
+    import queue
+    from gpiozero.pins.mock import MockFactory
+    from coyote_pi.devices.pinmap import load_pinmap
+
+    events = queue.Queue()
+    with TableButtons(load_pinmap(), events, pin_factory=MockFactory()) as buttons:
+        event = events.get()            # ButtonEvent(seat=3, button='ok', kind='press', ...)
+
+Leave ``pin_factory`` as ``None`` on a Pi (gpiozero picks lgpio); pass gpiozero's
+``MockFactory`` to simulate, and drive its pins with
+:class:`~coyote_pi.devices.presser.SimulatedPresser`.
+
+Each button is a gpiozero ``DigitalInputDevice`` with the internal pull-up, the class
+gpiozero's ``Button`` is built on. ``Button`` itself adds a hold thread per button that
+wakes every 0.1 s even when nobody touches anything (18 buttons: 180 wake-ups a second);
+holds are timed here instead, so an idle table sleeps.
+
+How presses become events
+-------------------------
+- Callbacks arrive on gpiozero's threads (lgpio's callback thread on a Pi, the thread
+  that drives a mock pin in a simulation). They only update this module's small debounce
+  state under a lock and put events into the queue; they never touch game state.
+- **Debouncing is done here, in software, by time** (``ButtonTiming.debounce``, 30 ms).
+  gpiozero's mock pins ignore ``bounce_time``, so relying on it would make simulated and
+  real buttons behave differently. The first edge is accepted at once (no added delay);
+  edges during the following 30 ms are contact bounce and are ignored; when the lockout
+  ends the pin is read again, so a state reached during the bounce is never lost.
+- Holding minus or plus repeats: a ``"repeat"`` event after ``hold_delay`` (0.6 s), then
+  every ``repeat_interval`` (0.15 s), timed by one :class:`~coyote_pi.devices.scheduler.Scheduler`
+  thread that sleeps between deadlines (no busy waiting).
+- Minus and plus down together make one ``"chord"`` event (the undo) instead of a second
+  press; neither repeats until both are released.
+"""
+
+from __future__ import annotations
+
+import functools
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, ButtonEvent
+from coyote_pi.devices.errors import DeviceError
+from coyote_pi.devices.pinmap import PinMap, SeatPins
+from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
+
+
+@dataclass(frozen=True)
+class ButtonTiming:
+    """How presses are timed, in seconds (the defaults suit ordinary tactile buttons)."""
+
+    #: Edges closer than this to the last accepted change are contact bounce.
+    debounce: float = 0.03
+    #: How long minus/plus must be held before the first repeat.
+    hold_delay: float = 0.6
+    #: Time between repeats while minus/plus stays held.
+    repeat_interval: float = 0.15
+
+
+class Debouncer:
+    """The debounced state of one contact, fed raw edges with their times.
+
+    >>> contact = Debouncer(debounce=0.03)
+    >>> contact.edge(True, now=1.000)     # first edge of a press: accepted at once
+    True
+    >>> contact.edge(False, now=1.002)    # bounce: ignored
+    False
+    >>> contact.edge(True, now=1.004)     # back to the accepted state: nothing to do
+    False
+    >>> contact.edge(False, now=1.200)    # the release, well after the lockout
+    True
+    """
+
+    def __init__(self, debounce: float):
+        self.debounce = debounce
+        self.pressed = False
+        self.changed_at = float("-inf")
+
+    def edge(self, pressed: bool, now: float) -> bool:
+        """Report a raw edge to ``pressed``; True when it changes the debounced state."""
+        if pressed == self.pressed or now - self.changed_at < self.debounce:
+            return False
+        return self.settle(pressed, now)
+
+    def settle(self, pressed: bool, now: float) -> bool:
+        """Adopt the level read once the lockout is over; True when it differs."""
+        if pressed == self.pressed:
+            return False
+        self.pressed = pressed
+        self.changed_at = now
+        return True
+
+    def lockout_remaining(self, now: float) -> float:
+        """Seconds until edges count again."""
+        return max(0.0, self.changed_at + self.debounce - now)
+
+
+class _Button:
+    """One gpiozero button of a seat with its debounce state and pending timers."""
+
+    def __init__(self, name: str, device, debounce: float):
+        self.name = name
+        self.device = device
+        self.contact = Debouncer(debounce)
+        self.settle_call: ScheduledCall | None = None
+        self.repeat_call: ScheduledCall | None = None
+
+    def cancel_timers(self) -> None:
+        for call in (self.settle_call, self.repeat_call):
+            if call is not None:
+                call.cancel()
+        self.settle_call = self.repeat_call = None
+
+
+class SeatButtons:
+    """The minus, plus and ok buttons of one seat, reporting into ``events``.
+
+    ``seat`` comes from the pin map; ``pin_factory`` is gpiozero's seam (``None``: the
+    default factory, i.e. real pins on a Pi; a ``MockFactory`` in tests). ``clock`` stamps
+    events and times the debounce; ``scheduler`` runs repeats and settle checks (one is
+    shared by all seats of a :class:`TableButtons`; a private one is made if omitted).
+    """
+
+    def __init__(
+        self,
+        seat: SeatPins,
+        events: queue.Queue,
+        *,
+        pin_factory=None,
+        timing: ButtonTiming = ButtonTiming(),
+        clock: Callable[[], float] = time.monotonic,
+        scheduler: Scheduler | None = None,
+    ):
+        from gpiozero import DigitalInputDevice, GPIOZeroError
+
+        self.number = seat.number
+        self._events = events
+        self._timing = timing
+        self._clock = clock
+        self._owns_scheduler = scheduler is None
+        self._scheduler = scheduler or Scheduler(f"seat {seat.number} buttons")
+        self._lock = threading.Lock()
+        self._chord_held = False
+        self._closed = False
+        self._buttons: dict[str, _Button] = {}
+        try:
+            for name, pin in seat.buttons():
+                # bounce_time=None: debouncing happens in _on_edge, identically for mock and real pins.
+                device = DigitalInputDevice(pin.gpio, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                self._buttons[name] = _Button(name, device, timing.debounce)
+                device.when_activated = functools.partial(self._on_edge, name, True)
+                device.when_deactivated = functools.partial(self._on_edge, name, False)
+        except GPIOZeroError as err:
+            self.close()
+            raise DeviceError(
+                f"cannot open the buttons of seat {seat.number} ({type(err).__name__}: {err}); on a Pi install "
+                "python3-lgpio and add the user to the gpio group, elsewhere use [buttons] backend = \"mock\""
+            ) from err
+
+    def is_pressed(self, button: str) -> bool:
+        """The debounced state of ``button`` ("minus", "plus" or "ok")."""
+        with self._lock:
+            return self._buttons[button].contact.pressed
+
+    def close(self) -> None:
+        """Stop reporting, cancel timers and release the GPIO pins."""
+        with self._lock:
+            self._closed = True
+            for button in self._buttons.values():
+                button.cancel_timers()
+        for button in self._buttons.values():
+            button.device.close()
+        if self._owns_scheduler:
+            self._scheduler.close()
+
+    def __enter__(self) -> SeatButtons:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    # --- called on gpiozero's and the scheduler's threads ---------------------------
+
+    def _on_edge(self, name: str, pressed: bool) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            button = self._buttons[name]
+            now = self._clock()
+            if button.contact.edge(pressed, now):
+                self._changed(button, now)
+            elif pressed != button.contact.pressed and button.settle_call is None:
+                # Bounce inside the lockout: look at the pin again when the lockout ends.
+                delay = button.contact.lockout_remaining(now)
+                button.settle_call = self._scheduler.call_later(delay, functools.partial(self._settle, name))
+
+    def _settle(self, name: str) -> None:
+        with self._lock:
+            button = self._buttons[name]
+            button.settle_call = None
+            now = self._clock()
+            if not self._closed and button.contact.settle(button.device.is_active, now):
+                self._changed(button, now)
+
+    def _repeat(self, name: str) -> None:
+        with self._lock:
+            button = self._buttons[name]
+            button.repeat_call = None
+            if self._closed or self._chord_held or not button.contact.pressed:
+                return
+            now = self._clock()
+            if not button.device.is_active:
+                # The release edge went missing (it can on real pins): catch up instead of repeating.
+                button.contact.settle(False, now)
+                self._changed(button, now)
+                return
+            self._emit(name, REPEAT, now)
+            button.repeat_call = self._scheduler.call_later(self._timing.repeat_interval, functools.partial(self._repeat, name))
+
+    def _changed(self, button: _Button, now: float) -> None:
+        """React to a debounced change of ``button`` (the lock is held)."""
+        if not button.contact.pressed:
+            if button.repeat_call is not None:
+                button.repeat_call.cancel()
+                button.repeat_call = None
+            if not any(self._buttons[name].contact.pressed for name in REPEATING_BUTTONS):
+                self._chord_held = False
+            return
+        if button.name in REPEATING_BUTTONS and all(self._buttons[n].contact.pressed for n in REPEATING_BUTTONS):
+            if not self._chord_held:
+                self._chord_held = True
+                for name in REPEATING_BUTTONS:
+                    self._buttons[name].cancel_timers()
+                self._emit(CHORD_BUTTON, CHORD, now)
+            return
+        self._emit(button.name, PRESS, now)
+        if button.name in REPEATING_BUTTONS:
+            button.repeat_call = self._scheduler.call_later(self._timing.hold_delay, functools.partial(self._repeat, button.name))
+
+    def _emit(self, button: str, kind: str, now: float) -> None:
+        self._events.put(ButtonEvent(seat=self.number, button=button, kind=kind, time=now))
+
+
+class TableButtons:
+    """Every seat of the pin map, all reporting into one ``events`` queue.
+
+    The keyword arguments are those of :class:`SeatButtons`; the seats share one
+    scheduler thread. Use it as a context manager or call :meth:`close`.
+    """
+
+    def __init__(
+        self,
+        pinmap: PinMap,
+        events: queue.Queue,
+        *,
+        pin_factory=None,
+        timing: ButtonTiming = ButtonTiming(),
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.pin_factory = pin_factory
+        self._scheduler = Scheduler("seat buttons")
+        self.seats: dict[int, SeatButtons] = {}
+        try:
+            for seat in pinmap.seats:
+                self.seats[seat.number] = SeatButtons(
+                    seat, events, pin_factory=pin_factory, timing=timing, clock=clock, scheduler=self._scheduler
+                )
+        except Exception:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Release every pin and stop the timer thread."""
+        for seat in self.seats.values():
+            seat.close()
+        self._scheduler.close()
+
+    def __enter__(self) -> TableButtons:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+

@@ -1,0 +1,225 @@
+"""Which display, buttons and camera to use, from the ``[display]``, ``[buttons]`` and ``[camera]`` tables.
+
+The same configuration file (``/etc/coyote-pi/config.toml`` on the device) holds these
+three tables; every key is optional and starts from a preset, ``real`` on the Pi, ``sim``
+for ``coyote-pi run --sim`` and the demo, ``desktop`` for a laptop with a webcam::
+
+    [display]
+    driver = "ssd1306"      # any luma display: ssd1306, sh1106, ssd1309, ssd1322...;
+                            # "dummy" (luma's in-memory device) or "none"
+    interface = "i2c"       # luma interface: i2c, spi, ...
+    port = 1                # I2C bus number
+    address = "0x3C"        # I2C address (a TOML number such as 0x3C works too)
+    width = 128
+    height = 64
+    rotate = 0              # 0..3, quarter turns clockwise
+    luma_args = []          # further luma options, e.g. ["--mode", "1"]
+    gif = ""                # record every frame to this animated GIF
+    terminal = false        # also draw every frame in the terminal
+    fail_calls = []         # dummy only: display() calls that raise, to simulate I2C glitches
+
+    [buttons]
+    backend = "gpio"        # gpio (real pins) | mock (gpiozero MockFactory) | keyboard | none
+    pinmap = ""             # pin map file; empty: the one shipped with the package
+    debounce_ms = 30
+    hold_ms = 600           # hold minus/plus this long before repeats start ...
+    repeat_ms = 150         # ... then repeat this often
+
+    [camera]
+    backend = "picamera2"   # picamera2 | webcam | folder | synthetic | failing | none
+    width = 4608            # capture size (picamera2, webcam request, synthetic)
+    height = 2592
+    source = "0"            # webcam: device index, or a video path/URL
+    folder = ""             # folder: the images to replay
+    loop = false            # folder: start again after the last image
+    seed = 0                # synthetic/failing: reproducible noise
+    fault = "error"         # failing: "error" (raise) or "garbage" (noise frames)
+
+Presets (:data:`PRESETS`): ``real`` = ssd1306 on I2C, GPIO buttons, picamera2;
+``desktop`` = dummy display drawn in the terminal, keyboard, webcam; ``sim`` = dummy
+display, mock pins, synthetic camera. Unknown keys and bad values raise
+:class:`~coyote_pi.devices.errors.DeviceConfigError` naming the table and key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from coyote_pi.devices.errors import DeviceConfigError
+
+BUTTON_BACKENDS = ("gpio", "mock", "keyboard", "none")
+CAMERA_BACKENDS = ("picamera2", "webcam", "folder", "synthetic", "failing", "none")
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """The ``[display]`` table; see the module documentation for each key."""
+
+    driver: str = "ssd1306"
+    interface: str = "i2c"
+    port: int = 1
+    address: str = "0x3C"
+    width: int = 128
+    height: int = 64
+    rotate: int = 0
+    luma_args: tuple[str, ...] = ()
+    gif: str = ""
+    terminal: bool = False
+    fail_calls: tuple[int, ...] = ()
+
+    def validate(self) -> None:
+        if self.rotate not in (0, 1, 2, 3):
+            raise DeviceConfigError(f"[display] rotate must be 0, 1, 2 or 3, not {self.rotate}")
+        if self.width <= 0 or self.height <= 0:
+            raise DeviceConfigError(f"[display] width and height must be positive, not {self.width}x{self.height}")
+        try:
+            address = int(self.address, 0)
+        except ValueError:
+            raise DeviceConfigError(f"[display] address {self.address!r} is not a number like \"0x3C\"") from None
+        if not 0x03 <= address <= 0x77:
+            raise DeviceConfigError(f"[display] address {self.address} is outside the I2C range 0x03..0x77")
+        if self.fail_calls and self.driver != "dummy":
+            raise DeviceConfigError("[display] fail_calls simulates glitches and needs driver = \"dummy\"")
+
+    @property
+    def logical_size(self) -> tuple[int, int]:
+        """The drawing size: width x height, swapped when the panel is turned a quarter."""
+        return (self.height, self.width) if self.rotate % 2 else (self.width, self.height)
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    """The ``[buttons]`` table; see the module documentation for each key."""
+
+    backend: str = "gpio"
+    pinmap: str = ""
+    debounce_ms: int = 30
+    hold_ms: int = 600
+    repeat_ms: int = 150
+
+    def validate(self) -> None:
+        _check_choice("buttons", "backend", self.backend, BUTTON_BACKENDS)
+        for name in ("debounce_ms", "hold_ms", "repeat_ms"):
+            if getattr(self, name) <= 0:
+                raise DeviceConfigError(f"[buttons] {name} must be positive")
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """The ``[camera]`` table; see the module documentation for each key."""
+
+    backend: str = "picamera2"
+    width: int = 4608
+    height: int = 2592
+    source: str = "0"
+    folder: str = ""
+    loop: bool = False
+    seed: int = 0
+    fault: str = "error"
+
+    def validate(self) -> None:
+        _check_choice("camera", "backend", self.backend, CAMERA_BACKENDS)
+        _check_choice("camera", "fault", self.fault, ("error", "garbage"))
+        if self.width <= 0 or self.height <= 0:
+            raise DeviceConfigError(f"[camera] width and height must be positive, not {self.width}x{self.height}")
+        if self.backend == "folder" and not self.folder:
+            raise DeviceConfigError("[camera] backend \"folder\" needs folder = \"path/to/images\"")
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self.width, self.height)
+
+
+@dataclass(frozen=True)
+class DevicesConfig:
+    """The three device tables together."""
+
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+
+    @classmethod
+    def preset(cls, name: str) -> DevicesConfig:
+        """The ``real``, ``desktop`` or ``sim`` preset."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise DeviceConfigError(f"unknown device preset {name!r} (choose from {', '.join(PRESETS)})") from None
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping, preset: str = "real") -> DevicesConfig:
+        """Read the ``display``, ``buttons`` and ``camera`` tables of ``mapping`` (a parsed TOML
+        file) over ``preset``; other tables are left to their owners."""
+        base = cls.preset(preset)
+        config = cls(
+            display=_merge("display", base.display, mapping.get("display", {})),
+            buttons=_merge("buttons", base.buttons, mapping.get("buttons", {})),
+            camera=_merge("camera", base.camera, mapping.get("camera", {})),
+        )
+        config.validate()
+        return config
+
+    def validate(self) -> None:
+        self.display.validate()
+        self.buttons.validate()
+        self.camera.validate()
+
+
+def _check_choice(table: str, key: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise DeviceConfigError(f"[{table}] {key} = {value!r} is not one of {', '.join(choices)}")
+
+
+def _merge(table: str, base, values: object):
+    """``base`` with the keys of ``values`` replaced, each checked against the field's type."""
+    if not isinstance(values, Mapping):
+        raise DeviceConfigError(f"[{table}] must be a table")
+    fields = {f.name: f for f in dataclasses.fields(base)}
+    changes = {}
+    for key, value in values.items():
+        if key not in fields:
+            raise DeviceConfigError(f"[{table}] unknown key {key!r} (known: {', '.join(fields)})")
+        changes[key] = _coerce(table, key, value, getattr(base, key))
+    return dataclasses.replace(base, **changes)
+
+
+def _coerce(table: str, key: str, value: object, default: object) -> object:
+    """``value`` in the type of ``default``, accepting what TOML naturally gives."""
+    where = f"[{table}] {key}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise DeviceConfigError(f"{where} must be true or false, not {value!r}")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DeviceConfigError(f"{where} must be a whole number, not {value!r}")
+        return value
+    if isinstance(default, str):
+        if key in ("address", "source") and isinstance(value, int) and not isinstance(value, bool):
+            return hex(value) if key == "address" else str(value)  # address = 0x3C, source = 0
+        if not isinstance(value, str):
+            raise DeviceConfigError(f"{where} must be a string, not {value!r}")
+        return value
+    if not isinstance(value, list | tuple):
+        raise DeviceConfigError(f"{where} must be a list, not {value!r}")
+    item_type = int if key == "fail_calls" else str
+    if not all(isinstance(item, item_type) and not isinstance(item, bool) for item in value):
+        raise DeviceConfigError(f"{where} must be a list of {'whole numbers' if item_type is int else 'strings'}")
+    return tuple(value)
+
+
+PRESETS: dict[str, DevicesConfig] = {
+    "real": DevicesConfig(),
+    "desktop": DevicesConfig(
+        display=DisplayConfig(driver="dummy", terminal=True),
+        buttons=ButtonsConfig(backend="keyboard"),
+        camera=CameraConfig(backend="webcam", width=1920, height=1080),
+    ),
+    "sim": DevicesConfig(
+        display=DisplayConfig(driver="dummy"),
+        buttons=ButtonsConfig(backend="mock"),
+        camera=CameraConfig(backend="synthetic"),
+    ),
+}

@@ -1,0 +1,297 @@
+"""The table's OLED, through luma: draws :class:`Screen` objects and survives I2C glitches.
+
+:class:`TableDisplay` wraps any luma device (a real SSD1306/SH1106/SSD1309/SSD1322, or
+luma's ``dummy`` that only keeps the last image) and shows :class:`Screen` objects on it,
+laid out by :class:`~coyote_pi.devices.render.ScreenRenderer` for the device's size::
+
+    from luma.core.device import dummy
+    display = TableDisplay(dummy(width=128, height=64, mode="1"))
+    display.show(Screen(title="Seat 2 bids", big="17"))
+    display.device.image          # what the panel shows now
+
+Real panels are opened from the ``[display]`` settings with luma's own option parser
+(:func:`open_luma_device`), so every device and interface luma supports works with the
+same names as luma's own tools: ``driver = "sh1106"``, ``interface = "i2c"``, ``port``,
+``address``, ``width``, ``height``, ``rotate``.
+
+When the bus fails
+------------------
+A loose wire or electrical noise makes luma raise ``OSError`` or
+``luma.core.error.DeviceNotFoundError`` in the middle of a game. The game must go on, so
+:meth:`TableDisplay.show` never raises for that: it logs the error, keeps the newest
+screen, and retries on a background timer after 0.5 s, 1 s, 2 s, 5 s and then every 10 s,
+each time reopening the device (which re-sends the panel's initialisation, needed
+after a brown-out) and drawing the newest screen. Screens shown meanwhile replace the
+pending one; a success ends the backoff. :class:`FlakyDummy` simulates such a bus.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import threading
+import time
+from collections.abc import Callable, Collection, Iterable
+
+from luma.core.device import dummy
+
+from coyote_pi.devices.errors import DeviceConfigError, DeviceError
+from coyote_pi.devices.render import ScreenRenderer
+from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
+from coyote_pi.devices.screen import Screen
+
+log = logging.getLogger(__name__)
+
+#: Seconds to wait before each retry after a failure; the last one repeats.
+RETRY_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0, 10.0)
+
+
+def _transient_errors() -> tuple[type[Exception], ...]:
+    """The errors a glitching bus raises: worth retrying, never worth stopping the game for."""
+    import luma.core.error
+
+    return (OSError, luma.core.error.DeviceNotFoundError)
+
+
+class TableDisplay:
+    """Shows :class:`Screen` objects on a luma device and keeps going when the bus fails.
+
+    ``device`` is a luma device, or a function that opens one (called again to reopen
+    after a failure; a failure of the first call is retried like any other). With a
+    function, give the logical ``size`` (width, height after rotation) so screens can be
+    drawn before the panel answers. ``outputs`` receive every frame (see
+    :mod:`coyote_pi.devices.outputs`); ``retry_delays`` is the backoff in seconds;
+    ``clock`` stamps the frames given to the outputs.
+    """
+
+    def __init__(
+        self,
+        device,
+        *,
+        size: tuple[int, int] | None = None,
+        outputs: Iterable = (),
+        retry_delays: Collection[float] = RETRY_DELAYS,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        if callable(device):
+            if size is None:
+                raise ValueError("give the display size when passing a function that opens the device")
+            self._open: Callable[[], object] = device
+            self._device = None
+        else:
+            self._open = lambda: device
+            self._device = device
+            size = size or device.size
+        self.size = size
+        self.renderer = ScreenRenderer(size)
+        self.outputs = list(outputs)
+        self._retry_delays = tuple(retry_delays)
+        self._clock = clock
+        self._scheduler = Scheduler("display retry")
+        self._lock = threading.Lock()
+        self._on_device = threading.Condition(self._lock)
+        self._latest = None
+        self._shown = True
+        self._failures = 0
+        self._retry: ScheduledCall | None = None
+        self._closed = False
+        self.last_error: str | None = None
+        if self._device is None:
+            with self._lock:
+                self._open_locked()
+
+    @property
+    def device(self):
+        """The luma device in use, or ``None`` while it is failing."""
+        return self._device
+
+    @property
+    def healthy(self) -> bool:
+        """True when the newest screen is on the panel (False during a failure backoff)."""
+        with self._lock:
+            return self._shown
+
+    def page_count(self, screen: Screen) -> int:
+        """How many pages ``screen.lines`` take on this display."""
+        return self.renderer.page_count(screen)
+
+    def show(self, screen: Screen) -> bool:
+        """Draw ``screen``: True when the panel shows it now, False when it will on a retry.
+
+        Call it from the controller's loop. It never raises for bus errors.
+        """
+        image = self.renderer.render(screen)
+        now = self._clock()
+        for output in self.outputs:
+            output.frame(image, now)
+        with self._lock:
+            if self._closed:
+                return False
+            self._latest = image
+            self._shown = False
+            if self._retry is not None:
+                return False  # in backoff: the scheduled retry will draw this newest screen
+            return self._draw_locked()
+
+    def wait_shown(self, timeout: float | None = None) -> bool:
+        """Block until the newest screen is on the panel (or ``timeout`` seconds pass)."""
+        with self._on_device:
+            return self._on_device.wait_for(lambda: self._shown, timeout)
+
+    def close(self) -> None:
+        """Stop retrying, close the outputs (the GIF is written) and release the device."""
+        with self._lock:
+            self._closed = True
+            if self._retry is not None:
+                self._retry.cancel()
+        self._scheduler.close()
+        for output in self.outputs:
+            close = getattr(output, "close", None)
+            if close is not None:
+                close()
+        if self._device is not None:
+            try:
+                self._device.cleanup()
+            except _transient_errors() as err:
+                log.debug("display cleanup failed: %s", err)
+
+    def __enter__(self) -> TableDisplay:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    # --- with the lock held ---------------------------------------------------------
+
+    def _draw_locked(self) -> bool:
+        try:
+            if self._device is None:
+                self._device = self._open()
+            device = self._device
+            device.display(self._latest if device.mode == "1" else self._latest.convert(device.mode))
+        except _transient_errors() as err:
+            self._failed_locked(err)
+            return False
+        if self._failures:
+            log.info("display is back after %d failed attempt(s)", self._failures)
+        self._failures = 0
+        self.last_error = None
+        self._shown = True
+        self._on_device.notify_all()
+        return True
+
+    def _open_locked(self) -> None:
+        """Open the device for the first time; a glitch starts the retry backoff."""
+        try:
+            self._device = self._open()
+        except _transient_errors() as err:
+            self._failed_locked(err)
+
+    def _failed_locked(self, err: Exception) -> None:
+        self._failures += 1
+        self.last_error = f"{type(err).__name__}: {err}"
+        delay = self._retry_delays[min(self._failures, len(self._retry_delays)) - 1]
+        level = logging.WARNING if self._failures == 1 else logging.DEBUG
+        log.log(level, "display write failed (%s); retrying in %.3g s", self.last_error, delay)
+        self._release_locked()
+        self._retry = self._scheduler.call_later(delay, self._retry_now)
+
+    def _release_locked(self) -> None:
+        """Let go of a failed device without writing to it (``persist`` skips luma's blanking)."""
+        device, self._device = self._device, None
+        if device is None:
+            return
+        device.persist = True
+        try:
+            device.cleanup()
+        except _transient_errors() as err:
+            log.debug("releasing the failed display: %s", err)
+
+    def _retry_now(self) -> None:
+        with self._lock:
+            self._retry = None
+            if self._closed:
+                return
+            if self._latest is None:
+                self._open_locked()
+            elif not self._shown:
+                self._draw_locked()
+
+
+class FlakyDummy(dummy):
+    """luma's dummy device with a glitching bus: :meth:`display` raises on chosen calls.
+
+    ``failing_calls`` are 1-based numbers of ``display()`` calls that fail (or a
+    function of the call number returning True to fail). The error is what smbus2 raises
+    on a real I2C glitch (``OSError`` "Remote I/O error") unless ``error`` makes another.
+    ``calls`` counts every ``display()``; ``image`` is the last image that got through.
+    """
+
+    def __init__(
+        self,
+        failing_calls: Collection[int] | Callable[[int], bool],
+        *,
+        width: int = 128,
+        height: int = 64,
+        rotate: int = 0,
+        mode: str = "1",
+        error: Callable[[], Exception] = lambda: OSError(errno.EREMOTEIO, "Remote I/O error"),
+    ):
+        super().__init__(width=width, height=height, rotate=rotate, mode=mode)
+        self._fails = failing_calls if callable(failing_calls) else set(failing_calls).__contains__
+        self._error = error
+        self.calls = 0
+
+    def display(self, image) -> None:
+        self.calls += 1
+        if self._fails(self.calls):
+            raise self._error()
+        super().display(image)
+
+
+def open_luma_device(
+    driver: str,
+    *,
+    interface: str = "i2c",
+    port: int = 1,
+    address: str = "0x3C",
+    width: int = 128,
+    height: int = 64,
+    rotate: int = 0,
+    luma_args: Iterable[str] = (),
+):
+    """Open a luma device by name, through luma's own command-line options.
+
+    ``driver`` is any display luma knows (``ssd1306``, ``sh1106``, ``ssd1309``,
+    ``ssd1322``...) or ``"dummy"`` for luma's in-memory device (mode "1"). ``luma_args``
+    passes further luma options, e.g. ``["--mode", "1"]`` or SPI settings. Bad names and
+    values raise :class:`DeviceConfigError`; a panel that does not answer raises luma's
+    own error (``DeviceNotFoundError``, ``OSError``), which :class:`TableDisplay` retries.
+    """
+    if driver == "dummy":
+        return dummy(width=width, height=height, rotate=rotate, mode="1")
+    import argparse
+
+    from luma.core import cmdline
+
+    parser = cmdline.create_parser(
+        description="coyote-pi display", parser=argparse.ArgumentParser(exit_on_error=False), autocomplete=False
+    )
+    argv = [
+        f"--display={driver}", f"--interface={interface}", f"--i2c-port={port}", f"--i2c-address={address}",
+        f"--width={width}", f"--height={height}", f"--rotate={rotate}", *luma_args,
+    ]  # fmt: skip
+    try:
+        options, unknown = parser.parse_known_args(argv)
+    except argparse.ArgumentError as err:
+        raise DeviceConfigError(f"[display] settings rejected by luma: {err}") from None
+    if unknown:
+        raise DeviceConfigError(f"[display] luma does not know the option(s) {' '.join(unknown)}")
+    import luma.core.error
+
+    try:
+        return cmdline.create_device(options)
+    except (luma.core.error.DevicePermissionError, luma.core.error.DeviceAddressError) as err:
+        raise DeviceError(f"cannot open the {driver} display: {err} (is the user in the i2c group?)") from None
+    except luma.core.error.DeviceDisplayModeError as err:
+        raise DeviceConfigError(f"[display] {driver} cannot do {width}x{height}: {err}") from None

@@ -1,0 +1,129 @@
+"""Views of the OLED for people: an animated GIF of every frame, and a terminal rendering.
+
+Both are *frame sinks*: :class:`~coyote_pi.devices.display.TableDisplay` hands each
+frame it draws to ``sink.frame(image, when)`` (the 1-bit Pillow image and the clock time
+it was drawn), whether or not the I2C display took it, and calls ``sink.close()`` if the
+sink has one when the display closes::
+
+    gif = GifRecorder("out/oled.gif", min_frame_seconds=0.8)
+    display = TableDisplay(dummy(width=128, height=64, mode="1"), outputs=[gif, TerminalView()])
+    ...
+    display.close()          # writes out/oled.gif
+
+:func:`halfblock_lines` draws a 1-bit image in a terminal with Unicode half blocks: each
+character cell holds two pixels one above the other, so 128x64 becomes 128 columns by
+32 rows (plus a frame around it in :class:`TerminalView`).
+
+A pygame window is not provided: the terminal view needs no extra dependency and works
+over SSH, which is how a Pi is usually reached.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from PIL import Image
+
+# Index: (top pixel lit) * 2 + (bottom pixel lit).
+_HALF_BLOCKS = (" ", "▄", "▀", "█")
+
+
+def halfblock_lines(image: Image.Image) -> list[str]:
+    """``image`` as text, two pixel rows per line: ``ceil(height / 2)`` lines of ``width`` characters."""
+    bitmap = image.convert("1")
+    width, height = bitmap.size
+    pixels = bitmap.load()
+
+    def lit(x: int, y: int) -> int:
+        return 1 if y < height and pixels[x, y] else 0
+
+    return [
+        "".join(_HALF_BLOCKS[lit(x, y) * 2 + lit(x, y + 1)] for x in range(width))
+        for y in range(0, height, 2)
+    ]
+
+
+class TerminalView:
+    """Draws each frame in a terminal inside a box, redrawing in place when ``clear`` is true.
+
+    ``stream`` defaults to standard output. With ``clear`` (the default when the stream
+    is a terminal) each frame replaces the previous one at the top of the screen;
+    otherwise frames follow each other, which suits logs and pipes.
+    """
+
+    def __init__(self, stream: TextIO | None = None, *, clear: bool | None = None):
+        self._stream = stream if stream is not None else sys.stdout
+        self._clear = self._stream.isatty() if clear is None else clear
+
+    def text(self, image: Image.Image) -> str:
+        """The framed rendering of ``image``: ``width + 2`` columns by ``ceil(height / 2) + 2`` rows."""
+        rows = halfblock_lines(image)
+        width = image.size[0]
+        return "\n".join(["┌" + "─" * width + "┐", *(f"│{row}│" for row in rows), "└" + "─" * width + "┘"]) + "\n"
+
+    def frame(self, image: Image.Image, when: float) -> None:
+        prefix = "\x1b[H\x1b[2J" if self._clear else ""
+        self._stream.write(prefix + self.text(image))
+        self._stream.flush()
+
+
+class GifRecorder:
+    """Records frames and writes them as an animated GIF that plays at the pace they were shown.
+
+    Each frame lasts until the next one was drawn, clamped to
+    ``[min_frame_seconds, max_frame_seconds]`` so that quick scripted games stay readable
+    and long waits do not stall the animation; the last frame lasts
+    ``last_frame_seconds``. A frame identical to the one before only extends it.
+    ``scale`` enlarges the pixels (an OLED's 128x64 is small on a computer screen).
+    Nothing is written until :meth:`save` or :meth:`close`.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        scale: int = 3,
+        min_frame_seconds: float = 0.05,
+        max_frame_seconds: float = 5.0,
+        last_frame_seconds: float = 2.0,
+    ):
+        self.path = Path(path)
+        self._scale = scale
+        self._min_ms = round(1000 * min_frame_seconds)
+        self._max_ms = round(1000 * max_frame_seconds)
+        self._last_ms = round(1000 * last_frame_seconds)
+        self._frames: list[Image.Image] = []
+        self._times: list[float] = []
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+    def frame(self, image: Image.Image, when: float) -> None:
+        if self._frames and self._frames[-1].tobytes() == image.tobytes():
+            return
+        self._frames.append(image.convert("1").copy())
+        self._times.append(when)
+
+    def durations_ms(self) -> list[int]:
+        """How long each recorded frame will show in the GIF, in milliseconds."""
+        gaps = [round(1000 * (later - earlier)) for earlier, later in zip(self._times, self._times[1:])]
+        return [min(self._max_ms, max(self._min_ms, gap)) for gap in gaps] + [self._last_ms] * bool(self._frames)
+
+    def save(self) -> Path | None:
+        """Write the GIF (creating its folder); ``None`` when no frame was recorded."""
+        if not self._frames:
+            return None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        frames = [
+            frame.convert("L").resize((frame.width * self._scale, frame.height * self._scale), Image.NEAREST)
+            for frame in self._frames
+        ]
+        frames[0].save(
+            self.path, save_all=True, append_images=frames[1:], duration=self.durations_ms(), loop=0, optimize=False
+        )
+        return self.path
+
+    def close(self) -> None:
+        self.save()

@@ -1,0 +1,110 @@
+"""Press simulated seat buttons the way fingers press real ones: from other threads, with bounce.
+
+A real push button does not switch cleanly: for a few milliseconds its contacts chatter
+(several rapid toggles) before they settle, on press and on release, and the GPIO
+callbacks arrive on a thread that is not the controller's. :class:`SimulatedPresser`
+reproduces both on gpiozero's ``MockFactory`` pins, so tests and the demo exercise the
+same debouncing and thread hand-off as the hardware::
+
+    from gpiozero.pins.mock import MockFactory
+    factory = MockFactory()
+    buttons = TableButtons(pinmap, events, pin_factory=factory)
+    presser = SimulatedPresser(factory, pinmap, seed=1)
+    presser.tap(3, "ok")                       # one bouncy press, returns when released
+    presser.press(2, "plus", hold=1.0)         # a hold on another thread (auto-repeat)
+    presser.chord(1)                           # minus, then plus, held together (undo)
+    presser.wait()                             # join every press still in progress
+
+Every press runs on its own new thread; the methods that do not wait return it.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+
+from coyote_pi.devices.pinmap import PinMap
+
+
+@dataclass(frozen=True)
+class Bounce:
+    """How much a contact chatters: a random number of toggles, each a random gap apart."""
+
+    min_toggles: int = 2
+    max_toggles: int = 5
+    min_gap: float = 0.0002
+    max_gap: float = 0.0015
+
+    def longest(self) -> float:
+        """The longest chatter this can produce, in seconds (keep it under the debounce time)."""
+        return 2 * self.max_toggles * self.max_gap
+
+
+NO_BOUNCE = Bounce(min_toggles=0, max_toggles=0)
+
+
+class SimulatedPresser:
+    """Drives the mock pins of ``pinmap``'s seat buttons from background threads.
+
+    ``factory`` is the ``MockFactory`` the buttons were opened with; ``bounce`` sets the
+    contact chatter (use :data:`NO_BOUNCE` for clean edges); ``seed`` makes the chatter
+    reproducible. Buttons pull up, so a press drives the pin low and a release high.
+    """
+
+    def __init__(self, factory, pinmap: PinMap, *, bounce: Bounce = Bounce(), seed: int = 0):
+        self._factory = factory
+        self._pinmap = pinmap
+        self._bounce = bounce
+        self._random = random.Random(seed)
+        self._random_lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+
+    def press(self, seat: int, button: str, hold: float = 0.08) -> threading.Thread:
+        """Start pressing ``button`` of ``seat`` for ``hold`` seconds on a new thread; return it."""
+        pin = self._factory.pin(getattr(self._pinmap.seat(seat), button).gpio)
+        press_chatter, release_chatter = self._chatter(), self._chatter()
+
+        def finger() -> None:
+            self._switch(pin, pressed=True, chatter=press_chatter)
+            time.sleep(hold)
+            self._switch(pin, pressed=False, chatter=release_chatter)
+
+        thread = threading.Thread(target=finger, name=f"finger seat {seat} {button}", daemon=True)
+        self._threads.append(thread)
+        thread.start()
+        return thread
+
+    def tap(self, seat: int, button: str, hold: float = 0.08) -> None:
+        """Press and release, returning once the button is up again."""
+        self.press(seat, button, hold).join()
+
+    def chord(self, seat: int, hold: float = 0.25, stagger: float = 0.04) -> None:
+        """Press minus, then plus ``stagger`` seconds later, hold both; return once released."""
+        first = self.press(seat, "minus", hold + stagger)
+        time.sleep(stagger)
+        second = self.press(seat, "plus", hold)
+        first.join()
+        second.join()
+
+    def wait(self) -> None:
+        """Wait for every press started so far to finish."""
+        for thread in self._threads:
+            thread.join()
+        self._threads.clear()
+
+    def _chatter(self) -> list[float]:
+        """The gaps between the toggles of one bouncing switch-over (drawn up front, reproducibly)."""
+        with self._random_lock:
+            toggles = self._random.randint(self._bounce.min_toggles, self._bounce.max_toggles)
+            return [self._random.uniform(self._bounce.min_gap, self._bounce.max_gap) for _ in range(2 * toggles)]
+
+    @staticmethod
+    def _switch(pin, *, pressed: bool, chatter: list[float]) -> None:
+        """Move the contact to ``pressed``, chattering first: new level, old level, ..., new level."""
+        for index, gap in enumerate(chatter):
+            level_pressed = pressed if index % 2 == 0 else not pressed
+            (pin.drive_low if level_pressed else pin.drive_high)()
+            time.sleep(gap)
+        (pin.drive_low if pressed else pin.drive_high)()

@@ -1,0 +1,229 @@
+"""Draw a :class:`~coyote_pi.devices.screen.Screen` as a 1-bit Pillow image for the OLED.
+
+The layout is sized for reading across a table on a 128x64 panel and scales by whole
+steps on larger ones (256x128 draws everything twice as large; 256x64 keeps the sizes
+and gains width). From top to bottom:
+
+- the **title** in small bold type, with a "2/3" page mark on the right when the lines
+  take several pages;
+- the **big** text, in the largest bold size that fits the space left over;
+- the **lines**, word-wrapped in small type; as many rows as leave the big text at
+  least 18 px, the rest on further pages;
+- the **seat strip**: one cell per seat with its number, one eye icon per peek card
+  (open eyes first, then closed ones), a diamond on the seat holding the Coyote card,
+  the cell inverted for the seat whose turn it is and struck through for a seat out of
+  the game.
+
+``alert=True`` inverts the whole screen so a refusal or a problem is seen from afar.
+Fonts are the DejaVu Sans files shipped in ``coyote_pi/data/fonts`` (Latin and Cyrillic),
+never a system font, so the Pi and a laptop draw the same pixels::
+
+    >>> from coyote_pi.devices.screen import Screen
+    >>> image = ScreenRenderer((128, 64)).render(Screen(title="Runde 2", big="Жди"))
+    >>> image.mode, image.size
+    ('1', (128, 64))
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from importlib import resources
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from coyote_pi.devices.screen import Screen, SeatStatus
+
+FONT_FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
+
+# Icons as pixel rows ('#' = lit), drawn scaled by the layout's step.
+EYE_OPEN = (".###.", "#...#", "#.#.#", "#...#", ".###.")
+EYE_CLOSED = (".....", ".....", "#...#", ".###.", ".....")
+COYOTE_MARK = ("..#..", ".###.", "#####", ".###.", "..#..")
+
+ELLIPSIS = "…"
+
+
+def font_path(style: str) -> Path:
+    """The shipped font file for ``style`` ("regular" or "bold")."""
+    return Path(str(resources.files("coyote_pi").joinpath("data", "fonts", FONT_FILES[style])))
+
+
+@functools.lru_cache(maxsize=128)
+def load_font(style: str, size: int) -> ImageFont.FreeTypeFont:
+    """The shipped font in ``style`` at ``size`` pixels (cached: layouts ask for the same few often)."""
+    return ImageFont.truetype(str(font_path(style)), size)
+
+
+def wrap_text(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` pixels: at spaces, inside over-long words."""
+    rows: list[str] = []
+    for paragraph in text.split("\n"):
+        row = ""
+        for word in paragraph.split():
+            candidate = f"{row} {word}" if row else word
+            if font.getlength(candidate) <= width:
+                row = candidate
+                continue
+            if row:
+                rows.append(row)
+            row = ""
+            for char in word:  # a word wider than the screen is split where it must be
+                if row and font.getlength(row + char) > width:
+                    rows.append(row)
+                    row = ""
+                row += char
+        rows.append(row)
+    return rows
+
+
+def fit_width(text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
+    """``text`` cut short with an ellipsis so it is no wider than ``width`` pixels."""
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + ELLIPSIS) > width:
+        text = text[:-1]
+    return text + ELLIPSIS
+
+
+class ScreenRenderer:
+    """Lays out and draws screens for one display size ``(width, height)``."""
+
+    #: Sizes at the 128x64 step, in pixels; larger panels multiply them by :attr:`step`.
+    SMALL_FONT = 10
+    LINE_PITCH = 11
+    TITLE_HEIGHT = 12
+    STRIP_HEIGHT = 17
+    BIG_MIN_HEIGHT = 18
+    MARGIN = 1
+
+    def __init__(self, size: tuple[int, int] = (128, 64)):
+        self.width, self.height = size
+        self.step = max(1, min(self.width // 128, self.height // 64))
+        self.small = load_font("regular", self.SMALL_FONT * self.step)
+        self.small_bold = load_font("bold", self.SMALL_FONT * self.step)
+        self.pitch = self.LINE_PITCH * self.step
+        self.margin = self.MARGIN * self.step
+
+    # --- layout ---------------------------------------------------------------------
+
+    def _wrapped_lines(self, screen: Screen) -> list[str]:
+        rows: list[str] = []
+        for line in screen.lines:
+            rows += wrap_text(line, self.small, self.width - 2 * self.margin)
+        return rows
+
+    def _layout(self, screen: Screen) -> tuple[int, int, int, list[list[str]]]:
+        """``(title height, strip height, line rows per page, pages of wrapped lines)``."""
+        wrapped = self._wrapped_lines(screen)
+        strip = self.STRIP_HEIGHT * self.step if screen.seats else 0
+        title = self.TITLE_HEIGHT * self.step if screen.title else 0
+        rows = self._rows_for(screen, self.height - title - strip, len(wrapped))
+        if rows and len(wrapped) > rows and not title:
+            title = self.TITLE_HEIGHT * self.step  # paged lines need the title row for their page mark
+            rows = self._rows_for(screen, self.height - title - strip, len(wrapped))
+        pages = [wrapped[i : i + rows] for i in range(0, len(wrapped), rows)] if rows else []
+        return title, strip, rows, pages or [[]]
+
+    def _rows_for(self, screen: Screen, space: int, wanted: int) -> int:
+        if not wanted:
+            return 0
+        room = space - (self.BIG_MIN_HEIGHT * self.step if screen.big else 0)
+        return max(1, min(wanted, room // self.pitch))
+
+    def page_count(self, screen: Screen) -> int:
+        """How many pages ``screen.lines`` take at this size (at least 1)."""
+        return len(self._layout(screen)[3])
+
+    # --- drawing --------------------------------------------------------------------
+
+    def render(self, screen: Screen) -> Image.Image:
+        """The screen as a mode "1" image of this renderer's size."""
+        paper, ink = (1, 0) if screen.alert else (0, 1)
+        image = Image.new("1", (self.width, self.height), paper)
+        draw = ImageDraw.Draw(image)
+        title_h, strip_h, rows, pages = self._layout(screen)
+        page = screen.page % len(pages)
+        if title_h:
+            mark = f"{page + 1}/{len(pages)}" if len(pages) > 1 else ""
+            self._draw_title(draw, screen.title, mark, title_h, ink)
+        lines_top = self.height - strip_h - rows * self.pitch if screen.big else title_h
+        if screen.big:
+            self._draw_big(draw, screen.big, (title_h, lines_top), ink)
+        for index, row in enumerate(pages[page]):
+            draw.text((self.margin, lines_top + index * self.pitch - self.step), row, font=self.small, fill=ink)
+        if strip_h:
+            self._draw_strip(draw, screen.seats, self.height - strip_h, ink)
+        return image
+
+    def _draw_title(self, draw: ImageDraw.ImageDraw, title: str, mark: str, height: int, ink: int) -> None:
+        mark_width = math.ceil(self.small.getlength(mark)) + self.margin if mark else 0
+        room = self.width - 2 * self.margin - mark_width
+        draw.text((self.margin, -self.step), fit_width(title, self.small_bold, room), font=self.small_bold, fill=ink)
+        if mark:
+            draw.text((self.width - self.margin, -self.step), mark, font=self.small, fill=ink, anchor="ra")
+        draw.line([(0, height - 1), (self.width - 1, height - 1)], fill=ink)
+
+    def _draw_big(self, draw: ImageDraw.ImageDraw, text: str, band: tuple[int, int], ink: int) -> None:
+        top, bottom = band
+        width, height = self.width - 2 * self.margin, bottom - top - 1
+        font = self._largest_bold(text, width, height)
+        text = fit_width(text, font, width)
+        left, upper, right, lower = font.getbbox(text)
+        x = (self.width - (right - left)) / 2 - left
+        y = top + (bottom - top - (lower - upper)) / 2 - upper
+        draw.text((round(x), round(y)), text, font=font, fill=ink)
+
+    def _largest_bold(self, text: str, width: int, height: int) -> ImageFont.FreeTypeFont:
+        """The largest bold font (not below the small size) whose ``text`` fits ``width`` x ``height``."""
+
+        def fits(size: int) -> bool:
+            left, upper, right, lower = load_font("bold", size).getbbox(text)
+            return right - left <= width and lower - upper <= height
+
+        low, high = self.SMALL_FONT * self.step, max(self.SMALL_FONT * self.step, int(height * 1.4))
+        while low < high:  # binary search: text size grows with font size
+            middle = (low + high + 1) // 2
+            if fits(middle):
+                low = middle
+            else:
+                high = middle - 1
+        return load_font("bold", low)
+
+    def _draw_strip(self, draw: ImageDraw.ImageDraw, seats: tuple[SeatStatus, ...], top: int, ink: int) -> None:
+        draw.line([(0, top), (self.width - 1, top)], fill=ink)
+        cell_width = self.width // len(seats)
+        left = (self.width - cell_width * len(seats)) // 2
+        for index, seat in enumerate(seats):
+            self._draw_seat(draw, seat, (left + index * cell_width, top + 1, cell_width, self.height - top - 1), ink)
+
+    def _draw_seat(self, draw: ImageDraw.ImageDraw, seat: SeatStatus, box: tuple[int, int, int, int], ink: int) -> None:
+        x, y, width, height = box
+        if seat.is_turn:
+            draw.rectangle([x, y, x + width - 2, y + height - 1], fill=ink)
+            ink = 1 - ink
+        number = str(seat.seat)
+        left, upper, right, lower = self.small_bold.getbbox(number)
+        draw.text((x + (width - 1 - (right - left)) // 2 - left, y + self.step - upper), number, font=self.small_bold, fill=ink)
+        if seat.holds_coyote:
+            self._draw_icon(draw, COYOTE_MARK, (x + width - 2 - self.step * (len(COYOTE_MARK[0]) + 1), y + self.step), ink)
+        if not seat.active:
+            middle = y + self.step + (lower - upper) // 2
+            draw.line([(x + 1, middle), (x + width - 3, middle)], fill=ink, width=self.step)
+            return
+        icon_width = (len(EYE_OPEN[0]) + 1) * self.step
+        count = min(seat.open_eyes + seat.closed_eyes, (width - 1 + self.step) // icon_width)  # no gap after the last
+        eyes = ([EYE_OPEN] * seat.open_eyes + [EYE_CLOSED] * seat.closed_eyes)[:count]
+        eyes_left = x + (width - 1 - count * icon_width + self.step) // 2
+        eyes_top = y + height - len(EYE_OPEN) * self.step - self.step
+        for index, eye in enumerate(eyes):
+            self._draw_icon(draw, eye, (eyes_left + index * icon_width, eyes_top), ink)
+
+    def _draw_icon(self, draw: ImageDraw.ImageDraw, icon: tuple[str, ...], origin: tuple[int, int], ink: int) -> None:
+        ox, oy = origin
+        for row, pattern in enumerate(icon):
+            for column, pixel in enumerate(pattern):
+                if pixel == "#":
+                    px, py = ox + column * self.step, oy + row * self.step
+                    draw.rectangle([px, py, px + self.step - 1, py + self.step - 1], fill=ink)

@@ -1,0 +1,410 @@
+"""Finding markers in a frame: the tuned ArUco path, OpenCV's defaults, and QR via pyzbar.
+
+Every detector returns :class:`Marker` objects with corners in full-frame pixels, in the
+printed marker's own order (top-left, top-right, bottom-right, bottom-left), plus
+candidate quadrilaterals that looked like a marker but could not be decoded
+(a sticker under a finger, blurred or glared): the reader reports those as
+"unreadable" instead of pretending nothing is there.
+
+Before any decoded marker is believed, :func:`confirm` samples its cells from the image
+and checks them against the code it claims to be: every cell must be clearly black or
+clearly white and agree with the code. A marker that decodes only by a narrow margin
+is demoted to a candidate. This is how "never guess" is enforced at pixel level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from coyote_pi.vision import artwork
+from coyote_pi.vision.markerset import MarkerSet, role_kind
+
+#: Roles the low-resolution pass looks for: large markers, found in a small image.
+ANCHOR_KINDS = ("stand", "mat", "slot", "coyote")
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A decoded and confirmed marker. ``role`` is None for a code not in the mapping."""
+
+    code: int | str
+    role: str | None
+    corners: np.ndarray  # (4, 2) float, full-frame pixels
+    scale: float = 1.0  # the resolution it was found at (1 = full resolution)
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+    @property
+    def side_px(self) -> float:
+        return float(np.linalg.norm(self.corners - np.roll(self.corners, 1, axis=0), axis=1).mean())
+
+
+def no_candidates() -> np.ndarray:
+    return np.zeros((0, 4, 2))
+
+
+@dataclass
+class Detections:
+    """Confirmed markers, and ``candidates``: an (N, 4, 2) array of marker-shaped
+    quadrilaterals that could not be read (kept as one array: there can be thousands)."""
+
+    markers: list[Marker]
+    candidates: np.ndarray
+
+    def extend(self, other: Detections) -> None:
+        self.markers.extend(other.markers)
+        self.candidates = np.concatenate([self.candidates, other.candidates])
+
+
+def side_lengths(quads: np.ndarray) -> np.ndarray:
+    """Mean side length of each of (N, 4, 2) quadrilaterals."""
+    return np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
+
+
+# ------------------------------------------------------------------ confirming a read
+
+
+#: Samples per cell side when a marker's cells are read back for confirmation.
+_SAMPLES_PER_CELL = 5
+#: A cell must sit at least this share of the black-to-white contrast away from the
+#: midpoint between the marker's black and white levels.
+CELL_MARGIN = 0.12
+#: Weakest black-to-white contrast (grey levels) that still counts as a printed marker.
+MIN_CONTRAST = 18.0
+
+
+def cell_means(gray: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray:
+    """Mean grey level of each of ``cells`` x ``cells`` cells of the quad ``corners``
+    (given in ``gray``'s pixel coordinates), ignoring a fifth of each cell at its edges."""
+    side = cells * _SAMPLES_PER_CELL
+    square = np.float32([(0, 0), (side, 0), (side, side), (0, side)])
+    warp = cv2.getPerspectiveTransform(np.float32(corners), square)
+    patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    blocks = patch.reshape(cells, _SAMPLES_PER_CELL, cells, _SAMPLES_PER_CELL).astype(np.float32)
+    return blocks[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
+
+
+def cell_agreement(means: np.ndarray, expected_black: np.ndarray) -> tuple[float, float]:
+    """How well sampled cells match a code: (smallest normalised margin, share agreeing).
+
+    The margin is each cell's distance from the black/white midpoint towards its
+    expected side, divided by the contrast; it is negative for a cell on the wrong side.
+    """
+    black = means[expected_black]
+    white = means[~expected_black]
+    contrast = float(white.mean() - black.mean())
+    if contrast < MIN_CONTRAST:
+        return -1.0, 0.0
+    mid = (float(white.mean()) + float(black.mean())) / 2
+    signed = np.where(expected_black, mid - means, means - mid) / contrast
+    return float(signed.min()), float((signed > 0).mean())
+
+
+def cell_means_in_frame(frame: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray | None:
+    """:func:`cell_means` for a quad given in full-frame pixels (None if it is off the
+    frame), converting only the part of the frame it covers to grey."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 3, (w, h))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    return cell_means(to_gray(frame[y0:y1, x0:x1]), corners - (x0, y0), cells)
+
+
+def _frame_cell_agreement(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> tuple[float, float]:
+    """:func:`cell_agreement` for a quad given in full-frame pixels."""
+    means = cell_means_in_frame(frame, corners, expected_black.shape[0])
+    return (-1.0, 0.0) if means is None else cell_agreement(means, expected_black)
+
+
+def confirm(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> bool:
+    """True when every cell of the quad (full-frame pixels) is clearly the colour the
+    code says, judged in the full-resolution frame whatever resolution found it."""
+    return _frame_cell_agreement(frame, corners, expected_black)[0] >= CELL_MARGIN
+
+
+def to_full(points: np.ndarray, scale: float, offset) -> np.ndarray:
+    """Pixel coordinates in a copy resized by ``scale`` (of the part of the frame at
+    ``offset``) back in the full frame. Pixel centres sit at integers in both, so the
+    half-pixel terms matter: without them a 1/6 copy puts every corner 2.5 px off."""
+    return (points + 0.5) / scale - 0.5 + np.asarray(offset, dtype=np.float64)
+
+
+def refine_corners(frame: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
+    """Corners found in a copy shrunk by ``scale`` are only that precise once scaled up;
+    settle them on the full-resolution image (each is a sharp black-on-white corner)."""
+    side = float(side_lengths(corners[None])[0])
+    # The window must reach the true corner (about one pixel of the small copy away) but
+    # stay within the marker's border module: wider windows settle on the wrong corner.
+    half = int(np.clip(round(1.5 / scale), 2, max(2, side / 7)))
+    h, w = frame.shape[:2]
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2 * half, 0)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 2 * half + 1, (w, h))
+    patch = to_gray(frame[y0:y1, x0:x1])
+    points = (corners - (x0, y0)).astype(np.float32).reshape(-1, 1, 2)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+    refined = cv2.cornerSubPix(patch, points, (half, half), (-1, -1), criteria).reshape(4, 2)
+    moved = np.linalg.norm(refined - points.reshape(4, 2), axis=1).max()
+    # A corner that wandered further than the search window latched onto something else.
+    return refined.astype(np.float64) + (x0, y0) if moved <= 2 * half else corners
+
+
+def pattern_agreement(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> float:
+    """Share of a marker's cells that match its pattern where it should be printed
+    (0 when there is no black-and-white contrast there at all)."""
+    return _frame_cell_agreement(frame, corners, expected_black)[1]
+
+
+@lru_cache(maxsize=512)
+def expected_cells(markers: MarkerSet, role: str) -> np.ndarray:
+    """The printed pattern of ``role``'s marker: True where a module is black."""
+    return artwork.marker_modules(markers, role)
+
+
+@lru_cache(maxsize=4096)
+def _expected_unknown_aruco(dictionary_name: str, code: int, modules: int) -> np.ndarray:
+    image = cv2.aruco.generateImageMarker(artwork.aruco_dictionary(dictionary_name), code, modules, borderBits=1)
+    return image < 128
+
+
+# ---------------------------------------------------------------------------- ArUco
+
+
+def _params(**settings) -> cv2.aruco.DetectorParameters:
+    params = cv2.aruco.DetectorParameters()
+    for name, value in settings.items():
+        setattr(params, name, value)
+    return params
+
+
+#: The low-resolution pass: one threshold window, big markers only, exact codes.
+ANCHOR_PARAMS = dict(
+    minDistanceToBorder=1,
+    adaptiveThreshWinSizeMin=7,
+    adaptiveThreshWinSizeMax=7,
+    minMarkerPerimeterRate=0.045,
+    errorCorrectionRate=0.0,
+    polygonalApproxAccuracyRate=0.05,
+)
+#: Regions of interest are scaled so that the expected sticker is about this many
+#: pixels on its shorter side before detection; the parameters below are tuned for it.
+ROI_STICKER_PX = 44.0
+ROI_PARAMS = dict(
+    minMarkerPerimeterRate=0.1,
+    maxMarkerPerimeterRate=4.0,
+    minDistanceToBorder=1,
+    errorCorrectionRate=0.0,
+    polygonalApproxAccuracyRate=0.06,
+    perspectiveRemovePixelPerCell=6,
+    perspectiveRemoveIgnoredMarginPerCell=0.2,
+)
+#: Threshold windows tried in turn until a region gives what it should. One window per
+#: attempt: OpenCV groups the outlines found under several windows and decodes only one
+#: of each group, so several windows at once can lose a marker that each finds alone.
+ROI_WINDOWS = (17, 9, 25)
+#: The whole-frame fallback at full resolution (slow, thorough), run once per window.
+FULL_WINDOWS = (9, 21)
+FULL_PARAMS = dict(
+    minMarkerPerimeterRate=0.02,
+    errorCorrectionRate=0.0,
+    polygonalApproxAccuracyRate=0.06,
+    perspectiveRemovePixelPerCell=6,
+    perspectiveRemoveIgnoredMarginPerCell=0.2,
+)
+
+
+class ArucoDetector:
+    """The ArUco detectors the reader uses, all confirming what they decode."""
+
+    def __init__(self, markers: MarkerSet):
+        self.markers = markers
+        dictionary = artwork.aruco_dictionary(markers.dictionary)
+        self._anchor = cv2.aruco.ArucoDetector(dictionary, _params(**ANCHOR_PARAMS))
+        self._roi = [cv2.aruco.ArucoDetector(dictionary, _params(**ROI_PARAMS, adaptiveThreshWinSizeMin=w,
+                                                                 adaptiveThreshWinSizeMax=w))
+                     for w in ROI_WINDOWS]
+        self._full = [cv2.aruco.ArucoDetector(dictionary, _params(**FULL_PARAMS, adaptiveThreshWinSizeMin=w,
+                                                                  adaptiveThreshWinSizeMax=w))
+                      for w in FULL_WINDOWS]
+        self._default = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+
+    def _collect(self, frame, found, scale: float, offset: tuple[float, float], keep=None,
+                 candidate_px: tuple[float, float] | None = None) -> Detections:
+        """Turn detectMarkers output (on an image ``scale`` times the size of the part of
+        ``frame`` at ``offset``) into confirmed markers in full-frame pixels.
+
+        ``keep`` limits the roles kept (unknown codes and candidates are then dropped);
+        ``candidate_px`` keeps only candidates whose side (in the detector's image) is in
+        that range.
+        """
+        corners, ids, rejected = found
+        markers, demoted = [], []
+        shift = offset
+        for quad, code in zip(corners, [] if ids is None else ids.ravel().tolist()):
+            quad = quad.reshape(4, 2).astype(np.float64)
+            role = self.markers.role_of(int(code))
+            if keep is not None and (role is None or role_kind(role) not in keep):
+                continue
+            full = to_full(quad, scale, shift)
+            if scale < 0.9:
+                full = refine_corners(frame, full, scale)
+            expected = (expected_cells(self.markers, role) if role is not None else
+                        _expected_unknown_aruco(self.markers.dictionary, int(code), self.markers.modules))
+            if not confirm(frame, full, expected):
+                demoted.append(quad)
+                continue
+            markers.append(Marker(int(code), role, full, scale))
+        if keep is not None:
+            return Detections(markers, no_candidates())
+        quads = np.array([q.reshape(4, 2) for q in rejected] + demoted, dtype=np.float64).reshape(-1, 4, 2)
+        if candidate_px is not None and len(quads):
+            sides = side_lengths(quads)
+            quads = quads[(sides >= candidate_px[0]) & (sides <= candidate_px[1])]
+        return Detections(markers, to_full(quads, scale, shift))
+
+    def anchors(self, frame_bgr: np.ndarray, factor: int) -> Detections:
+        """Stands, mat markers and the Coyote card, found in a 1/``factor`` copy of the frame."""
+        scale = 1.0 / factor
+        small = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        gray = to_gray(small)
+        return self._collect(frame_bgr, detect_padded(self._anchor, gray), scale, (0.0, 0.0), keep=ANCHOR_KINDS)
+
+    def region(self, frame_bgr: np.ndarray, box: tuple[int, int, int, int], sticker_px: float,
+               enough: Callable[[list[Marker]], bool]) -> Detections:
+        """Markers in ``box`` (x0, y0, x1, y1) of the full frame, read after scaling the box
+        so the expected sticker is about :data:`ROI_STICKER_PX` pixels. Threshold windows
+        are tried in turn until ``enough`` is satisfied with the markers found."""
+        x0, y0, x1, y1 = box
+        gray = to_gray(frame_bgr[y0:y1, x0:x1])
+        scale = float(np.clip(ROI_STICKER_PX / max(sticker_px, 1.0), 0.5, 2.0))
+        if abs(scale - 1.0) > 0.1:
+            interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+            gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=interpolation)
+        else:
+            scale = 1.0
+        expected = sticker_px * scale
+        # Stickers seen obliquely are narrower one way than the other: allow for it.
+        candidate_px = (0.5 * expected, 2.5 * expected)
+        found = Detections([], no_candidates())
+        for detector in self._roi:
+            found.extend(self._collect(frame_bgr, detect_padded(detector, gray), scale, (x0, y0),
+                                       candidate_px=candidate_px))
+            if enough(found.markers):
+                break
+        return found
+
+    def whole_frame(self, frame_bgr: np.ndarray) -> Detections:
+        """Every marker in the frame at full resolution (the thorough fallback)."""
+        gray = to_gray(frame_bgr)
+        found = Detections([], no_candidates())
+        for detector in self._full:
+            found.extend(self._collect(frame_bgr, detect_padded(detector, gray), 1.0, (0.0, 0.0)))
+        return found
+
+    def opencv_default(self, frame_bgr: np.ndarray) -> Detections:
+        """OpenCV's detector with its default settings over the whole frame, unconfirmed:
+        the baseline the benchmark compares against."""
+        gray = to_gray(frame_bgr)
+        corners, ids, rejected = self._default.detectMarkers(gray)
+        markers = [Marker(int(code), self.markers.role_of(int(code)), quad.reshape(4, 2).astype(np.float64))
+                   for quad, code in zip(corners, [] if ids is None else ids.ravel().tolist())]
+        return Detections(markers, np.array(rejected, dtype=np.float64).reshape(-1, 4, 2))
+
+
+#: Pixels of replicated edge added around an image before detection.
+DETECTION_PAD = 12
+
+
+def detect_padded(detector, gray: np.ndarray):
+    """``detector.detectMarkers`` on ``gray`` widened by a replicated edge. OpenCV misses
+    markers whose white quiet zone runs into the image's edge (a stand at the very edge
+    of the frame, a sticker at the edge of a region); the padding gives it room."""
+    padded = cv2.copyMakeBorder(gray, DETECTION_PAD, DETECTION_PAD, DETECTION_PAD, DETECTION_PAD,
+                                cv2.BORDER_REPLICATE)
+    corners, ids, rejected = detector.detectMarkers(padded)
+    return ([c - DETECTION_PAD for c in corners], ids, [r - DETECTION_PAD for r in rejected])
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return image
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+# ------------------------------------------------------------------------------- QR
+
+
+class QrDetector:
+    """QR stickers through pyzbar (zbar), for large self-describing stickers."""
+
+    def __init__(self, markers: MarkerSet):
+        from pyzbar import pyzbar  # imported here: it loads the zbar shared library
+
+        self.markers = markers
+        self._pyzbar = pyzbar
+
+    def whole_frame(self, frame_bgr: np.ndarray) -> Detections:
+        """Every QR code in the frame. zbar misses some codes at one scale that it finds at
+        another, so a large frame is also scanned at half size; the reader merges repeats."""
+        gray = to_gray(frame_bgr)
+        found = Detections([], no_candidates())
+        for scale in (1.0, 0.5) if gray.shape[1] >= QR_HALF_SCAN_WIDTH else (1.0,):
+            image = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            found.extend(self._scan(gray, image, scale))
+        return found
+
+    def _scan(self, gray: np.ndarray, image: np.ndarray, scale: float) -> Detections:
+        markers, candidates = [], []
+        for symbol in self._pyzbar.decode(image, symbols=[self._pyzbar.ZBarSymbol.QRCODE]):
+            try:
+                payload = symbol.data.decode("utf-8")
+            except UnicodeDecodeError:
+                payload = symbol.data.decode("latin-1")
+            polygon = np.array([(p.x, p.y) for p in symbol.polygon], dtype=np.float64)
+            if len(polygon) != 4:
+                continue
+            outline = _clockwise(to_full(polygon, scale, (0.0, 0.0)))
+            role = self.markers.role_of(payload)
+            if role is None:
+                markers.append(Marker(payload, None, outline, scale))
+                continue
+            corners = _orient_qr(gray, outline, expected_cells(self.markers, role))
+            if corners is None:
+                candidates.append(outline)
+            else:
+                markers.append(Marker(payload, role, corners, scale))
+        return Detections(markers, np.array(candidates, dtype=np.float64).reshape(-1, 4, 2))
+
+
+#: Frames at least this wide are also scanned for QR codes at half size.
+QR_HALF_SCAN_WIDTH = 2000
+
+
+def _clockwise(polygon: np.ndarray) -> np.ndarray:
+    """The four points in clockwise order on screen (image y points down)."""
+    centre = polygon.mean(axis=0)
+    angles = np.arctan2(polygon[:, 1] - centre[1], polygon[:, 0] - centre[0])
+    return polygon[np.argsort(angles)]
+
+
+#: Share of a QR code's modules that must match its payload's pattern.
+QR_MIN_AGREEMENT = 0.85
+
+
+def _orient_qr(gray: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> np.ndarray | None:
+    """zbar's outline of a QR code starts at an arbitrary corner: find the rotation under
+    which the sampled modules match the payload's own pattern, or None if none does."""
+    best, best_corners = 0.0, None
+    for turn in range(4):
+        turned = np.roll(corners, -turn, axis=0)
+        _, agreement = cell_agreement(cell_means(gray, turned, expected_black.shape[0]), expected_black)
+        if agreement > best:
+            best, best_corners = agreement, turned
+    return best_corners if best >= QR_MIN_AGREEMENT else None

@@ -1,0 +1,219 @@
+"""What each printed marker means: the mapping file ``coyote_pi/data/markers.toml``.
+
+Every marker has a *role*, a short string that says what it marks:
+
+===================  =========================================================
+``card:<name>``      a playing card's face, ``<name>`` as in :mod:`coyote_pi.cards`
+``coyote``           the Trickster variant's Coyote card
+``stand:<seat>``     the stand of seat 1..6
+``mat:left|right``   the centre mat's two locating markers
+``slot:<slot>``      a centre-mat slot: ``centre``, ``extra`` or ``draw``
+===================  =========================================================
+
+A :class:`MarkerSet` holds one scheme's mapping (ArUco ids or QR payloads), the
+printed sizes, and the physical layout of cards, stands and the mat that the reader,
+the synthetic-table renderer and the sticker sheets share. This module needs only the
+standard library, so importing it is cheap.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache, cached_property
+from importlib import resources
+
+from coyote_pi.cards import ALL_CARDS
+
+SCHEMES = ("aruco", "qr")
+SLOTS = ("centre", "extra", "draw")
+SEATS = tuple(range(1, 7))
+LOCATORS = ("left", "right")
+
+
+def card_role(card: str) -> str:
+    return f"card:{card}"
+
+
+def stand_role(seat: int) -> str:
+    return f"stand:{seat}"
+
+
+def slot_role(slot: str) -> str:
+    return f"slot:{slot}"
+
+
+def locator_role(name: str) -> str:
+    return f"mat:{name}"
+
+
+COYOTE_ROLE = "coyote"
+#: Every role, in a fixed order: the cards, the Coyote card, stands, mat locators, slots.
+ALL_ROLES: tuple[str, ...] = (
+    tuple(card_role(c) for c in ALL_CARDS)
+    + (COYOTE_ROLE,)
+    + tuple(stand_role(s) for s in SEATS)
+    + tuple(locator_role(n) for n in LOCATORS)
+    + tuple(slot_role(s) for s in SLOTS)
+)
+
+
+def role_kind(role: str) -> str:
+    """``"card"``, ``"coyote"``, ``"stand"``, ``"mat"`` or ``"slot"``."""
+    return role.split(":", 1)[0]
+
+
+def role_subject(role: str) -> str:
+    """What the role names: the card, seat number (as text), locator or slot name."""
+    return role.split(":", 1)[1] if ":" in role else role
+
+
+class MarkerFileError(ValueError):
+    """The marker mapping file is inconsistent (a missing role, a repeated id, ...)."""
+
+
+@dataclass(frozen=True)
+class CardLayout:
+    width: float
+    height: float
+    sticker_below_top: float  # from the card's top edge to the sticker's centre
+
+
+@dataclass(frozen=True)
+class StandLayout:
+    board_width: float
+    board_height: float
+    marker_centre: tuple[float, float]
+    card_centre_u: float
+    card_bottom_v: float
+    card_slack: float
+
+
+@dataclass(frozen=True)
+class MatLayout:
+    width: float
+    height: float
+    slot_width: float
+    slot_height: float
+    slots: dict[str, tuple[float, float]]
+    locators: dict[str, tuple[float, float]]
+
+
+@dataclass(frozen=True, eq=False)
+class MarkerSet:
+    """One scheme's markers: codes, printed sizes and the shared physical layout.
+
+    For ``scheme == "aruco"`` :attr:`codes` maps role -> dictionary id (an int); for
+    ``"qr"`` it maps role -> payload text. Instances compare and hash by identity, so
+    caches of drawn markers can be keyed by the set they were drawn from.
+    """
+
+    scheme: str
+    codes: dict[str, int | str]
+    size_mm: dict[str, float]
+    quiet_zone_modules: int
+    card: CardLayout
+    stand: StandLayout
+    mat: MatLayout
+    dictionary: str | None = None
+
+    def role_of(self, code: int | str) -> str | None:
+        """The role a decoded id or payload stands for, or None for an unknown code."""
+        return self._roles_by_code.get(code)
+
+    @cached_property
+    def _roles_by_code(self) -> dict[int | str, str]:
+        return {code: role for role, code in self.codes.items()}
+
+    def marker_mm(self, role: str) -> float:
+        """Printed side of the marker for ``role`` (without its quiet zone)."""
+        return self.size_mm[role_kind(role)]
+
+    @property
+    def modules(self) -> int:
+        """Modules across one marker: 4x4 data + 1-module border, or QR version 1's 21."""
+        if self.scheme == "qr":
+            return 21
+        return _dictionary_marker_bits(self.dictionary) + 2
+
+    def sticker_mm(self, role: str) -> float:
+        """Side of the cut sticker: the marker plus its white quiet zone all round."""
+        marker = self.marker_mm(role)
+        return marker * (self.modules + 2 * self.quiet_zone_modules) / self.modules
+
+
+#: Data bits across one marker of the AprilTag families OpenCV ships.
+_APRILTAG_BITS = {"16h5": 4, "25h9": 5, "36h10": 6, "36h11": 6}
+
+
+def _dictionary_marker_bits(name: str | None) -> int:
+    """Data bits across a predefined OpenCV dictionary's marker, read from its name."""
+    name = name or ""
+    if name.startswith("DICT_APRILTAG_"):
+        family = name.removeprefix("DICT_APRILTAG_").lower()
+        if family in _APRILTAG_BITS:
+            return _APRILTAG_BITS[family]
+    elif name.startswith("DICT_") and name[5:6].isdigit() and "X" in name:
+        return int(name.removeprefix("DICT_").split("X", 1)[0])
+    raise MarkerFileError(f"unsupported ArUco dictionary {name!r}")
+
+
+def _pair(value: object, where: str) -> tuple[float, float]:
+    if not (isinstance(value, list) and len(value) == 2):
+        raise MarkerFileError(f"{where} must be a pair of numbers, got {value!r}")
+    return (float(value[0]), float(value[1]))
+
+
+def parse_marker_file(text: str, scheme: str) -> MarkerSet:
+    """Build the :class:`MarkerSet` for ``scheme`` from the TOML text of a mapping file."""
+    if scheme not in SCHEMES:
+        raise MarkerFileError(f"unknown marker scheme {scheme!r} (choose {' or '.join(SCHEMES)})")
+    data = tomllib.loads(text)
+    section = data[scheme]
+    codes = dict(section["ids"] if scheme == "aruco" else section["payloads"])
+    missing = [role for role in ALL_ROLES if role not in codes]
+    extra = [role for role in codes if role not in ALL_ROLES]
+    if missing or extra:
+        raise MarkerFileError(f"[{scheme}] roles missing: {missing}, unknown: {extra}")
+    if len(set(codes.values())) != len(codes):
+        raise MarkerFileError(f"[{scheme}] two roles share a code")
+    layout = data["layout"]
+    card, stand, mat = layout["card"], layout["stand"], layout["mat"]
+    return MarkerSet(
+        scheme=scheme,
+        codes=codes,
+        size_mm={kind: float(v) for kind, v in section["size_mm"].items()},
+        quiet_zone_modules=int(section["quiet_zone_modules"]),
+        dictionary=section.get("dictionary"),
+        card=CardLayout(float(card["width"]), float(card["height"]), float(card["sticker_below_top"])),
+        stand=StandLayout(
+            board_width=float(stand["board_width"]),
+            board_height=float(stand["board_height"]),
+            marker_centre=_pair(stand["marker_centre"], "layout.stand.marker_centre"),
+            card_centre_u=float(stand["card_centre_u"]),
+            card_bottom_v=float(stand["card_bottom_v"]),
+            card_slack=float(stand["card_slack"]),
+        ),
+        mat=MatLayout(
+            width=float(mat["width"]),
+            height=float(mat["height"]),
+            slot_width=float(mat["slot_width"]),
+            slot_height=float(mat["slot_height"]),
+            slots={name: _pair(mat["slots"][name], f"layout.mat.slots.{name}") for name in SLOTS},
+            locators={n: _pair(mat["locators"][n], f"layout.mat.locators.{n}") for n in LOCATORS},
+        ),
+    )
+
+
+def marker_file_text() -> str:
+    """The packaged mapping file's text."""
+    return resources.files("coyote_pi.data").joinpath("markers.toml").read_text(encoding="utf-8")
+
+
+@cache
+def load_markers(scheme: str | None = None) -> MarkerSet:
+    """The packaged :class:`MarkerSet` for ``scheme`` (the file's default when None)."""
+    text = marker_file_text()
+    if scheme is None:
+        scheme = tomllib.loads(text)["default_scheme"]
+    return parse_marker_file(text, scheme)

@@ -1,0 +1,596 @@
+"""Reading a whole table from one camera frame: which card is in each seat's stand, what
+lies on the centre mat's slots, and everything that could not be placed.
+
+How the default (``"aruco"``) reader stays fast on a 4608 x 2592 still:
+
+1. **Anchors at low resolution.** Stand and mat markers are printed large, so they are
+   found in a copy of the frame shrunk to about 768 pixels wide.
+2. **Cards in regions of interest at full resolution.** Each stand's marker fixes, by a
+   homography from the stand's own millimetres to the image, exactly where that seat's
+   card must stand; the mat's markers fix where its slots are. Only those small regions
+   are read, each scaled so the expected sticker has the size the detector is tuned for.
+3. **A thorough pass when anything is left open.** If a seat has no readable card, the
+   mat was not found or a slot is unclear, the whole frame is read at full resolution,
+   which also finds cards lying where they do not belong.
+
+Assignment never guesses: a card counts for a seat only if its marker lies in the seat's
+card region *and* in the stand's plane; two different cards in one place, one card in
+two places, a marker-shaped thing that cannot be decoded - each is reported as such,
+with no value.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from functools import partial
+
+import cv2
+import numpy as np
+
+from coyote_pi.cards import ALL_CARDS, display_name
+from coyote_pi.vision.detect import (
+    ArucoDetector,
+    Detections,
+    Marker,
+    QrDetector,
+    cell_means_in_frame,
+    expected_cells,
+    pattern_agreement,
+)
+from coyote_pi.vision.geometry import apply_homography, fit_homography, square_corners
+from coyote_pi.vision.markerset import (
+    COYOTE_ROLE,
+    LOCATORS,
+    SEATS,
+    SLOTS,
+    MarkerSet,
+    load_markers,
+    locator_role,
+    role_kind,
+    role_subject,
+    slot_role,
+    stand_role,
+)
+
+SEAT_STATUSES = ("ok", "missing", "unreadable", "duplicate", "ambiguous", "no_stand")
+SLOT_STATES = ("empty", "face_down", "face_up", "unclear")
+METHODS = ("tuned", "opencv-default")
+#: Width (pixels) of the shrunken copy the anchors are found in.
+ANCHOR_PASS_WIDTH = 768
+#: A candidate quad counts as "an unreadable sticker" when its size is within this
+#: factor of the sticker expected at that place.
+CANDIDATE_SIZE_RANGE = (0.5, 1.8)
+#: ... and it is about square in its plane (shortest side over longest at least this).
+CANDIDATE_MIN_SQUARENESS = 0.6
+#: A marker read in a plane (stand face, mat) must map to a square this close to its
+#: printed size there (ratio of each side), or it is not lying in that plane.
+PLANE_FIT_RANGE = (0.6, 1.6)
+#: A slot's marker that is not decoded still counts as visible when this share of its
+#: cells, sampled where the mat says it is, matches its pattern; at or below the second
+#: share it counts as hidden (a face-down card), and in between as partly covered.
+SLOT_VISIBLE_AGREEMENT = 0.92
+SLOT_HIDDEN_AGREEMENT = 0.7
+#: A slot with more than this share blown out by glare is "unclear", never "face_down".
+SLOT_GLARE_SHARE = 0.03
+#: The Coyote card counts as "in the centre" within this distance of the mat's centre.
+COYOTE_CENTRE_MM = 220.0
+#: ... and as a seat's when within this distance of that stand's foot.
+COYOTE_SEAT_MM = 260.0
+
+
+@dataclass
+class SeatRead:
+    """One seat: ``status`` is one of :data:`SEAT_STATUSES`; ``card`` is set only for "ok"."""
+
+    card: str | None
+    status: str
+    detail: str = ""
+
+
+@dataclass
+class SlotRead:
+    """One centre slot: ``state`` is one of :data:`SLOT_STATES`; ``card`` only for "face_up"."""
+
+    state: str
+    card: str | None = None
+    detail: str = ""
+
+
+@dataclass
+class CoyoteRead:
+    """Where the Coyote card lies: ``place`` is "centre", "seat", "table" or "not_seen"."""
+
+    place: str = "not_seen"
+    seat: int | None = None
+
+
+@dataclass
+class Sighting:
+    """A marker seen in the frame and what the reader made of it (for --annotate)."""
+
+    label: str  # e.g. "seat 3: 7", "stand 3", "unplaced: 5", "unknown id 40"
+    kind: str  # "card", "anchor", "slot", "problem", "unknown", "candidate"
+    corners: list[list[float]]
+    show_label: bool = True  # False where another label already says it (a card on a slot)
+
+
+@dataclass
+class TableReading:
+    """Everything read from one frame. Card values appear only where they are certain."""
+
+    seats: dict[int, SeatRead]
+    slots: dict[str, SlotRead]
+    coyote: CoyoteRead = field(default_factory=CoyoteRead)
+    unplaced: list[str] = field(default_factory=list)  # cards seen outside every stand and slot
+    duplicates: list[str] = field(default_factory=list)  # cards seen in more than one place
+    unknown_ids: list[str] = field(default_factory=list)  # codes that are not in the mapping
+    warnings: list[str] = field(default_factory=list)
+    scheme: str = "aruco"
+    passes: list[str] = field(default_factory=list)  # how the frame was read
+    sightings: list[Sighting] = field(default_factory=list)
+
+    def card_values(self) -> dict[str, str]:
+        """Every certain card: ``{"seat 1": "7", "slot centre": "?", ...}``."""
+        values = {f"seat {s}": r.card for s, r in self.seats.items() if r.status == "ok" and r.card}
+        values.update({f"slot {n}": r.card for n, r in self.slots.items() if r.state == "face_up" and r.card})
+        return values
+
+    def complete(self) -> bool:
+        """True when every seat found holds a card read for certain and no slot is unclear."""
+        return (all(r.status == "ok" for r in self.seats.values())
+                and all(r.state != "unclear" for r in self.slots.values())
+                and not self.duplicates)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["seats"] = {str(k): v for k, v in data["seats"].items()}
+        return data
+
+    def to_json(self, *, indent: int | None = None, with_sightings: bool = True) -> str:
+        data = self.to_dict()
+        if not with_sightings:
+            data.pop("sightings")
+        return json.dumps(data, indent=indent)
+
+
+@dataclass(frozen=True)
+class _Stand:
+    seat: int
+    to_image: np.ndarray  # stand mm -> image px
+    to_plane: np.ndarray
+
+
+class TableReader:
+    """Reads a Coyote table from camera frames.
+
+    ``scheme`` picks the stickers: ``"aruco"`` (default) or ``"qr"``. ``seats`` lists the
+    seats that should have a stand on the table; a missing stand is then reported as
+    "no_stand" (without it, every stand found is read). ``method="opencv-default"``
+    reads the whole frame with OpenCV's default detector settings instead of the tuned
+    path (the benchmark's baseline). ``thorough`` is "auto" (read the whole frame at
+    full resolution only when the fast pass leaves something open), "always" or "never".
+
+    The fast pass looks only at stands and slots, so a stray card elsewhere on the table
+    appears in ``unplaced`` only when the whole frame was read (``"whole-frame" in
+    reading.passes``): automatically whenever a seat or slot is not read, or on every
+    read with ``thorough="always"``. A reader holds OpenCV detectors: use one per thread.
+    """
+
+    def __init__(self, scheme: str = "aruco", *, seats=None, method: str = "tuned", thorough: str = "auto",
+                 markers: MarkerSet | None = None):
+        if method not in METHODS:
+            raise ValueError(f"unknown method {method!r}")
+        if thorough not in ("auto", "always", "never"):
+            raise ValueError(f"thorough must be auto, always or never, not {thorough!r}")
+        self.markers = markers or load_markers(scheme)
+        self.scheme = self.markers.scheme
+        self.expected_seats = tuple(sorted(seats)) if seats is not None else None
+        self.method = method
+        self.thorough = thorough
+        if self.scheme == "qr":
+            self._qr = QrDetector(self.markers)
+        else:
+            self._aruco = ArucoDetector(self.markers)
+
+    # ------------------------------------------------------------------- reading
+
+    def read(self, frame) -> TableReading:
+        """Read one frame: a BGR (or grey, or BGRA) uint8 image as a numpy array."""
+        frame = as_bgr(frame)
+        if self.scheme == "qr":
+            return self._assign(frame, self._qr.whole_frame(frame), ["qr-whole-frame"])
+        if self.method == "opencv-default":
+            return self._assign(frame, self._aruco.opencv_default(frame), ["opencv-default"])
+        if self.thorough == "always":
+            return self._assign(frame, self._aruco.whole_frame(frame), ["whole-frame"])
+        detections = self._fast_pass(frame)
+        reading = self._assign(frame, detections, ["anchors", "regions"])
+        if self.thorough == "auto" and self._needs_thorough(reading):
+            detections.extend(self._aruco.whole_frame(frame))
+            reading = self._assign(frame, detections, ["anchors", "regions", "whole-frame"])
+        return reading
+
+    def _fast_pass(self, frame: np.ndarray) -> Detections:
+        h, w = frame.shape[:2]
+        factor = max(1, round(w / ANCHOR_PASS_WIDTH))
+        detections = self._aruco.anchors(frame, factor)
+        stands, mat = self._locate(detections.markers, warnings=[])
+        # Each region with the test that says its reading is done: a seat is done when it
+        # shows a card, a slot when it shows a card or its own marker.
+        regions = [(*self._stand_sticker_region(stand, (w, h)), _has_card) for stand in stands.values()]
+        if mat is not None:
+            regions += [(*self._slot_region(mat, slot, (w, h)), partial(_has_card_or, slot_role(slot)))
+                        for slot in SLOTS]
+        for box, sticker_px, enough in regions:
+            if box:
+                detections.extend(self._aruco.region(frame, box, sticker_px, enough))
+        return detections
+
+    def _needs_thorough(self, reading: TableReading) -> bool:
+        missing_stand = self.expected_seats is not None and any(
+            reading.seats.get(s, SeatRead(None, "no_stand")).status == "no_stand" for s in self.expected_seats)
+        return (not reading.seats or missing_stand
+                or any(r.status != "ok" for r in reading.seats.values())
+                or any(r.state == "unclear" for r in reading.slots.values())
+                or reading.duplicates != [] or reading.unplaced != [])
+
+    # ------------------------------------------------------------------ geometry
+
+    def _sticker_region(self, to_image: np.ndarray, centre_mm, reach_mm: float, size):
+        """Image box around where a card sticker is expected (``centre_mm`` in the plane
+        ``to_image`` maps from, give or take ``reach_mm``), and its expected shorter side
+        in pixels."""
+        cx, cy = centre_mm
+        corners = np.array([(cx - reach_mm, cy - reach_mm), (cx + reach_mm, cy - reach_mm),
+                            (cx + reach_mm, cy + reach_mm), (cx - reach_mm, cy + reach_mm)])
+        box = _box(apply_homography(to_image, corners), size)
+        sticker = apply_homography(to_image, square_corners(centre_mm, self.markers.size_mm["card"]))
+        return box, _shorter_side(sticker)
+
+    def _stand_sticker_region(self, stand: _Stand, size):
+        """Where a card standing upright in this stand has its sticker. (A card put in
+        upside down or far off its place is found by the whole-frame pass instead.)"""
+        layout, card = self.markers.stand, self.markers.card
+        centre = (layout.card_centre_u, layout.card_bottom_v + card.height - card.sticker_below_top)
+        reach = self.markers.sticker_mm("card:0") / 2 + layout.card_slack
+        return self._sticker_region(stand.to_image, centre, reach, size)
+
+    def _slot_region(self, mat: np.ndarray, slot: str, size):
+        """A whole slot: a card on it may lie either way up, and the slot's own marker
+        is in its middle."""
+        layout = self.markers.mat
+        reach = max(layout.slot_width, layout.slot_height) / 2 + 4
+        return self._sticker_region(mat, layout.slots[slot], reach, size)
+
+    def _marker_plane_points(self, role: str) -> np.ndarray:
+        """The printed corners of an anchor marker in its own plane's millimetres."""
+        kind, size = role_kind(role), self.markers.marker_mm(role)
+        if kind == "stand":
+            return square_corners(self.markers.stand.marker_centre, size)
+        if kind == "mat":
+            return square_corners(self.markers.mat.locators[role_subject(role)], size)
+        return square_corners(self.markers.mat.slots[role_subject(role)], size)
+
+    def _locate(self, markers: list[Marker], warnings: list[str]):
+        """Stand homographies by seat, and the mat's homography (or None)."""
+        stands: dict[int, _Stand] = {}
+        by_role: dict[str, list[Marker]] = {}
+        for m in markers:
+            if m.role and role_kind(m.role) in ("stand", "mat", "slot"):
+                by_role.setdefault(m.role, []).append(m)
+        for seat in SEATS:
+            seen = by_role.get(stand_role(seat), [])
+            if len(seen) > 1:
+                warnings.append(f"stand {seat}'s marker is seen {len(seen)} times; seat {seat} ignored")
+            elif seen:
+                h = fit_homography(self._marker_plane_points(stand_role(seat)), seen[0].corners)
+                stands[seat] = _Stand(seat, h, np.linalg.inv(h))
+        plane_pts, image_pts = [], []
+        for role in [locator_role(n) for n in LOCATORS] + [slot_role(s) for s in SLOTS]:
+            seen = by_role.get(role, [])
+            if len(seen) == 1:
+                plane_pts.append(self._marker_plane_points(role))
+                image_pts.append(seen[0].corners)
+            elif len(seen) > 1:
+                warnings.append(f"the mat marker {role_subject(role)} is seen {len(seen)} times; not used")
+        mat = None
+        if plane_pts:
+            src, dst = np.concatenate(plane_pts), np.concatenate(image_pts)
+            mat = fit_homography(src, dst)
+            residual = np.linalg.norm(apply_homography(mat, src) - dst, axis=1).max()
+            typical_side = float(np.median([_shorter_side(q) for q in image_pts]))
+            if residual > 0.25 * typical_side:
+                warnings.append("the mat's markers disagree about where the mat is (is it folded?)")
+                mat = None
+        return stands, mat
+
+    def _in_plane(self, to_plane: np.ndarray, corners: np.ndarray, kind: str) -> tuple[bool, np.ndarray]:
+        """Does a marker lie in this plane? Its printed size tells: mapped into the plane's
+        millimetres, its sides must come out about the printed length."""
+        local = apply_homography(to_plane, corners)
+        sides = np.linalg.norm(local - np.roll(local, 1, axis=0), axis=1) / self.markers.size_mm[kind]
+        return bool(sides.min() >= PLANE_FIT_RANGE[0] and sides.max() <= PLANE_FIT_RANGE[1]), local.mean(axis=0)
+
+    def _place_in_stand(self, stand: _Stand, corners: np.ndarray) -> bool:
+        fits, (u, v) = self._in_plane(stand.to_plane, corners, "card")
+        layout, card = self.markers.stand, self.markers.card
+        slack = layout.card_slack
+        return fits and (abs(u - layout.card_centre_u) <= card.width / 2 + slack
+                         and layout.card_bottom_v - slack <= v <= layout.card_bottom_v + card.height + slack)
+
+    def _slot_at(self, mat_to_plane: np.ndarray, corners: np.ndarray, kind: str = "card") -> str | None:
+        fits, (x, y) = self._in_plane(mat_to_plane, corners, kind)
+        if not fits:
+            return None
+        layout = self.markers.mat
+        for name, (sx, sy) in layout.slots.items():
+            if abs(x - sx) <= layout.slot_width / 2 + 6 and abs(y - sy) <= layout.slot_height / 2 + 6:
+                return name
+        return None
+
+    # ---------------------------------------------------------------- assignment
+
+    def _assign(self, frame: np.ndarray, detections: Detections, passes: list[str]) -> TableReading:
+        warnings: list[str] = []
+        markers = _merge(detections.markers)
+        candidates = _not_under(detections.candidates, markers)
+        stands, mat = self._locate(markers, warnings)
+        mat_to_plane = None if mat is None else np.linalg.inv(mat)
+        sightings: list[Sighting] = []
+
+        cards = [m for m in markers if m.role and role_kind(m.role) == "card"]
+        seen_at: dict[str, list[Marker]] = {}
+        for m in cards:
+            seen_at.setdefault(m.role, []).append(m)
+        duplicates = sorted({role_subject(r) for r, ms in seen_at.items() if len(ms) > 1}, key=_card_order)
+
+        seat_cards: dict[int, list[Marker]] = {s: [] for s in stands}
+        slot_cards: dict[str, list[Marker]] = {s: [] for s in SLOTS}
+        unplaced: list[str] = []
+        for m in cards:
+            seats = [s.seat for s in stands.values() if self._place_in_stand(s, m.corners)]
+            slot = None if mat_to_plane is None else self._slot_at(mat_to_plane, m.corners)
+            places = [("seat", s) for s in seats] + ([("slot", slot)] if slot else [])
+            name = role_subject(m.role)
+            shown = display_name(name)
+            if len(places) == 1 and places[0][0] == "seat":
+                seat_cards[places[0][1]].append(m)
+                sightings.append(Sighting(f"seat {places[0][1]}: {shown}", "card", _pts(m.corners)))
+            elif len(places) == 1:
+                slot_cards[places[0][1]].append(m)
+                sightings.append(Sighting(f"{places[0][1]}: {shown}", "card", _pts(m.corners), show_label=False))
+            else:
+                unplaced.append(name)
+                if len(places) > 1:
+                    where = " or ".join(f"{kind} {place}" for kind, place in places)
+                    warnings.append(f"card {name} lies where it could belong to {where}")
+                sightings.append(Sighting(f"unplaced: {shown}", "problem", _pts(m.corners)))
+
+        seats: dict[int, SeatRead] = {}
+        for seat, stand in sorted(stands.items()):
+            seats[seat] = self._seat_result(seat, stand, seat_cards[seat], candidates, duplicates)
+            sightings.append(Sighting(f"stand {seat}", "anchor", _pts(self._anchor_corners(markers, stand_role(seat)))))
+        for seat in self.expected_seats or ():
+            if seat not in seats:
+                seats[seat] = SeatRead(None, "no_stand", f"stand {seat}'s marker is not in view")
+
+        slots = self._slot_results(frame, mat, markers, slot_cards, candidates, duplicates, sightings)
+        coyote = self._coyote(markers, stands, mat, mat_to_plane, warnings, sightings)
+
+        unknown = []
+        for m in markers:
+            if m.role is None:
+                unknown.append(str(m.code))
+                sightings.append(Sighting(f"unknown {m.code}", "unknown", _pts(m.corners)))
+        if mat is None:
+            warnings.append("centre mat not found: the centre slots cannot be read")
+        for seat, result in seats.items():
+            if result.status == "unreadable":
+                for quad in candidates[self._candidates_in_stand(stands[seat], candidates)]:
+                    sightings.append(Sighting(f"seat {seat}: unreadable", "candidate", _pts(quad)))
+        return TableReading(
+            seats=seats, slots=slots, coyote=coyote, unplaced=sorted(unplaced, key=_card_order),
+            duplicates=duplicates, unknown_ids=sorted(set(unknown)), warnings=warnings, scheme=self.scheme,
+            passes=passes, sightings=sightings,
+        )
+
+    @staticmethod
+    def _anchor_corners(markers: list[Marker], role: str) -> np.ndarray:
+        return next(m.corners for m in markers if m.role == role)
+
+    def _sticker_sized(self, to_plane: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For (N, 4, 2) image quads: which are about a card sticker's size in the plane,
+        and their centres in the plane's millimetres."""
+        if not len(quads):
+            return np.zeros(0, bool), np.zeros((0, 2))
+        local = apply_homography(to_plane, quads.reshape(-1, 2)).reshape(-1, 4, 2)
+        sides = np.linalg.norm(local - np.roll(local, 1, axis=1), axis=2)
+        ratio = sides.mean(axis=1) / self.markers.size_mm["card"]
+        square = sides.min(axis=1) >= CANDIDATE_MIN_SQUARENESS * sides.max(axis=1)
+        sized = square & (ratio >= CANDIDATE_SIZE_RANGE[0]) & (ratio <= CANDIDATE_SIZE_RANGE[1])
+        return sized, local.mean(axis=1)
+
+    def _candidates_in_stand(self, stand: _Stand, quads: np.ndarray) -> np.ndarray:
+        """Mask of marker-shaped quads of about a sticker's size in a stand's card region."""
+        sized, centres = self._sticker_sized(stand.to_plane, quads)
+        layout, card = self.markers.stand, self.markers.card
+        slack = layout.card_slack
+        return (sized & (np.abs(centres[:, 0] - layout.card_centre_u) <= card.width / 2 + slack)
+                & (centres[:, 1] >= layout.card_bottom_v - slack)
+                & (centres[:, 1] <= layout.card_bottom_v + card.height + slack))
+
+    def _candidates_on_slot(self, mat_to_plane: np.ndarray, quads: np.ndarray, slot: str) -> np.ndarray:
+        sized, centres = self._sticker_sized(mat_to_plane, quads)
+        layout = self.markers.mat
+        sx, sy = layout.slots[slot]
+        return (sized & (np.abs(centres[:, 0] - sx) <= layout.slot_width / 2)
+                & (np.abs(centres[:, 1] - sy) <= layout.slot_height / 2))
+
+    def _seat_result(self, seat, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
+        names = sorted({role_subject(m.role) for m in found}, key=_card_order)
+        if len(names) > 1:
+            return SeatRead(None, "ambiguous", f"several cards in stand {seat}: {', '.join(names)}")
+        if names and names[0] in duplicates:
+            return SeatRead(None, "duplicate", f"card {names[0]} is seen in more than one place")
+        if names:
+            return SeatRead(names[0], "ok")
+        if self._candidates_in_stand(stand, candidates).any():
+            return SeatRead(None, "unreadable",
+                            f"a sticker in stand {seat} cannot be read (covered, blurred or glared)")
+        return SeatRead(None, "missing", f"no card sticker seen in stand {seat} (no card, or its sticker is hidden)")
+
+    def _slot_marker_cover(self, frame: np.ndarray, mat: np.ndarray, markers: list[Marker], slot: str) -> str:
+        """Is a slot's own marker "decoded", "visible", "hidden" or "partly" covered?
+        Unless it was decoded, its cells are sampled where the mat says it is printed and
+        compared with its pattern (a face-down card shows none of it)."""
+        mat_to_plane = np.linalg.inv(mat)
+        role = slot_role(slot)
+        if any(m.role == role and self._slot_at(mat_to_plane, m.corners, "slot") == slot for m in markers):
+            return "decoded"
+        corners = apply_homography(mat, self._marker_plane_points(role))
+        agreement = pattern_agreement(frame, corners, expected_cells(self.markers, role))
+        if agreement >= SLOT_VISIBLE_AGREEMENT:
+            return "visible"
+        return "hidden" if agreement <= SLOT_HIDDEN_AGREEMENT else "partly"
+
+    def _glare_share(self, frame: np.ndarray, mat: np.ndarray, slot: str) -> float:
+        """Share of a slot's area that is blown out: glare can erase a face-up card's
+        sticker outline so completely that nothing marker-shaped is left to see."""
+        layout = self.markers.mat
+        (cx, cy), hw, hh = layout.slots[slot], layout.slot_width / 2, layout.slot_height / 2
+        corners = apply_homography(mat, np.array([(cx - hw, cy + hh), (cx + hw, cy + hh),
+                                                  (cx + hw, cy - hh), (cx - hw, cy - hh)]))
+        means = cell_means_in_frame(frame, corners, 24)
+        return 0.0 if means is None else float((means >= 245).mean())
+
+    def _slot_results(self, frame, mat, markers, slot_cards, candidates, duplicates, sightings):
+        if mat is None:
+            return {s: SlotRead("unclear", None, "centre mat not found") for s in SLOTS}
+        mat_to_plane = np.linalg.inv(mat)
+        layout = self.markers.mat
+        results = {}
+        for slot in SLOTS:
+            cover = self._slot_marker_cover(frame, mat, markers, slot)
+            names = sorted({role_subject(m.role) for m in slot_cards[slot]}, key=_card_order)
+            if len(names) > 1:
+                result = SlotRead("unclear", None, f"several cards on the {slot} slot: {', '.join(names)}")
+            elif names and cover == "decoded":
+                result = SlotRead("unclear", None, f"card {names[0]} lies beside the {slot} slot, not on it")
+            elif names and names[0] in duplicates:
+                result = SlotRead("unclear", None, f"card {names[0]} is seen in more than one place")
+            elif names:
+                result = SlotRead("face_up", names[0])
+            elif cover in ("decoded", "visible"):
+                result = SlotRead("empty")
+            elif cover == "partly":
+                result = SlotRead("unclear", None, f"the {slot} slot is partly covered")
+            elif self._candidates_on_slot(mat_to_plane, candidates, slot).any():
+                result = SlotRead("unclear", None,
+                                  f"something on the {slot} slot looks like a sticker but cannot be read")
+            elif self._glare_share(frame, mat, slot) > SLOT_GLARE_SHARE:
+                result = SlotRead("unclear", None, f"glare on the {slot} slot hides what lies there")
+            else:
+                result = SlotRead("face_down")
+            results[slot] = result
+            (cx, cy), half_w, half_h = layout.slots[slot], layout.slot_width / 2, layout.slot_height / 2
+            outline = apply_homography(mat, np.array([(cx - half_w, cy + half_h), (cx + half_w, cy + half_h),
+                                                      (cx + half_w, cy - half_h), (cx - half_w, cy - half_h)]))
+            label = f"{slot}: {result.state.replace('_', ' ')}"
+            if result.card:
+                label += f" {display_name(result.card)}"
+            sightings.append(Sighting(label, "slot" if result.state != "unclear" else "problem", _pts(outline)))
+        return results
+
+    def _coyote(self, markers, stands, mat, mat_to_plane, warnings, sightings) -> CoyoteRead:
+        seen = [m for m in markers if m.role == COYOTE_ROLE]
+        if not seen:
+            return CoyoteRead()
+        if len(seen) > 1:
+            warnings.append("the Coyote card is seen in more than one place")
+            return CoyoteRead("table")
+        marker = seen[0]
+        if mat_to_plane is None:
+            warnings.append("the Coyote card is seen but cannot be placed without the centre mat")
+            result = CoyoteRead("table")
+        else:
+            spot = apply_homography(mat_to_plane, marker.centre[None])[0]
+            feet = {seat: apply_homography(mat_to_plane, apply_homography(s.to_image, np.zeros((1, 2))))[0]
+                    for seat, s in stands.items()}
+            near = sorted((float(np.linalg.norm(spot - foot)), seat) for seat, foot in feet.items())
+            if np.linalg.norm(spot) <= COYOTE_CENTRE_MM:
+                result = CoyoteRead("centre")
+            elif near and near[0][0] <= COYOTE_SEAT_MM and (len(near) == 1 or near[1][0] > near[0][0] + 60):
+                result = CoyoteRead("seat", near[0][1])
+            else:
+                result = CoyoteRead("table")
+        where = {"centre": "centre", "seat": f"seat {result.seat}", "table": "table"}[result.place]
+        sightings.append(Sighting(f"Coyote card: {where}", "anchor", _pts(marker.corners)))
+        return result
+
+
+def _has_card(found: list[Marker]) -> bool:
+    return any(m.role and role_kind(m.role) == "card" for m in found)
+
+
+def _has_card_or(role: str, found: list[Marker]) -> bool:
+    return _has_card(found) or any(m.role == role for m in found)
+
+
+def _merge(markers: list[Marker]) -> list[Marker]:
+    """Drop repeats of one marker found by two passes (same code, same place), keeping
+    the one found at the highest resolution (its corners are the most precise)."""
+    kept: list[Marker] = []
+    for m in sorted(markers, key=lambda m: -m.scale):
+        if not any(k.code == m.code and np.linalg.norm(k.centre - m.centre) < 0.5 * k.side_px for k in kept):
+            kept.append(m)
+    return kept
+
+
+def _not_under(quads: np.ndarray, markers: list[Marker]) -> np.ndarray:
+    """Candidates that are not just another outline of a marker that was read."""
+    if not len(quads) or not markers:
+        return quads
+    centres = quads.mean(axis=1)
+    keep = np.ones(len(quads), bool)
+    for m in markers:
+        keep &= np.linalg.norm(centres - m.centre, axis=1) >= 0.5 * m.side_px
+    return quads[keep]
+
+
+def _box(points: np.ndarray, size, pad: int = 6) -> tuple[int, int, int, int] | None:
+    w, h = size
+    x0, y0 = np.floor(points.min(axis=0)).astype(int) - pad
+    x1, y1 = np.ceil(points.max(axis=0)).astype(int) + pad
+    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
+    return (x0, y0, x1, y1) if x1 - x0 >= 16 and y1 - y0 >= 16 else None
+
+
+def _shorter_side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).min())
+
+
+def _pts(corners: np.ndarray) -> list[list[float]]:
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
+
+
+def _card_order(name: str) -> int:
+    return ALL_CARDS.index(name) if name in ALL_CARDS else len(ALL_CARDS)
+
+
+def as_bgr(frame) -> np.ndarray:
+    """Accept what cameras and image files give: BGR, grey or BGRA, 8 or 16 bits."""
+    array = np.asarray(frame)
+    if array.dtype == np.uint16:
+        array = (array >> 8).astype(np.uint8)
+    if array.dtype != np.uint8:
+        raise ValueError(f"expected an 8-bit image, got {array.dtype}")
+    if array.ndim == 3 and array.shape[2] == 1:
+        array = array[:, :, 0]
+    if array.ndim == 2:
+        return cv2.cvtColor(array, cv2.COLOR_GRAY2BGR)
+    if array.ndim == 3 and array.shape[2] == 4:
+        return cv2.cvtColor(array, cv2.COLOR_BGRA2BGR)
+    if array.ndim == 3 and array.shape[2] == 3:
+        return array
+    raise ValueError(f"expected a colour or grey image, got an array of shape {array.shape}")

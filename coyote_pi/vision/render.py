@@ -1,0 +1,634 @@
+"""A synthetic camera frame of a Coyote table, for tests, the demo and the benchmarks.
+
+Describe the table with a :class:`TableScene` (which seats have stands, which card is in
+each, what lies on the centre mat's slots) and the imaging with :class:`Conditions`
+(blur, noise, glare, uneven light, JPEG, fingers, a bumped camera), then::
+
+    frame = render_scene(scene, width=4608, height=2592, seed=7, conditions=Conditions.typical())
+    truth = scene_truth(scene, width=4608, height=2592, seed=7, conditions=Conditions.typical())
+
+The same seed always gives the same frame. :func:`scene_truth` says, for every card
+sticker, where it landed in the frame, how many pixels wide it is, how far off-axis it
+is seen, whether a finger or glare covers it and so whether a reader must read it.
+
+How a frame is drawn: the camera is a pinhole with the wide lens's mild barrel
+distortion, hanging over the table centre. Every object (mat, stands, cards) is flat, so
+each is drawn with one perspective warp of its cached texture into its own bounding box,
+at a texture resolution close to its size on screen. Light, glare and shadows are
+computed on a coarse grid and scaled up; blur, sensor noise and JPEG compression are
+applied to the whole frame last, as a camera would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from coyote_pi.cards import ALL_CARDS, parse_card, shuffled_deck
+from coyote_pi.vision import artwork
+from coyote_pi.vision.geometry import (
+    FULL_WIDTH,
+    Camera,
+    Plane,
+    apply_homography,
+    square_corners,
+    stand_plane,
+    table_plane,
+)
+from coyote_pi.vision.markerset import (
+    COYOTE_ROLE,
+    SCHEMES,
+    SLOTS,
+    MarkerSet,
+    card_role,
+    load_markers,
+)
+
+SLOT_STATES = ("empty", "face_down", "face_up")
+#: A reader must read every sticker at least this wide (pixels) ...
+MIN_READABLE_WIDTH_PX = 40.0
+#: ... and seen at most this far off its normal (degrees) ...
+MAX_READABLE_OFF_AXIS_DEG = 60.0
+#: ... unless glare brightens it by more than this many grey levels.
+MAX_READABLE_GLARE = 90.0
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """How the camera sees the table. Pixel amounts are for a 4608-pixel-wide frame and
+    scale with the frame (the 2304 x 1296 mode is the same optics, binned)."""
+
+    blur: float = 0.9  # Gaussian sigma of the lens blur, pixels
+    noise: float = 3.5  # sensor noise sigma, grey levels
+    glare_spots: int = 1  # specular highlights
+    glare_strength: float = 60.0  # brightest highlight, grey levels added
+    uneven_light: float = 0.35  # 0 = even light; 1 = strong gradient, vignetting, shadows
+    brightness: float = 1.0
+    jpeg_quality: int | None = 90  # None = no compression
+    finger_seats: tuple[int, ...] = ()  # seats whose card a finger partly covers
+    finger_cover: tuple[float, float] = (0.2, 0.6)  # fraction of the sticker hidden
+    camera_shift_mm: float = 15.0  # the mast is a little off the table centre
+    camera_yaw_deg: float = 4.0  # ... and turned about its optical axis
+    camera_tilt_deg: float = 1.5  # ... and tilted
+
+    @classmethod
+    def clean(cls) -> Conditions:
+        """An ideal camera: sharp, noiseless, evenly lit, centred, no compression."""
+        return cls(blur=0.0, noise=0.0, glare_spots=0, uneven_light=0.0, jpeg_quality=None,
+                   camera_shift_mm=0.0, camera_yaw_deg=0.0, camera_tilt_deg=0.0)
+
+    @classmethod
+    def typical(cls) -> Conditions:
+        """A living-room table under a ceiling lamp."""
+        return cls()
+
+    @classmethod
+    def harsh(cls) -> Conditions:
+        """The worst the device is specified for: soft focus, noisy, dim corners and
+        strong highlights, heavy JPEG, a bumped camera."""
+        return cls(blur=1.5, noise=7.0, glare_spots=3, glare_strength=85.0, uneven_light=0.7,
+                   brightness=0.85, jpeg_quality=70, camera_shift_mm=40.0, camera_yaw_deg=15.0,
+                   camera_tilt_deg=4.0)
+
+    @classmethod
+    def sample(cls, rng: np.random.Generator) -> Conditions:
+        """Conditions drawn at random from the whole specified range (clean to harsh)."""
+        return cls(
+            blur=float(rng.uniform(0.0, 1.5)),
+            noise=float(rng.uniform(0.0, 7.0)),
+            glare_spots=int(rng.integers(0, 4)),
+            glare_strength=float(rng.uniform(30.0, 85.0)),
+            uneven_light=float(rng.uniform(0.0, 0.7)),
+            brightness=float(rng.uniform(0.8, 1.1)),
+            jpeg_quality=None if rng.random() < 0.2 else int(rng.integers(70, 96)),
+            camera_shift_mm=float(rng.uniform(0.0, 40.0)),
+            camera_yaw_deg=float(rng.uniform(0.0, 15.0)),
+            camera_tilt_deg=float(rng.uniform(0.0, 4.0)),
+        )
+
+    def replace(self, **changes) -> Conditions:
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass
+class TableScene:
+    """What lies on the table.
+
+    ``seats`` is the table size (2..6): it fixes where stands go round the centre.
+    ``present`` lists the seats whose stand is on the table (all by default).
+    ``seat_cards`` gives the card in each present stand (missing or None: an empty stand).
+    ``slots`` gives each centre-mat slot's state: ``("empty", None)``, ``("face_down",
+    card or None)`` or ``("face_up", card)``; slots not given are empty.
+    ``coyote_card`` is ``"centre"``, a seat number (lying in front of that stand) or None.
+    ``loose_cards`` are ``(card, x_mm, y_mm)`` lying face up elsewhere on the table.
+    """
+
+    seats: int = 6
+    present: tuple[int, ...] | None = None
+    seat_cards: Mapping[int, str | None] = field(default_factory=dict)
+    slots: Mapping[str, tuple[str, str | None]] = field(default_factory=dict)
+    coyote_card: str | int | None = None
+    loose_cards: tuple[tuple[str, float, float], ...] = ()
+    scheme: str = "aruco"
+    camera_height_mm: float = 650.0
+    #: Semi-axes (east-west, north-south) of the ellipse the stands stand on: the frame
+    #: is 16:9, so stands sit further out at the sides than at top and bottom.
+    stand_radius_mm: tuple[float, float] = (440.0, 290.0)
+    stand_lean_deg: float = 15.0
+    #: How untidily things are placed: 0 = exactly on their marks, 1 = like people do.
+    placement_jitter: float = 1.0
+    #: The markers to draw, if not the packaged set for ``scheme`` (the benchmark draws
+    #: other dictionaries and sticker sizes this way).
+    markers: MarkerSet | None = None
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.seats <= 6:
+            raise ValueError(f"a table has 2 to 6 seats, not {self.seats}")
+        if self.present is None:
+            self.present = tuple(range(1, self.seats + 1))
+        self.present = tuple(sorted(set(self.present)))
+        if any(not 1 <= s <= self.seats for s in self.present):
+            raise ValueError(f"present seats {self.present} outside 1..{self.seats}")
+        self.seat_cards = {int(s): (None if c is None else parse_card(c)) for s, c in self.seat_cards.items()}
+        if any(s not in self.present for s in self.seat_cards):
+            raise ValueError("a card is in the stand of a seat that is not present")
+        slots = {}
+        for name, (state, card) in self.slots.items():
+            if name not in SLOTS or state not in SLOT_STATES:
+                raise ValueError(f"bad slot {name!r} state {state!r}")
+            if state == "face_up" and card is None:
+                raise ValueError(f"slot {name}: a face-up card needs a value")
+            slots[name] = (state, None if card is None else parse_card(card))
+        self.slots = slots
+        if self.markers is not None:
+            self.scheme = self.markers.scheme
+        if self.scheme not in SCHEMES:
+            raise ValueError(f"unknown marker scheme {self.scheme!r}")
+        self.loose_cards = tuple((parse_card(c), float(x), float(y)) for c, x, y in self.loose_cards)
+
+    def slot(self, name: str) -> tuple[str, str | None]:
+        return self.slots.get(name, ("empty", None))
+
+
+def random_scene(rng: np.random.Generator, scheme: str = "aruco", seats: int | None = None) -> TableScene:
+    """A plausible moment of a game: 2..6 seats dealt from a shuffled deck, some stands
+    possibly empty or absent, the centre card face down or turned up, maybe a ``?`` draw."""
+    seats = int(rng.integers(2, 7)) if seats is None else seats
+    deck = shuffled_deck(int(rng.integers(1 << 30)))
+    present = tuple(s for s in range(1, seats + 1) if rng.random() > 0.1) or (1,)
+    cards = {s: deck.pop() for s in present if rng.random() > 0.08}
+    phase = rng.random()
+    slots: dict[str, tuple[str, str | None]] = {"centre": ("face_down", deck.pop())}
+    if phase > 0.5:
+        slots["centre"] = ("face_up", slots["centre"][1])
+    if phase > 0.75:
+        slots["draw"] = ("face_up", deck.pop())
+    if rng.random() < 0.25:
+        slots["extra"] = ("face_down" if phase <= 0.5 else "face_up", deck.pop())
+    coyote = None
+    if rng.random() < 0.3:
+        coyote = "centre" if rng.random() < 0.5 else int(rng.choice(present))
+    return TableScene(seats=seats, present=present, seat_cards=cards, slots=slots, coyote_card=coyote, scheme=scheme)
+
+
+# ------------------------------------------------------------------------- the layout
+
+
+@dataclass(frozen=True)
+class _Sprite:
+    """A flat textured object: texture key, its plane, and the plane rectangle it covers
+    (u0, v0, u1, v1) with the texture's top edge at v1."""
+
+    texture: tuple
+    plane: Plane
+    rect: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class StickerTruth:
+    """Where one marker landed in the frame."""
+
+    role: str
+    place: str  # "seat:3", "slot:centre", "coyote", "table", "stand:3", "mat:left", ...
+    corners: np.ndarray  # (4, 2) image pixels: top-left, top-right, bottom-right, bottom-left
+    width_px: float  # mean length of the top and bottom edges
+    height_px: float
+    off_axis_deg: float
+    occluded: float  # fraction of the sticker a finger hides
+    glare: float  # grey levels of glare added at the sticker's brightest corner
+    in_frame: bool
+    stand_in_frame: bool = True  # for a card in a stand: is that stand's marker in view?
+
+    @property
+    def card(self) -> str | None:
+        return self.role.split(":", 1)[1] if self.role.startswith("card:") else None
+
+    @property
+    def must_read(self) -> bool:
+        """True when the specification requires a reader to read this sticker."""
+        return not self.why_not_required
+
+    @property
+    def why_not_required(self) -> str:
+        if not self.in_frame:
+            return "outside the frame"
+        if not self.stand_in_frame:
+            return "its stand's marker is outside the frame"
+        if self.occluded > 0:
+            return "covered by a finger"
+        if self.width_px < MIN_READABLE_WIDTH_PX:
+            return f"{self.width_px:.0f} px wide"
+        if self.off_axis_deg > MAX_READABLE_OFF_AXIS_DEG:
+            return f"{self.off_axis_deg:.0f} degrees off-axis"
+        if self.glare > MAX_READABLE_GLARE:
+            return "under glare"
+        return ""
+
+
+@dataclass(frozen=True)
+class SceneTruth:
+    """Everything a test needs to judge a reading of a rendered frame."""
+
+    stickers: tuple[StickerTruth, ...]
+    camera: Camera
+
+    def cards(self) -> list[StickerTruth]:
+        return [s for s in self.stickers if s.role.startswith("card:") or s.role == COYOTE_ROLE]
+
+    def by_place(self, place: str) -> StickerTruth | None:
+        return next((s for s in self.stickers if s.place == place), None)
+
+
+@dataclass(frozen=True)
+class _Finger:
+    plane: Plane
+    outline_mm: np.ndarray  # (N, 2) in the plane
+
+
+@dataclass(frozen=True)
+class _Glare:
+    x: float  # image pixels
+    y: float
+    sx: float
+    sy: float
+    angle: float
+    strength: float
+
+    def at(self, points: np.ndarray) -> np.ndarray:
+        d = np.asarray(points, dtype=np.float64) - (self.x, self.y)
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        a = (d[:, 0] * c + d[:, 1] * s) / self.sx
+        b = (-d[:, 0] * s + d[:, 1] * c) / self.sy
+        return self.strength * np.exp(-0.5 * (a * a + b * b))
+
+
+@dataclass(frozen=True)
+class _Sticker:
+    """A marker on a sprite: what it is, where it counts, its corners in the sprite's plane."""
+
+    role: str
+    place: str
+    plane: Plane
+    corners: np.ndarray
+    sprite: int  # index of the sprite it is printed on; later sprites are drawn over it
+
+
+@dataclass(frozen=True)
+class _Layout:
+    camera: Camera
+    sprites: tuple[_Sprite, ...]
+    fingers: tuple[_Finger, ...]
+    glares: tuple[_Glare, ...]
+    stickers: tuple[_Sticker, ...]
+
+
+def _stand_foot(scene: TableScene, seat: int, rng: np.random.Generator, jitter: float) -> tuple[float, float]:
+    angle = math.radians(-90.0 - 360.0 * (seat - 1) / scene.seats + rng.uniform(-6, 6) * jitter)
+    rx, ry = scene.stand_radius_mm
+    scale = 1.0 + rng.uniform(-0.05, 0.05) * jitter
+    return (rx * scale * math.cos(angle), ry * scale * math.sin(angle))
+
+
+def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: Conditions) -> _Layout:
+    rng = np.random.default_rng([seed, 1])
+    markers = scene.markers or load_markers(scene.scheme)
+    jitter = scene.placement_jitter
+    shift_angle = rng.uniform(0, 2 * math.pi)
+    shift = conditions.camera_shift_mm * math.sqrt(rng.random())
+    camera = Camera.over_table(
+        width,
+        height,
+        scene.camera_height_mm,
+        shift_mm=(shift * math.cos(shift_angle), shift * math.sin(shift_angle)),
+        tilt_deg=tuple(rng.uniform(-1, 1, size=2) * conditions.camera_tilt_deg),
+        yaw_deg=float(rng.uniform(-1, 1) * conditions.camera_yaw_deg),
+    )
+    card = markers.card
+    card_rect = (-card.width / 2, -card.height / 2, card.width / 2, card.height / 2)
+    sprites: list[_Sprite] = []
+    stickers: list[_Sticker] = []
+    fingers: list[_Finger] = []
+
+    def add_card(plane: Plane, card_name_or_role: str, place: str, face_up: bool = True) -> None:
+        if not face_up:
+            sprites.append(_Sprite(("back", card.width, card.height), plane, card_rect))
+            return
+        role = card_name_or_role if card_name_or_role == COYOTE_ROLE else card_role(card_name_or_role)
+        sprites.append(_Sprite(artwork.role_texture_id(markers, role), plane, card_rect))
+        centre, angle = artwork.sticker_placement(markers, role)
+        corners = _rotate(square_corners(centre, markers.marker_mm(role)), centre, angle)
+        stickers.append(_Sticker(role, place, plane, corners, len(sprites) - 1))
+
+    # The mat and what lies on it.
+    mat_centre = tuple(rng.uniform(-25, 25, size=2) * jitter)
+    mat = table_plane(mat_centre, float(rng.uniform(-180, 180)), height_mm=0.5)
+    sprites.append(_Sprite(("mat", markers), mat, (-markers.mat.width / 2, -markers.mat.height / 2,
+                                                   markers.mat.width / 2, markers.mat.height / 2)))
+    for role_name, (x, y) in [(f"mat:{n}", p) for n, p in markers.mat.locators.items()] + [
+        (f"slot:{n}", p) for n, p in markers.mat.slots.items()
+    ]:
+        stickers.append(_Sticker(role_name, role_name, mat, square_corners((x, y), markers.marker_mm(role_name)), 0))
+    for slot in SLOTS:
+        state, value = scene.slot(slot)
+        if state == "empty":
+            continue
+        sx, sy = markers.mat.slots[slot]
+        turn = float(rng.uniform(-5, 5) * jitter + (180 if rng.random() < 0.5 else 0))
+        plane = mat.offset(0.4).sub_plane((sx + rng.uniform(-4, 4) * jitter, sy + rng.uniform(-4, 4) * jitter), turn)
+        add_card(plane, value or ALL_CARDS[0], f"slot:{slot}", face_up=state == "face_up")
+
+    # Stands, the cards in them, and the ledges that hide the cards' bottom edges.
+    stand_planes: dict[int, Plane] = {}
+    for seat in scene.present:
+        foot = _stand_foot(scene, seat, rng, jitter)
+        lean = scene.stand_lean_deg + rng.uniform(-6, 6) * jitter
+        board = stand_plane(foot, lean, float(rng.uniform(-10, 10) * jitter))
+        stand_planes[seat] = board
+        layout = markers.stand
+        sprites.append(_Sprite(("stand", markers, seat), board, (-layout.board_width / 2, 0.0,
+                                                                  layout.board_width / 2, layout.board_height)))
+        stickers.append(_Sticker(f"stand:{seat}", f"stand:{seat}", board,
+                                 square_corners(layout.marker_centre, markers.marker_mm(f"stand:{seat}")),
+                                 len(sprites) - 1))
+        value = scene.seat_cards.get(seat)
+        if value is not None:
+            centre = (layout.card_centre_u + rng.uniform(-4, 4) * jitter,
+                      layout.card_bottom_v + card.height / 2 + rng.uniform(-1, 3) * jitter)
+            plane = board.offset(2.0).sub_plane(centre, float(rng.uniform(-3, 3) * jitter))
+            add_card(plane, value, f"seat:{seat}")
+            if seat in conditions.finger_seats:
+                fingers.append(_finger(plane, stickers[-1].corners, rng, conditions.finger_cover))
+        ledge = board.offset(6.0)
+        sprites.append(_Sprite(("solid", (35, 70, 110)), ledge,
+                               (layout.card_centre_u - card.width / 2 - 6, 0.0,
+                                layout.card_centre_u + card.width / 2 + 6, layout.card_bottom_v + 6)))
+
+    # The Coyote card and loose cards lie flat on the table.
+    if scene.coyote_card is not None:
+        if scene.coyote_card == "centre":
+            spot = mat.to_world(np.array([(0.0, -markers.mat.height / 2 - 75)]))[0][:2]
+        else:
+            foot = stand_planes[int(scene.coyote_card)].origin[:2]
+            spot = foot * (1 - 90 / np.linalg.norm(foot))  # in front of the stand
+        plane = table_plane(tuple(spot + rng.uniform(-10, 10, 2) * jitter), float(rng.uniform(-180, 180)), 0.4)
+        add_card(plane, COYOTE_ROLE, "coyote")
+    for value, x, y in scene.loose_cards:
+        add_card(table_plane((x, y), float(rng.uniform(-180, 180)), 0.4), value, "table")
+
+    glares = tuple(_glare(rng, conditions, width, height, camera, stickers) for _ in range(conditions.glare_spots))
+    return _Layout(camera, tuple(sprites), tuple(fingers), glares, tuple(stickers))
+
+
+def _rotate(points: np.ndarray, centre: tuple[float, float], angle_deg: float) -> np.ndarray:
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return (points - centre) @ rot.T + centre
+
+
+def _capsule(start: np.ndarray, direction: np.ndarray, length: float, radius: float) -> np.ndarray:
+    """Outline of a finger: a rectangle from ``start`` with a round tip, (N, 2) points."""
+    d = direction / np.linalg.norm(direction)
+    side = np.array([-d[1], d[0]])
+    tip = start + d * length
+    arc = [tip + radius * (math.cos(t) * side + math.sin(t) * d) for t in np.linspace(0, math.pi, 12)]
+    return np.array([start + radius * side] + arc + [start - radius * side])
+
+
+def _finger(plane: Plane, sticker_mm: np.ndarray, rng: np.random.Generator, cover: tuple[float, float]) -> _Finger:
+    """A fingertip pressed on the card face from one side, hiding a chosen share of its
+    sticker (quiet zone included, because hiding it breaks a marker's outline too)."""
+    target = rng.uniform(*cover)
+    centre = sticker_mm.mean(axis=0)
+    sticker = centre + (sticker_mm - centre) * QUIET_ZONE_FACTOR
+    angle = rng.uniform(0, 2 * math.pi)
+    direction = -np.array([math.cos(angle), math.sin(angle)])
+    start = centre - direction * 70.0
+    radius = rng.uniform(7.0, 9.0)
+    lo, hi = 0.0, 140.0
+    for _ in range(20):  # the tip's reach that hides the target share
+        mid = (lo + hi) / 2
+        if _covered_fraction(sticker, [_capsule(start, direction, mid, radius)]) < target:
+            lo = mid
+        else:
+            hi = mid
+    return _Finger(plane.offset(4.0), _capsule(start, direction, hi, radius))
+
+
+def _glare(rng, conditions, width, height, camera, stickers) -> _Glare:
+    """A highlight: half the time on a card (glossy cards reflect the lamp), else anywhere."""
+    scale = width / FULL_WIDTH
+    card_stickers = [s for s in stickers if s.role.startswith("card:")]
+    if card_stickers and rng.random() < 0.5:
+        sticker = card_stickers[int(rng.integers(len(card_stickers)))]
+        x, y = camera.project(sticker.plane.to_world(sticker.corners.mean(axis=0, keepdims=True)))[0]
+        x, y = x + rng.uniform(-120, 120) * scale, y + rng.uniform(-120, 120) * scale
+    else:
+        x, y = rng.uniform(0, width), rng.uniform(0, height)
+    return _Glare(float(x), float(y), float(rng.uniform(30, 140) * scale), float(rng.uniform(15, 60) * scale),
+                  float(rng.uniform(0, math.pi)), float(conditions.glare_strength * rng.uniform(0.5, 1.0)))
+
+
+# ---------------------------------------------------------------------------- truth
+
+
+def _truth(layout: _Layout) -> SceneTruth:
+    camera = layout.camera
+    outlines = [_sprite_outline(camera, sprite) for sprite in layout.sprites]
+    finger_outlines = [camera.project(f.plane.to_world(f.outline_mm)) for f in layout.fingers]
+    result = []
+    for sticker in layout.stickers:
+        image = camera.project(sticker.plane.to_world(sticker.corners))
+        # The quiet zone counts: covering it breaks the marker's outline too.
+        centre = image.mean(axis=0)
+        with_quiet_zone = centre + (image - centre) * QUIET_ZONE_FACTOR
+        above = outlines[sticker.sprite + 1:] + finger_outlines
+        glare = max((float(g.at(image).max()) for g in layout.glares), default=0.0)
+        margin = 3.0
+        in_frame = bool(((image >= margin) & (image <= (camera.width - margin, camera.height - margin))).all())
+        result.append(
+            StickerTruth(
+                role=sticker.role,
+                place=sticker.place,
+                corners=image,
+                width_px=float((np.linalg.norm(image[1] - image[0]) + np.linalg.norm(image[2] - image[3])) / 2),
+                height_px=float((np.linalg.norm(image[3] - image[0]) + np.linalg.norm(image[2] - image[1])) / 2),
+                off_axis_deg=camera.off_axis_deg(sticker.plane, tuple(sticker.corners.mean(axis=0))),
+                occluded=_covered_fraction(with_quiet_zone, above),
+                glare=glare,
+                in_frame=in_frame,
+            )
+        )
+    stands_in_frame = {s.place.split(":")[1] for s in result if s.place.startswith("stand:") and s.in_frame}
+    result = [dataclasses.replace(s, stand_in_frame=s.place.split(":")[1] in stands_in_frame)
+              if s.place.startswith("seat:") else s for s in result]
+    return SceneTruth(tuple(result), camera)
+
+
+#: A sticker's quiet zone reaches this far beyond its marker (as a factor of its size).
+QUIET_ZONE_FACTOR = 1.35
+
+
+def _sprite_outline(camera: Camera, sprite: _Sprite) -> np.ndarray:
+    u0, v0, u1, v1 = sprite.rect
+    return camera.project(sprite.plane.to_world(np.array([(u0, v0), (u1, v0), (u1, v1), (u0, v1)])))
+
+
+def _covered_fraction(quad: np.ndarray, occluders: list[np.ndarray]) -> float:
+    """Share of the polygon ``quad`` hidden under any of the ``occluders`` polygons."""
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    overlapping = [o for o in occluders if (o.max(axis=0) >= lo).all() and (o.min(axis=0) <= hi).all()]
+    if not overlapping:
+        return 0.0
+    scale = 40.0 / max(1e-6, float((hi - lo).max()))  # a raster about 40 cells across
+    size = np.ceil((hi - lo) * scale).astype(int) + 2
+    area = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(area, [np.round((quad - lo) * scale).astype(np.int32)], 1)
+    covered = np.zeros_like(area)
+    for outline in overlapping:
+        cv2.fillPoly(covered, [np.round((outline - lo) * scale).astype(np.int32)], 1)
+    return float((area & covered).sum()) / max(1, int(area.sum()))
+
+
+def scene_truth(scene: TableScene, *, width: int = FULL_WIDTH, height: int = 2592, seed: int = 0,
+                conditions: Conditions | None = None) -> SceneTruth:
+    """Where every marker of :func:`render_scene`'s frame (same arguments) landed."""
+    return _truth(_layout(scene, width, height, seed, conditions or Conditions.typical()))
+
+
+# -------------------------------------------------------------------------- drawing
+
+
+def render_scene(scene: TableScene, *, width: int = FULL_WIDTH, height: int = 2592, seed: int = 0,
+                 conditions: Conditions | None = None) -> np.ndarray:
+    """A BGR uint8 camera frame of ``scene``; the same arguments give the same frame."""
+    return render_scene_with_truth(scene, width=width, height=height, seed=seed, conditions=conditions)[0]
+
+
+def render_scene_with_truth(scene: TableScene, *, width: int = FULL_WIDTH, height: int = 2592, seed: int = 0,
+                            conditions: Conditions | None = None) -> tuple[np.ndarray, SceneTruth]:
+    """:func:`render_scene` and :func:`scene_truth` in one go (the layout is built once)."""
+    conditions = conditions or Conditions.typical()
+    layout = _layout(scene, width, height, seed, conditions)
+    rng = np.random.default_rng([seed, 2])
+    frame = cv2.resize(artwork.table_texture(width, height, rng), (width, height), interpolation=cv2.INTER_LINEAR)
+    for sprite in layout.sprites:
+        _draw_sprite(frame, layout.camera, sprite)
+    for finger in layout.fingers:
+        _draw_finger(frame, layout.camera, finger, rng)
+    _light(frame, layout, conditions, rng)
+    sigma = conditions.blur * width / FULL_WIDTH
+    if sigma >= 0.3:
+        cv2.GaussianBlur(frame, (0, 0), sigma, dst=frame)
+    if conditions.noise > 0:
+        _add_noise(frame, conditions.noise, rng)
+    if conditions.jpeg_quality is not None:
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(conditions.jpeg_quality)])
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return frame, _truth(layout)
+
+
+def _draw_sprite(frame: np.ndarray, camera: Camera, sprite: _Sprite) -> None:
+    u0, v0, u1, v1 = sprite.rect
+    to_image = camera.plane_homography(sprite.plane, sprite.rect)
+    corners = apply_homography(to_image, np.array([(u0, v0), (u1, v0), (u1, v1), (u0, v1)]))
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, frame.shape[1]), min(y1, frame.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    # Pick the texture level whose resolution is just above the object's on screen.
+    jac = to_image[:2, :2] - np.outer(apply_homography(to_image, np.array([((u0 + u1) / 2, (v0 + v1) / 2)]))[0],
+                                      to_image[2, :2])
+    jac /= (to_image[2] @ np.array([(u0 + u1) / 2, (v0 + v1) / 2, 1.0]))
+    screen_ppm = float(np.linalg.svd(jac, compute_uv=False).max())
+    level = 0
+    while artwork.BASE_PPM / 2 ** (level + 1) >= 1.3 * screen_ppm and level < 4:
+        level += 1
+    texture = artwork.texture_level(sprite.texture, level)
+    th, tw = texture.shape[:2]
+    texture_to_plane = np.array([[(u1 - u0) / tw, 0, u0], [0, -(v1 - v0) / th, v1], [0, 0, 1.0]])
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
+    roi = frame[y0:y1, x0:x1].copy()
+    cv2.warpPerspective(texture, shift @ to_image @ texture_to_plane, (x1 - x0, y1 - y0), dst=roi,
+                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    frame[y0:y1, x0:x1] = roi
+
+
+def _draw_finger(frame: np.ndarray, camera: Camera, finger: _Finger, rng: np.random.Generator) -> None:
+    outline = camera.project(finger.plane.to_world(finger.outline_mm))
+    skin = np.array(rng.choice([(120, 150, 205), (95, 125, 180), (60, 85, 130), (140, 170, 225)]), float)
+    cv2.fillPoly(frame, [np.round(outline * 16).astype(np.int32)], (skin * 0.8).tolist(), cv2.LINE_AA, shift=4)
+    centre = outline.mean(axis=0)
+    inner = centre + (outline - centre) * 0.75
+    cv2.fillPoly(frame, [np.round(inner * 16).astype(np.int32)], skin.tolist(), cv2.LINE_AA, shift=4)
+
+
+def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.random.Generator) -> None:
+    """Uneven light (gradient, vignetting, soft shadows, a tinted lamp) and glare, worked
+    out on a coarse grid and applied to the frame in two passes."""
+    h, w = frame.shape[:2]
+    gh, gw = max(4, h // 16), max(4, w // 16)
+    y, x = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    x, y = (x + 0.5) / gw - 0.5, (y + 0.5) / gh - 0.5
+    k = conditions.uneven_light
+    angle = rng.uniform(0, 2 * math.pi)
+    gradient = 0.5 + (x * math.cos(angle) + y * math.sin(angle) * 0.56)
+    gain = conditions.brightness * (1.0 - 0.55 * k * gradient) * (1.0 - 0.6 * k * (x * x + (0.56 * y) ** 2) * 2)
+    for _ in range(int(round(2 * k))):
+        cx, cy = rng.uniform(-0.5, 0.5, size=2)
+        gain *= 1.0 - 0.35 * k * np.exp(-(((x - cx) / 0.15) ** 2 + ((y - cy) / 0.12) ** 2))
+    tint = 1.0 + rng.uniform(-0.06, 0.06, size=3) * k
+    gain3 = np.clip(gain[..., None] * tint, 0.0, 1.27)
+    # Gains are stored as 0..255 meaning 0..1.27 so that light can also brighten a little.
+    full = cv2.resize((gain3 * 200).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.multiply(frame, full, dst=frame, scale=1 / 200.0)
+    if layout.glares:
+        pts = np.stack([(x + 0.5) * w, (y + 0.5) * h], axis=-1).reshape(-1, 2)
+        glare = sum(g.at(pts) for g in layout.glares).reshape(gh, gw)
+        glare3 = np.clip(np.repeat(glare[..., None], 3, axis=2) * (1.0, 0.98, 0.95), 0, 255).astype(np.uint8)
+        cv2.add(frame, cv2.resize(glare3, (w, h), interpolation=cv2.INTER_CUBIC), dst=frame)
+
+
+@lru_cache(maxsize=1)
+def _noise_tile() -> np.ndarray:
+    return np.random.default_rng(12345).standard_normal((1024, 1024, 3)).astype(np.float32)
+
+
+def _add_noise(frame: np.ndarray, sigma: float, rng: np.random.Generator) -> None:
+    """Sensor noise: slices of one cached Gaussian field at random offsets, block by block
+    (drawing 36 million fresh normals per frame would dominate the rendering time)."""
+    tile = (_noise_tile() * sigma).astype(np.int16)
+    h, w = frame.shape[:2]
+    block = 512
+    for y0 in range(0, h, block):
+        for x0 in range(0, w, block):
+            bh, bw = min(block, h - y0), min(block, w - x0)
+            oy, ox = rng.integers(0, 1024 - block, size=2)
+            patch = frame[y0 : y0 + bh, x0 : x0 + bw]
+            patch[:] = cv2.add(patch, tile[oy : oy + bh, ox : ox + bw], dtype=cv2.CV_8U)

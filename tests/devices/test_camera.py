@@ -1,0 +1,173 @@
+"""Camera backends: every capture is an (h, w, 3) uint8 BGR frame or a clear CameraError."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import cv2
+import numpy as np
+import pytest
+
+from coyote_pi.devices.camera import (
+    FailingCamera,
+    FolderCamera,
+    Picamera2Camera,
+    SyntheticCamera,
+    WebcamCamera,
+    checked_frame,
+)
+from coyote_pi.devices.errors import CameraError
+
+
+def solid(value: int, size=(32, 24)) -> np.ndarray:
+    """A small BGR image whose three channels differ, so channel order is checked too."""
+    frame = np.zeros((size[1], size[0], 3), np.uint8)
+    frame[:] = (value, value // 2, 255 - value)
+    return frame
+
+
+@pytest.fixture
+def folder(tmp_path):
+    for name, value in [("frame10.png", 30), ("frame2.png", 20), ("Frame1.jpg", 10)]:
+        cv2.imwrite(str(tmp_path / name), solid(value))
+    (tmp_path / "notes.txt").write_text("not an image")
+    return tmp_path
+
+
+def test_folder_replays_images_in_natural_name_order(folder):
+    with FolderCamera(folder) as camera:
+        names, values = [], []
+        for _ in range(3):
+            frame = camera.capture()
+            assert frame.shape == (24, 32, 3) and frame.dtype == np.uint8
+            names.append(camera.last_path.name)
+            values.append(int(frame[0, 0, 0]))
+        assert names == ["Frame1.jpg", "frame2.png", "frame10.png"]
+        assert values[1:] == [20, 30] and abs(values[0] - 10) <= 3  # the JPEG is lossy
+        with pytest.raises(CameraError, match="no more images \\(all 3 replayed\\)"):
+            camera.capture()
+
+
+def test_folder_can_loop(folder):
+    camera = FolderCamera(folder, loop=True)
+    names = []
+    for _ in range(5):
+        camera.capture()
+        names.append(camera.last_path.name)
+    assert names == ["Frame1.jpg", "frame2.png", "frame10.png", "Frame1.jpg", "frame2.png"]
+
+
+def test_unreadable_file_is_a_clear_error_and_replay_goes_on(folder):
+    (folder / "frame3.png").write_bytes(b"\x89PNG but truncated")
+    (folder / "frame4.png").write_bytes(b"")
+    camera = FolderCamera(folder)
+    camera.capture()
+    camera.capture()
+    with pytest.raises(CameraError, match="frame3.png is not a readable image"):
+        camera.capture()
+    with pytest.raises(CameraError, match="frame4.png is not a readable image"):
+        camera.capture()
+    assert camera.capture()[0, 0, 0] == 30  # frame10.png
+
+
+def test_grey_images_come_back_as_three_channels(tmp_path):
+    cv2.imwrite(str(tmp_path / "grey.png"), np.full((10, 12), 77, np.uint8))
+    frame = FolderCamera(tmp_path).capture()
+    assert frame.shape == (10, 12, 3) and (frame == 77).all()
+
+
+def test_missing_or_empty_folder(tmp_path):
+    with pytest.raises(CameraError, match="does not exist"):
+        FolderCamera(tmp_path / "nowhere")
+    with pytest.raises(CameraError, match="has no images"):
+        FolderCamera(tmp_path)
+
+
+def test_failing_camera_raises_or_returns_garbage():
+    with pytest.raises(CameraError, match="simulated camera failure"):
+        FailingCamera("error").capture()
+    garbage = FailingCamera("garbage", size=(64, 48), seed=3)
+    first, second = garbage.capture(), garbage.capture()
+    assert first.shape == (48, 64, 3) and first.dtype == np.uint8
+    assert not np.array_equal(first, second)
+    assert first.std() > 50  # noise, not a picture
+
+
+def test_failing_camera_can_work_for_a_while_first(folder):
+    camera = FailingCamera("garbage", after=2, inner=FolderCamera(folder, loop=True))
+    good = [camera.capture() for _ in range(2)]
+    bad = camera.capture()
+    assert good[1][0, 0, 0] == 20
+    assert bad.shape == good[1].shape  # garbage of the real camera's size
+    with pytest.raises(ValueError, match="unknown camera fault"):
+        FailingCamera("smoke")
+    with pytest.raises(ValueError, match="needs an inner camera"):
+        FailingCamera("error", after=1)
+
+
+def test_synthetic_camera_renders_the_current_scene_with_a_fresh_seed_each_time():
+    calls = []
+
+    def fake_render(scene, *, width, height, seed, conditions):
+        calls.append((scene, width, height, seed, conditions))
+        return solid(seed, size=(width, height))
+
+    table = {"scene": "deal"}
+    camera = SyntheticCamera(lambda: table["scene"], size=(40, 30), seed=5, conditions="typical", renderer=fake_render)
+    first = camera.capture()
+    table["scene"] = "reveal"
+    second = camera.capture()
+    assert calls == [("deal", 40, 30, 5, "typical"), ("reveal", 40, 30, 6, "typical")]
+    assert first.shape == (30, 40, 3) and second[0, 0, 0] == 6
+
+
+def test_synthetic_camera_rejects_a_renderer_that_returns_no_image():
+    camera = SyntheticCamera(lambda: None, size=(4, 4), renderer=lambda scene, **kw: None)
+    with pytest.raises(CameraError, match="returned no 8-bit image"):
+        camera.capture()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("coyote_pi.vision.render") is None, reason="vision renderer not present")
+def test_synthetic_camera_with_the_vision_renderer():
+    from coyote_pi.vision.render import TableScene
+
+    scene = TableScene(seats=3, seat_cards={1: "5", 2: "?", 3: "max0"})
+    camera = SyntheticCamera(lambda: scene, size=(320, 180), seed=1)
+    frame = camera.capture()
+    assert frame.shape == (180, 320, 3) and frame.dtype == np.uint8
+    assert frame.std() > 5  # a picture of a table, not a blank
+
+
+def test_picamera2_missing_is_explained():
+    if importlib.util.find_spec("picamera2") is not None:
+        pytest.skip("picamera2 is installed here")
+    with pytest.raises(CameraError, match="apt install python3-picamera2.*--system-site-packages"):
+        Picamera2Camera()
+
+
+def test_webcam_backend_reads_a_video_file(tmp_path):
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (32, 24))
+    assert writer.isOpened()
+    for value in (40, 120):
+        writer.write(solid(value))
+    writer.release()
+    with WebcamCamera(str(path)) as camera:
+        frames = [camera.capture(), camera.capture()]
+        assert [f.shape for f in frames] == [(24, 32, 3)] * 2
+        assert abs(int(frames[1][5, 5, 0]) - 120) <= 8
+        with pytest.raises(CameraError, match="delivered no frame"):
+            camera.capture()
+
+
+def test_webcam_that_does_not_exist(tmp_path):
+    with pytest.raises(CameraError, match="cannot open webcam"):
+        WebcamCamera(str(tmp_path / "no-such-camera.avi"))
+
+
+def test_checked_frame_normalises_or_refuses():
+    assert checked_frame(np.zeros((2, 3, 4), np.uint8), "x").shape == (2, 3, 3)
+    with pytest.raises(CameraError, match="x returned no 8-bit image"):
+        checked_frame(np.zeros((2, 3, 3), np.float32), "x")
+    with pytest.raises(CameraError, match="unusable shape"):
+        checked_frame(np.zeros((2, 3, 2), np.uint8), "x")

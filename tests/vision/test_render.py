@@ -1,0 +1,89 @@
+"""The synthetic table: reproducible, geometrically faithful, and never a marker on a back."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from coyote_pi.vision import Conditions, TableScene, artwork, render_scene, scene_truth
+from coyote_pi.vision.markerset import load_markers
+from coyote_pi.vision.render import render_scene_with_truth
+
+SCENE = TableScene(seats=6, seat_cards={1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"},
+                   slots={"centre": ("face_down", "7")})
+
+
+def test_the_same_seed_gives_the_same_frame_and_another_seed_another():
+    a = render_scene(SCENE, width=1152, height=648, seed=4)
+    b = render_scene(SCENE, width=1152, height=648, seed=4)
+    c = render_scene(SCENE, width=1152, height=648, seed=5)
+    assert a.shape == (648, 1152, 3) and a.dtype == np.uint8
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_truth_and_frame_agree_and_truth_is_cheap_to_ask_again():
+    frame, truth = render_scene_with_truth(SCENE, width=2304, height=1296, seed=3)
+    again = scene_truth(SCENE, width=2304, height=1296, seed=3)
+    assert [s.corners.tolist() for s in truth.stickers] == [s.corners.tolist() for s in again.stickers]
+    # The frame is dark where the truth puts a marker's black border.
+    sticker = truth.by_place("seat:1")
+    top_left = np.round(sticker.corners[0] + (sticker.corners[2] - sticker.corners[0]) * 0.05).astype(int)
+    assert cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)[top_left[1], top_left[0]] < 90
+
+
+@pytest.mark.parametrize("size, low, high", [((4608, 2592), 60, 95), ((2304, 1296), 30, 48)])
+def test_card_stickers_on_stands_have_the_designed_size_and_angle(size, low, high):
+    """The design: 25 mm stickers seen 35-60 degrees off their normal come out about 80
+    pixels wide at full resolution and half that in the binned mode."""
+    truth = scene_truth(SCENE, width=size[0], height=size[1], seed=1, conditions=Conditions.clean())
+    seat_stickers = [s for s in truth.cards() if s.place.startswith("seat:")]
+    assert len(seat_stickers) == 6
+    for sticker in seat_stickers:
+        assert low <= sticker.width_px <= high, sticker
+        assert 30 <= sticker.off_axis_deg <= 60, sticker
+        assert sticker.in_frame and sticker.occluded == 0
+
+
+def test_a_finger_covers_the_share_of_the_sticker_asked_for():
+    conditions = Conditions.typical().replace(finger_seats=(2, 5), finger_cover=(0.4, 0.5))
+    truth = scene_truth(SCENE, width=2304, height=1296, seed=8, conditions=conditions)
+    covered = {s.place: s.occluded for s in truth.cards() if s.place.startswith("seat:")}
+    assert 0.3 <= covered["seat:2"] <= 0.6 and 0.3 <= covered["seat:5"] <= 0.6
+    assert all(v == 0 for k, v in covered.items() if k not in ("seat:2", "seat:5"))
+    assert not truth.by_place("seat:2").must_read
+
+
+def test_card_backs_carry_no_marker_and_faces_carry_exactly_theirs():
+    markers = load_markers("aruco")
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    back = artwork.card_back(markers.card.width, markers.card.height)
+    _, ids, _ = detector.detectMarkers(cv2.cvtColor(back, cv2.COLOR_BGR2GRAY))
+    assert ids is None
+    face = artwork.card_face(markers, "card:max0")
+    _, ids, _ = detector.detectMarkers(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
+    assert ids.ravel().tolist() == [markers.codes["card:max0"]]
+
+
+def test_presets_span_clean_to_harsh():
+    clean, typical, harsh = Conditions.clean(), Conditions.typical(), Conditions.harsh()
+    assert clean.blur < typical.blur < harsh.blur
+    assert clean.noise < typical.noise < harsh.noise
+    assert clean.jpeg_quality is None and harsh.jpeg_quality < typical.jpeg_quality
+    sampled = [Conditions.sample(np.random.default_rng(i)) for i in range(50)]
+    assert all(clean.blur <= c.blur <= harsh.blur and c.noise <= harsh.noise for c in sampled)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(seats=7), "2 to 6 seats"),
+    (dict(seats=3, present=(1, 4)), "outside"),
+    (dict(seats=3, present=(1, 2), seat_cards={3: "5"}), "not present"),
+    (dict(slots={"centre": ("face_up", None)}), "needs a value"),
+    (dict(slots={"middle": ("empty", None)}), "bad slot"),
+    (dict(seat_cards={1: "11"}), "not a Coyote card"),
+    (dict(scheme="barcode"), "unknown marker scheme"),
+])
+def test_impossible_tables_are_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        TableScene(**kwargs)
