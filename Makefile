@@ -2,8 +2,9 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-# System libraries some Python dependencies load at run time (pyzbar needs libzbar0).
-APT_PACKAGES := libzbar0 python3-venv
+# System libraries some Python dependencies load at run time (pyzbar needs libzbar0);
+# systemd gives the tests systemd-analyze to verify the service unit.
+APT_PACKAGES := libzbar0 python3-venv systemd
 DEMO_OUT ?= demo-output
 
 .PHONY: all demo test bench golden venv system-deps install uninstall clean
@@ -49,6 +50,15 @@ bench: venv
 # Regenerates the golden playthrough transcripts under tests/golden/ (review the diff).
 golden: venv
 	$(BIN)/python -m coyote_pi.engine.transcript tests/golden
+
+# On the Raspberry Pi: `sudo make install` sets the device up, `sudo make uninstall` removes
+# it (docs/raspberry-pi.md). The installer needs only the system python3, not the venv;
+# INSTALL_FLAGS=--dry-run prints the steps and changes nothing.
+install:
+	$(PYTHON) -m coyote_pi.pi.install $(INSTALL_FLAGS)
+
+uninstall:
+	$(PYTHON) -m coyote_pi.pi.install --uninstall $(INSTALL_FLAGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info $(DEMO_OUT) .pytest_cache .hypothesis

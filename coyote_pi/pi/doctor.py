@@ -1,0 +1,578 @@
+"""``coyote-pi doctor``: is this Pi ready for a game? One line per check, with what to do.
+
+Each line is ``PASS``, ``FAIL`` (with the fix) or ``SKIP`` (with why it could not be
+checked here). The checks, in the order a host sets the device up:
+
+- board: a Raspberry Pi (``/proc/device-tree/model``). On any other machine the
+  hardware checks are skipped, and say so, and the rest still run.
+- configuration: /etc/coyote-pi/config.toml (or ``--config``) is one the service can
+  start with; its ``[display]`` and ``[buttons]`` tables tell the checks below where
+  the OLED and the pin map are.
+- config.txt: the lines of ``firmware/config.txt`` are active on the boot partition,
+  and no gpio-shutdown overlay sits on a pin the OLED or a button needs.
+- I2C bus and OLED: ``/dev/i2c-1`` exists and something answers at the display's
+  address (``[display]`` port and address; 0x3C on bus 1 by default).
+- camera: picamera2 finds a camera and a full-resolution still arrives.
+- GPIO chip, pin map and button pins: ``/dev/gpiochip*`` is usable, the pin map is
+  valid, and every button pin can be claimed and reads "not pressed" at rest.
+- service user: ``coyote`` is in the gpio, i2c and video groups.
+- service: coyote-pi.service is enabled and running.
+- marker sheet: ``--calibration FILE.pdf`` writes a sheet to print at 100 % and
+  measure with a ruler; sticker sizes are only right if this sheet is.
+
+While the service runs it holds the camera and the button pins, so those two checks
+are skipped with a note to stop it first. The exit status is 1 when a check failed,
+otherwise 0 (skips included).
+
+Every probe of the machine goes through :class:`Host`, so the tests exercise the pass
+and fail paths with a fake root and fake probes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import errno
+import fcntl
+import os
+import re
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from coyote_pi.pi import install
+
+#: The active lines ``firmware/config.txt`` adds (a test keeps the two the same).
+REQUIRED_BOOT_LINES = (
+    "dtparam=i2c_arm=on",
+    "dtparam=i2c_arm_baudrate=400000",
+    "camera_auto_detect=1",
+    "dtoverlay=gpio-shutdown,gpio_pin=21,active_low=1,gpio_pull=up",
+)
+#: The gpio-shutdown overlay's pin when ``gpio_pin`` is not given.
+SHUTDOWN_DEFAULT_GPIO = 3
+#: ``ioctl`` request that selects the I2C peripheral address (linux/i2c-dev.h).
+I2C_SLAVE = 0x0703
+
+#: One sheet to check the printer's scale: lengths in millimetres.
+RULER_MM = 100
+SQUARE_MM = 25
+BANK_CARD_MM = (85.60, 53.98)  # ISO/IEC 7810 ID-1: any bank card fits this outline
+
+PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
+STOP_SERVICE = "sudo systemctl stop coyote-pi, run the doctor, then sudo systemctl start coyote-pi"
+
+
+class CameraProbeError(Exception):
+    """The camera library loaded but no usable frame came; the message says why."""
+
+
+class GPIOUnavailable(Exception):
+    """No GPIO backend could be loaded (gpiozero found no pin factory)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one check: a status, the check's name, and what was found or what to do."""
+
+    status: str
+    name: str
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.status}  {self.name:<14} {self.detail}"
+
+
+def run_query(argv: Sequence[str]) -> tuple[int, str]:
+    """Run a read-only command; ``(exit status, stdout)``, status 127 when it is missing."""
+    try:
+        done = subprocess.run(list(argv), capture_output=True, text=True, timeout=15, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return 127, ""
+    return done.returncode, done.stdout.strip()
+
+
+def probe_i2c_address(device: Path, address: int) -> None:
+    """Raise ``OSError`` unless a chip answers at ``address`` on the I2C bus ``device``.
+
+    Selects the address and reads one byte, as ``i2cdetect -r`` does: the SSD1306 and
+    SH1106 acknowledge a read (it returns their status byte), an empty address does not.
+    """
+    fd = os.open(device, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        fcntl.ioctl(fd, I2C_SLAVE, address)
+        os.read(fd, 1)
+    finally:
+        os.close(fd)
+
+
+def probe_camera() -> str:
+    """Take one full-resolution still with picamera2; describe it, or raise.
+
+    ``ImportError`` when picamera2 is missing, :class:`CameraProbeError` when no camera
+    is found or it delivers nothing usable, ``RuntimeError`` from libcamera otherwise.
+    """
+    os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
+    from picamera2 import Picamera2
+
+    cameras = Picamera2.global_camera_info()
+    if not cameras:
+        raise CameraProbeError("no camera found")
+    camera = Picamera2()
+    try:
+        camera.configure(camera.create_still_configuration())
+        camera.start()
+        frame = camera.capture_array()
+    finally:
+        camera.close()
+    if frame.size == 0 or int(frame.max()) == int(frame.min()):
+        raise CameraProbeError(f"the {cameras[0].get('Model', 'camera')} delivers blank frames")
+    height, width = frame.shape[:2]
+    return f"{cameras[0].get('Model', 'camera')} delivered a {width}x{height} still"
+
+
+def probe_gpio_pins(pins: Sequence[int], pin_factory=None) -> dict[int, str]:
+    """Claim each pin as a pulled-up input, as the buttons do: ``{gpio: state}``.
+
+    The state is ``"idle"``, ``"pressed"`` (the line is low at rest: a stuck button or
+    a wire touching ground) or ``"busy: why"`` (another program or driver has it).
+    Raises :class:`GPIOUnavailable` when gpiozero has no backend on this machine.
+    """
+    from gpiozero import DigitalInputDevice
+    from gpiozero.exc import BadPinFactory
+
+    states = {}
+    for gpio in pins:
+        try:
+            device = DigitalInputDevice(gpio, pull_up=True, pin_factory=pin_factory)
+        except BadPinFactory as err:
+            raise GPIOUnavailable(str(err)) from None
+        except Exception as err:  # each backend reports a taken line its own way
+            states[gpio] = f"busy: {err}"
+            continue
+        try:
+            states[gpio] = "pressed" if device.is_active else "idle"
+        finally:
+            device.close()
+    return states
+
+
+@dataclass
+class Host:
+    """Where the doctor looks. Tests replace the root and any probe."""
+
+    root: Path = Path("/")
+    query: Callable[[Sequence[str]], tuple[int, str]] = run_query
+    i2c_probe: Callable[[Path, int], None] = probe_i2c_address
+    camera_probe: Callable[[], str] = probe_camera
+    gpio_probe: Callable[[Sequence[int]], dict[int, str]] = probe_gpio_pins
+
+    def path(self, absolute: str) -> Path:
+        return install.under(self.root, absolute)
+
+    def pi_model(self) -> str | None:
+        """The board's name if it is a Raspberry Pi, else None."""
+        try:
+            model = self.path("/proc/device-tree/model").read_bytes().decode("utf-8", "replace")
+        except OSError:
+            return None
+        model = model.rstrip("\0").strip()
+        return model if model.startswith("Raspberry Pi") else None
+
+
+@dataclass
+class Options:
+    """What the command line can change."""
+
+    config: Path = Path(install.CONFIG)
+    pinmap: Path | None = None  # None: [buttons] pinmap, else the one shipped with the package
+    oled_address: str | None = None  # None: [display] address
+    calibration: Path | None = None
+
+
+@dataclass
+class Doctor:
+    """Runs the checks against one :class:`Host`."""
+
+    host: Host = field(default_factory=Host)
+    options: Options = field(default_factory=Options)
+
+    def __post_init__(self) -> None:
+        self.model = self.host.pi_model()
+        self._service_state: tuple[str, str] | None = None
+
+    def checks(self) -> list[Result]:
+        """Every check's result, in the order a host sets the device up."""
+        devices, config_result = self._configuration()
+        display = devices.display
+        if self.options.oled_address is not None:
+            display = dataclasses.replace(display, address=self.options.oled_address)
+        pins, pins_result = self._pinmap(self.options.pinmap or devices.buttons.pinmap or None)
+        return [
+            self.board(),
+            config_result,
+            self.boot_config(pins),
+            self.i2c_bus(display.port),
+            self.oled(display.port, display.address),
+            self.camera(),
+            self.gpio_chip(),
+            pins_result,
+            self.button_pins(pins),
+            self.user_groups(),
+            self.service(),
+            self.marker_sheet(),
+        ]
+
+    # -- the checks -------------------------------------------------------------------
+
+    def board(self) -> Result:
+        if self.model:
+            return Result(PASS, "board", self.model)
+        return Result(SKIP, "board", "not a Raspberry Pi: the I2C, OLED, camera, GPIO and pin checks cannot run here")
+
+    def boot_config(self, pins) -> Result:
+        name = "config.txt"
+        path = install.find_boot_config(self.host.root)
+        if path is None:
+            if self.model:
+                return Result(
+                    FAIL, name, "no /boot/firmware/config.txt: is this Raspberry Pi OS? See docs/raspberry-pi.md"
+                )
+            return Result(SKIP, name, "no Raspberry Pi boot partition here")
+        active = _active_lines(path.read_text(encoding="utf-8", errors="replace"))
+        missing = [line for line in REQUIRED_BOOT_LINES if line not in active]
+        if missing:
+            return Result(FAIL, name, f"missing {', '.join(missing)}: run sudo make install, then sudo reboot")
+        taken = {pin.gpio: label for label, pin in pins.uses() if label != "shutdown button"} if pins else {}
+        taken.update({2: "OLED SDA", 3: "OLED SCL"})
+        for line in active:
+            if line.startswith("dtoverlay=gpio-shutdown"):
+                gpio = _shutdown_gpio(line)
+                if gpio in taken:
+                    return Result(
+                        FAIL,
+                        name,
+                        f"'{line}' puts the power-off button on GPIO{gpio}, the {taken[gpio]}: "
+                        f"delete that line (ours uses GPIO21), then sudo reboot",
+                    )
+        return Result(
+            PASS, name, f"{'/' + str(path.relative_to(self.host.root))} has the I2C, camera and shutdown lines"
+        )
+
+    def i2c_bus(self, port: int) -> Result:
+        if not self.model:
+            return Result(SKIP, "I2C bus", "not a Raspberry Pi")
+        device = self.host.path(f"/dev/i2c-{port}")
+        if device.exists():
+            return Result(PASS, "I2C bus", f"/dev/{device.name} is there")
+        return Result(
+            FAIL,
+            "I2C bus",
+            f"no /dev/{device.name}: I2C is off or i2c-dev not loaded: run sudo make install, then sudo reboot",
+        )
+
+    def oled(self, port: int, address_text: str) -> Result:
+        if not self.model:
+            return Result(SKIP, "OLED", "not a Raspberry Pi")
+        device = self.host.path(f"/dev/i2c-{port}")
+        if not device.exists():
+            return Result(SKIP, "OLED", f"needs the I2C bus (/dev/{device.name})")
+        address = int(address_text, 0)  # checked by DisplayConfig.validate
+        where = f"0x{address:02X} on /dev/{device.name}"
+        try:
+            self.host.i2c_probe(device, address)
+        except PermissionError:
+            return Result(FAIL, "OLED", f"no permission to open /dev/{device.name}: run sudo coyote-pi doctor")
+        except OSError as err:
+            if err.errno == errno.EBUSY:
+                return Result(FAIL, "OLED", f"a kernel driver holds {where}: remove its dtoverlay from config.txt")
+            return Result(
+                FAIL,
+                "OLED",
+                f"nothing answers at {where}: check VCC to pin 1, GND to pin 6, SDA to pin 3, SCL to pin 5 "
+                f"(docs/wiring.md); `i2cdetect -y {port}` lists what answers; a module at 0x3D needs "
+                f'address = "0x3D" under [display] in {self.options.config}',
+            )
+        return Result(PASS, "OLED", f"a display answers at {where}")
+
+    def camera(self) -> Result:
+        if not self.model:
+            return Result(SKIP, "camera", "not a Raspberry Pi")
+        if self._service_active():
+            return Result(SKIP, "camera", f"the running service holds the camera: to test it, {STOP_SERVICE}")
+        try:
+            found = self.host.camera_probe()
+        except ImportError:
+            return Result(
+                FAIL,
+                "camera",
+                "picamera2 cannot be imported: sudo apt install python3-picamera2, and run the doctor "
+                f"from {install.VENV}/bin/coyote-pi (its venv sees the apt packages)",
+            )
+        except (CameraProbeError, RuntimeError) as err:
+            return Result(
+                FAIL,
+                "camera",
+                f"{err}: check the ribbon (fully in, latch closed, contacts the right way, see docs/wiring.md), "
+                "camera_auto_detect=1 in config.txt; `rpicam-hello --list-cameras` lists what the Pi sees",
+            )
+        return Result(PASS, "camera", found)
+
+    def gpio_chip(self) -> Result:
+        if not self.model:
+            return Result(SKIP, "GPIO chip", "not a Raspberry Pi")
+        chips = sorted(self.host.path("/dev").glob("gpiochip*"))
+        if not chips:
+            return Result(
+                FAIL, "GPIO chip", "no /dev/gpiochip*: the kernel has no GPIO character device; update Raspberry Pi OS"
+            )
+        names = ", ".join(chip.name for chip in chips)
+        if not any(os.access(chip, os.R_OK | os.W_OK) for chip in chips):
+            return Result(
+                FAIL, "GPIO chip", f"{names} not usable by this user: run sudo coyote-pi doctor, or join the gpio group"
+            )
+        return Result(PASS, "GPIO chip", names)
+
+    def button_pins(self, pins) -> Result:
+        name = "button pins"
+        if pins is None:
+            return Result(SKIP, name, "needs a valid pin map")
+        if not self.model:
+            return Result(SKIP, name, "not a Raspberry Pi")
+        if self._service_active():
+            return Result(SKIP, name, f"the running service holds the pins: to test them, {STOP_SERVICE}")
+        labels = {pin.gpio: label for label, pin in pins.uses() if label.startswith("seat")}
+        try:
+            states = self.host.gpio_probe(sorted(labels))
+        except GPIOUnavailable as err:
+            return Result(FAIL, name, f"no GPIO backend ({err}): sudo apt install python3-lgpio")
+        problems = [
+            f"GPIO{gpio} ({labels[gpio]}) {_explain(state)}"
+            for gpio, state in sorted(states.items())
+            if state != "idle"
+        ]
+        if problems:
+            return Result(FAIL, name, "; ".join(problems))
+        return Result(PASS, name, f"all {len(states)} button pins free and not pressed")
+
+    def user_groups(self) -> Result:
+        name = "service user"
+        if install.USER not in install.users(self.host.root):
+            if self.model:
+                return Result(FAIL, name, f"no user {install.USER}: run sudo make install")
+            return Result(SKIP, name, f"no user {install.USER}: the device is not installed on this machine")
+        members = install.group_members(self.host.root)
+        lacking = [group for group in install.GROUPS if install.USER not in members.get(group, ())]
+        if lacking:
+            return Result(
+                FAIL,
+                name,
+                f"{install.USER} is not in {', '.join(lacking)}: run sudo make install (or sudo usermod -aG "
+                f"{','.join(lacking)} {install.USER}), then sudo systemctl restart coyote-pi",
+            )
+        return Result(PASS, name, f"{install.USER} is in {', '.join(install.GROUPS)}")
+
+    def service(self) -> Result:
+        name = "service"
+        if not install.systemd_running(self.host.root):
+            return Result(SKIP, name, "systemd is not running here")
+        if not self.host.path(install.UNIT).exists():
+            if self.model:
+                return Result(FAIL, name, f"{install.UNIT_NAME} is not installed: run sudo make install")
+            return Result(SKIP, name, f"{install.UNIT_NAME} is not installed on this machine")
+        enabled, active = self._service_states()
+        logs = "journalctl -u coyote-pi -b -n 50 shows why"
+        if active == "failed":
+            return Result(FAIL, name, f"failed: {logs}; then sudo systemctl restart coyote-pi")
+        if active in ("activating", "reloading", "deactivating"):
+            return Result(
+                FAIL, name, f"{active}, not yet running: run the doctor again in a minute; if it stays so, {logs}"
+            )
+        if active != "active":
+            return Result(FAIL, name, f"{active}: start it with sudo systemctl start coyote-pi")
+        if enabled != "enabled":
+            return Result(FAIL, name, f"running but {enabled}, so not started at boot: sudo systemctl enable coyote-pi")
+        return Result(PASS, name, "enabled and running")
+
+    def marker_sheet(self) -> Result:
+        name = "marker sheet"
+        target = self.options.calibration
+        if target is None:
+            return Result(
+                SKIP,
+                name,
+                "check the printer's scale: coyote-pi doctor --calibration scale.pdf, print it at 100 %, measure it",
+            )
+        try:
+            write_calibration_sheet(target)
+        except OSError as err:
+            return Result(FAIL, name, f"cannot write {target}: {err.strerror or err}")
+        return Result(
+            PASS,
+            name,
+            f"wrote {target}: print it at 100 % ('actual size', no 'fit to page'); the bar must measure "
+            f"{RULER_MM} mm and the square {SQUARE_MM} mm (within 1 mm), else fix the print settings before "
+            "printing stickers (hardware/markers-howto.md)",
+        )
+
+    # -- shared facts -------------------------------------------------------------------
+
+    def _configuration(self):
+        """``(the device settings to check against, the result line for the file)``.
+
+        A missing or broken file gives the ``real`` preset's settings, so the hardware
+        checks still run with the defaults.
+        """
+        from coyote_pi.devices.config import DevicesConfig
+        from coyote_pi.devices.errors import DeviceConfigError
+        from coyote_pi.table.config import ConfigError, load_config
+
+        name, shown = "configuration", self.options.config
+        defaults = DevicesConfig.preset("real")
+        path = self.host.path(str(shown.absolute()))
+        if not path.is_file():
+            if self.model:
+                return defaults, Result(FAIL, name, f"no {shown}: run sudo make install")
+            return defaults, Result(SKIP, name, f"no {shown}: the device is not installed on this machine")
+        try:
+            return DevicesConfig.from_mapping(load_config(path).devices), Result(PASS, name, f"{shown} is valid")
+        except (ConfigError, DeviceConfigError) as err:
+            return defaults, Result(FAIL, name, f"{err}: fix it, then sudo systemctl restart coyote-pi")
+
+    def _pinmap(self, path: Path | str | None):
+        """``(pin map or None, the result line for it)``; ``path`` None: the packaged one."""
+        from coyote_pi.devices.errors import PinMapError
+        from coyote_pi.devices.pinmap import load_pinmap
+
+        try:
+            pins = load_pinmap(path)
+        except PinMapError as err:
+            return None, Result(FAIL, "pin map", str(err))
+        shutdown = f", power-off button on GPIO{pins.shutdown.gpio}" if pins.shutdown else ""
+        buttons = sum(len(seat.buttons()) for seat in pins.seats)
+        return pins, Result(PASS, "pin map", f"{len(pins.seats)} seats, {buttons} buttons{shutdown} ({pins.source})")
+
+    def _service_states(self) -> tuple[str, str]:
+        """``(is-enabled, is-active)`` as systemctl words them, asked once per run."""
+        if self._service_state is None:
+            enabled = self.host.query(["systemctl", "is-enabled", install.UNIT_NAME])[1] or "unknown"
+            active = self.host.query(["systemctl", "is-active", install.UNIT_NAME])[1] or "unknown"
+            self._service_state = (enabled, active)
+        return self._service_state
+
+    def _service_active(self) -> bool:
+        if not install.systemd_running(self.host.root) or not self.host.path(install.UNIT).exists():
+            return False
+        return self._service_states()[1] == "active"
+
+
+def write_calibration_sheet(path: Path) -> None:
+    """Write a one-page PDF to check the printer's scale with a ruler.
+
+    A 100 mm ruler with millimetre ticks, a 25 mm square (a card sticker's size) and the
+    outline of a bank card (85.60 x 53.98 mm, ISO/IEC 7810 ID-1), with instructions.
+    """
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.set_xy(20, 20)
+    pdf.cell(0, 8, "coyote-pi printer scale check")
+    pdf.set_font("Helvetica", size=11)
+    pdf.set_xy(20, 30)
+    pdf.multi_cell(
+        170,
+        5.5,
+        "Print this page at 100 % ('actual size'; turn off 'fit to page' and 'shrink oversized pages'). "
+        f"Then measure with a ruler: the bar must be {RULER_MM} mm long and the square {SQUARE_MM} mm wide, "
+        "within 1 mm; a bank card must fit the dashed outline exactly. If they are off, fix the print settings "
+        "before you print marker stickers with `coyote-pi markers`.",
+    )
+
+    left, top = 20.0, 70.0
+    pdf.set_line_width(0.2)
+    pdf.set_fill_color(0, 0, 0)
+    pdf.rect(left, top, RULER_MM, 3, style="F")
+    for mm in range(RULER_MM + 1):
+        tick = 8 if mm % 10 == 0 else 5 if mm % 5 == 0 else 3
+        pdf.line(left + mm, top + 3, left + mm, top + 3 + tick)
+    pdf.set_font("Helvetica", size=8)
+    for cm in range(RULER_MM // 10 + 1):
+        pdf.set_xy(left + cm * 10 - 3, top + 12)
+        pdf.cell(6, 4, str(cm * 10), align="C")
+    pdf.set_xy(left + RULER_MM + 4, top)
+    pdf.set_font("Helvetica", size=11)
+    pdf.cell(40, 5, f"{RULER_MM} mm")
+
+    square_top = top + 30
+    pdf.set_line_width(0.3)
+    pdf.rect(left, square_top, SQUARE_MM, SQUARE_MM)
+    pdf.set_xy(left + SQUARE_MM + 4, square_top + SQUARE_MM / 2 - 2.5)
+    pdf.cell(80, 5, f"{SQUARE_MM} x {SQUARE_MM} mm: a card sticker's size")
+
+    card_top = square_top + SQUARE_MM + 15
+    width, height = BANK_CARD_MM
+    with pdf.local_context(dash_pattern={"dash": 2, "gap": 1}):
+        pdf.rect(left, card_top, width, height)
+    pdf.set_xy(left, card_top + height + 3)
+    pdf.cell(0, 5, f"{width:.2f} x {height:.2f} mm: a bank card fits this outline")
+    pdf.output(str(path))
+
+
+def _explain(state: str) -> str:
+    if state == "pressed":
+        return "reads pressed at rest: a button is stuck or its wire touches ground"
+    return f"is in use by another program or driver ({state.removeprefix('busy: ')}); stop it, or {STOP_SERVICE}"
+
+
+def _active_lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _shutdown_gpio(line: str) -> int:
+    found = re.search(r"[,=]gpio_pin=(\d+)", line)
+    return int(found.group(1)) if found else SHUTDOWN_DEFAULT_GPIO
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--calibration", type=Path, metavar="PDF", help="write a printer scale check sheet (print at 100 %%, measure)"
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=Path(install.CONFIG),
+        help=f"the configuration to check and use ({install.CONFIG})",
+    )
+    parser.add_argument(
+        "--pinmap", type=Path, help="pin map to check (default: [buttons] pinmap, else the shipped one)"
+    )
+    parser.add_argument(
+        "--oled-address", metavar="ADDR", help="the OLED's I2C address, e.g. 0x3C (default: from --config)"
+    )
+
+
+def run(args: argparse.Namespace, host: Host | None = None) -> int:
+    """Print one line per check and a summary; 1 if a check failed. ``host`` is for tests."""
+    from coyote_pi.devices.config import DisplayConfig
+    from coyote_pi.devices.errors import DeviceConfigError
+
+    if args.oled_address is not None:
+        try:
+            DisplayConfig(address=args.oled_address).validate()
+        except DeviceConfigError as err:
+            print(f"coyote-pi doctor: --oled-address: {err}")
+            return 2
+    options = Options(
+        config=args.config, pinmap=args.pinmap, oled_address=args.oled_address, calibration=args.calibration
+    )
+    results = Doctor(host or Host(), options).checks()
+    for result in results:
+        print(result.line())
+    failed = sum(result.status == FAIL for result in results)
+    skipped = sum(result.status == SKIP for result in results)
+    print(f"Summary: {len(results) - failed - skipped} pass, {failed} fail, {skipped} skip")
+    return 1 if failed else 0

@@ -1,0 +1,796 @@
+"""Install coyote-pi on Raspberry Pi OS (Bookworm), or remove it again.
+
+Run from a clone of the repository, as root::
+
+    sudo make install                 # the same as: sudo python3 -m coyote_pi.pi.install
+    sudo make uninstall               # python3 -m coyote_pi.pi.install --uninstall
+    python3 -m coyote_pi.pi.install --dry-run    # print every step, change nothing
+
+This module uses the standard library only: it runs with the system's ``python3``
+before the virtual environment that holds the rest of the project exists.
+
+What an install does, each step only when it is still needed (so a second run changes
+nothing and says so):
+
+1. apt packages: python3-picamera2 (the camera; only Raspberry Pi's build matches
+   libcamera), python3-lgpio (gpiozero's GPIO backend), python3-venv, libzbar0 (QR
+   stickers), fonts-dejavu-core and i2c-tools (``i2cdetect`` for wiring checks).
+2. The groups gpio, i2c and video (Raspberry Pi OS has them) and a system user
+   ``coyote`` in them, without a login shell.
+3. A virtual environment at /opt/coyote-pi/venv made with ``--system-site-packages``,
+   so the apt picamera2 and lgpio are importable, and the project pip-installed into it
+   under ``constraints-pi.txt`` (numpy 1.x, the ABI picamera2's apt build needs).
+4. ``/usr/local/bin/coyote-pi``, a link to the venv's command, and
+   /etc/coyote-pi/config.toml from the default configuration. A file the host has
+   edited is never overwritten.
+5. /etc/modules-load.d/coyote-pi.conf, which loads ``i2c-dev`` so /dev/i2c-1 exists.
+6. ``firmware/config.txt`` merged into /boot/firmware/config.txt between marker
+   comments, after a backup of the file beside it (``config.txt.coyote-pi.bak``, the
+   file as it was before the installer's latest change to it).
+7. The unit systemd/coyote-pi.service in /etc/systemd/system, enabled; restarted when
+   something it runs changed, unless the firmware settings changed (reboot then).
+
+What was added is written down in /opt/coyote-pi/install-record.json, and
+``--uninstall`` removes exactly that: the packages and groups the installer installed or
+created, the user it created (or the groups it gave an existing user), the files and the
+config.txt block. It keeps the configuration if the host edited it and the game records
+in /var/lib/coyote-pi; ``--purge`` removes those too. Backups of config.txt stay.
+
+Every path goes through ``--root`` (default ``/``), so the tests install into a throwaway
+directory. Commands that change the running system (apt-get, groupadd, useradd, usermod,
+systemctl, venv, pip) go through an injectable runner; with a ``--root`` other than ``/``
+they are printed, not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: The repository this module was run from: the installer copies files out of it.
+REPO = Path(__file__).resolve().parents[2]
+
+APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "fonts-dejavu-core", "i2c-tools")
+USER = "coyote"
+GROUPS = ("gpio", "i2c", "video")
+#: The interpreter whose dist-packages hold the apt picamera2; the venv is made from it.
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+PREFIX = "/opt/coyote-pi"
+VENV = PREFIX + "/venv"
+RECORD = PREFIX + "/install-record.json"
+#: Fingerprint of the source last pip-installed; inside the venv, so a new venv has none.
+SOURCE_STAMP = VENV + "/coyote-pi-source.sha256"
+#: ``coyote-pi`` on every user's PATH (doctor, markers, replay), pointing into the venv.
+COMMAND_LINK = "/usr/local/bin/coyote-pi"
+CONFIG = "/etc/coyote-pi/config.toml"
+STATE_DIR = "/var/lib/coyote-pi"
+MODULES_FILE = "/etc/modules-load.d/coyote-pi.conf"
+MODULES_TEXT = "# coyote-pi: /dev/i2c-1 for the OLED (written by coyote-pi install)\ni2c-dev\n"
+UNIT_NAME = "coyote-pi.service"
+UNIT = "/etc/systemd/system/" + UNIT_NAME
+WANTS_LINK = "/etc/systemd/system/multi-user.target.wants/" + UNIT_NAME
+#: Bookworm's boot partition first; older images keep config.txt in /boot.
+BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")
+BACKUP_SUFFIX = ".coyote-pi.bak"
+BEGIN_MARK = "# >>> coyote-pi >>> (added by `make install`; `make uninstall` removes this block)"
+END_MARK = "# <<< coyote-pi <<<"
+
+FIRMWARE_FRAGMENT = REPO / "firmware" / "config.txt"
+UNIT_SOURCE = REPO / "systemd" / UNIT_NAME
+CONSTRAINTS = REPO / "coyote_pi" / "pi" / "constraints-pi.txt"
+CONFIG_TEMPLATE = REPO / "coyote_pi" / "pi" / "config-pi.toml"
+#: What pip installs from the repository (the constraints and the configuration template
+#: are inside ``coyote_pi``); its fingerprint decides whether pip runs again.
+SOURCE_PARTS = ("pyproject.toml", "README.md", "coyote_pi")
+
+#: Runs one system command; raises :class:`InstallError` when it fails.
+Runner = Callable[[Sequence[str]], None]
+
+
+class InstallError(Exception):
+    """A step could not be done; the message says which and what to do."""
+
+
+def run_command(argv: Sequence[str]) -> None:
+    """The real runner: run ``argv`` with its output on the terminal, apt without questions."""
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    try:
+        result = subprocess.run(list(argv), env=env, check=False)
+    except OSError as err:
+        raise InstallError(f"cannot run `{shlex.join(argv)}`: {err.strerror or err}") from None
+    if result.returncode != 0:
+        raise InstallError(f"`{shlex.join(argv)}` failed with exit status {result.returncode}")
+
+
+def print_command(argv: Sequence[str]) -> None:
+    """The runner used with ``--root``: the running system is not the one being installed."""
+    print(f"      (not run outside the real root) $ {shlex.join(argv)}")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One change: a summary, the commands or file changes it makes (as printed), and the doing."""
+
+    summary: str
+    details: tuple[str, ...]
+    apply: Callable[[], None]
+
+
+@dataclass
+class Report:
+    """What a run did (or, in a dry run, would do)."""
+
+    steps: list[Step] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+class Installer:
+    """Plans and makes the install (or uninstall) steps under ``root``.
+
+    Each step is decided just before it runs, from the files under ``root``, so a run that
+    stopped half-way picks up where it stopped, and a complete install plans no step.
+    """
+
+    def __init__(
+        self,
+        root: Path | str = "/",
+        runner: Runner = run_command,
+        *,
+        dry_run: bool = False,
+        skip_apt: bool = False,
+        purge: bool = False,
+        out: Callable[[str], None] = print,
+    ):
+        self.root = Path(root)
+        self.runner = runner
+        self.dry_run = dry_run
+        self.skip_apt = skip_apt
+        self.purge = purge
+        self.out = out
+        self.record = self._load_record()
+        self.report = Report()
+        self._restart_wanted = False
+        self._reboot_wanted = False
+
+    # -- the two plans ---------------------------------------------------------------
+
+    def install(self) -> Report:
+        """Bring the system to the installed state; return what was done."""
+        for task in (
+            self._apt_install,
+            self._groups,
+            self._user,
+            self._venv,
+            self._pip,
+            self._command_link,
+            self._config,
+            self._modules_file,
+            self._boot_config,
+            self._unit,
+            self._enable,
+            self._restart,
+        ):
+            self._do(task())
+        if self._reboot_wanted:
+            self.report.notes.append("Reboot to apply the firmware settings and start the service: sudo reboot")
+        return self.report
+
+    def uninstall(self) -> Report:
+        """Remove what :meth:`install` added (see the module docstring); return what was done."""
+        for task in (
+            self._disable,
+            self._remove_unit,
+            self._remove_boot_block,
+            self._remove_modules_file,
+            self._remove_config,
+            self._remove_state_dir,
+            self._remove_command_link,
+            self._remove_user,
+            self._remove_groups,
+            self._apt_remove,
+            self._remove_prefix,
+        ):
+            self._do(task())
+        if self._reboot_wanted:
+            self.report.notes.append("The firmware settings go at the next boot: sudo reboot")
+        return self.report
+
+    def _do(self, step: Step | None) -> None:
+        if step is None:
+            return
+        self.report.steps.append(step)
+        self.out(f"- {step.summary}")
+        for line in step.details:
+            self.out(f"      {line}")
+        if not self.dry_run:
+            step.apply()
+
+    # -- install tasks: each returns the step still needed, or None ---------------------
+
+    def _apt_install(self) -> Step | None:
+        if self.skip_apt:
+            return None
+        missing = [name for name in APT_PACKAGES if name not in self._installed_packages()]
+        if not missing:
+            return None
+        commands = [["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", *missing]]
+
+        def apply() -> None:
+            self._run_all(commands)
+            self._remember("apt_packages", missing)
+
+        return Step(f"install apt packages: {' '.join(missing)}", _shown(*commands), apply)
+
+    def _groups(self) -> Step | None:
+        existing = self._group_members()
+        missing = [group for group in GROUPS if group not in existing]
+        if not missing:
+            return None
+        commands = [["groupadd", "--system", group] for group in missing]
+
+        def apply() -> None:
+            self._run_all(commands)
+            self._remember("groups_created", missing)
+
+        return Step(f"create the groups {', '.join(missing)} (Raspberry Pi OS has them)", _shown(*commands), apply)
+
+    def _user(self) -> Step | None:
+        if USER not in self._users():
+            command = [
+                "useradd", "--system", "--user-group", "--home-dir", STATE_DIR, "--no-create-home",
+                "--shell", "/usr/sbin/nologin", "--groups", ",".join(GROUPS), USER,
+            ]  # fmt: skip
+
+            def create() -> None:
+                self.runner(command)
+                self._remember("user_created", True)
+
+            return Step(f"create the system user {USER} in the groups {', '.join(GROUPS)}", _shown(command), create)
+        members = self._group_members()
+        lacking = [group for group in GROUPS if USER not in members.get(group, ())]
+        if not lacking:
+            return None
+        command = ["usermod", "--append", "--groups", ",".join(lacking), USER]
+
+        def add_groups() -> None:
+            self.runner(command)
+            self._remember("groups_added", lacking)
+
+        return Step(f"add the user {USER} to the groups {', '.join(lacking)}", _shown(command), add_groups)
+
+    def _venv(self) -> Step | None:
+        cfg = self._path(VENV) / "pyvenv.cfg"
+        if cfg.is_file() and "include-system-site-packages = true" in cfg.read_text(encoding="utf-8"):
+            return None
+        command = [SYSTEM_PYTHON, "-m", "venv", "--clear", "--system-site-packages", VENV]
+
+        def apply() -> None:
+            self.runner(command)
+            self._restart_wanted = True
+
+        why = "" if not cfg.exists() else " (the old one could not see the apt packages)"
+        return Step(f"create the virtual environment {VENV} with the system packages{why}", _shown(command), apply)
+
+    def _pip(self) -> Step | None:
+        fingerprint = source_fingerprint(REPO)
+        stamp = self._path(SOURCE_STAMP)
+        if stamp.is_file() and stamp.read_text(encoding="utf-8").strip() == fingerprint:
+            return None
+
+        def pip_command(source: str) -> list[str]:
+            return [VENV + "/bin/python", "-m", "pip", "install", "--constraint", str(CONSTRAINTS), source]
+
+        def apply() -> None:
+            # pip builds in the source tree; a copy keeps root-owned build files out of the clone.
+            with tempfile.TemporaryDirectory(prefix="coyote-pi-source-") as copy:
+                copy_source(REPO, Path(copy))
+                self.runner(pip_command(copy))
+            _write(stamp, fingerprint + "\n")
+            self._restart_wanted = True
+
+        return Step(
+            f"install coyote-pi from {REPO} into the virtual environment",
+            (*_shown(pip_command(f"<copy of {REPO}>")), f"write {SOURCE_STAMP}"),
+            apply,
+        )
+
+    def _command_link(self) -> Step | None:
+        link = self._path(COMMAND_LINK)
+        target = VENV + "/bin/coyote-pi"
+        if link.is_symlink() and str(link.readlink()) == target:
+            return None
+        if link.exists() or link.is_symlink():
+            self.report.notes.append(f"Left {COMMAND_LINK} alone (not the installer's): use {target}.")
+            return None
+
+        def apply() -> None:
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(target)
+
+        return Step("put the coyote-pi command on the PATH", (f"link {COMMAND_LINK} -> {target}",), apply)
+
+    def _config(self) -> Step | None:
+        target = self._path(CONFIG)
+        template = CONFIG_TEMPLATE.read_text(encoding="utf-8")
+        if target.exists():
+            untouched = _sha256(target.read_bytes()) == self.record.get("config_sha256")
+            if not untouched or target.read_text(encoding="utf-8") == template:
+                return None  # the host's own configuration, or already the current default
+            summary = f"update {CONFIG} to the new default configuration (it was never edited)"
+        else:
+            summary = f"write the default configuration {CONFIG}"
+
+        def apply() -> None:
+            _write(target, template)
+            self._remember("config_sha256", _sha256(template.encode("utf-8")))
+            self._restart_wanted = True
+
+        return Step(summary, (f"write {CONFIG} from {CONFIG_TEMPLATE.relative_to(REPO)}",), apply)
+
+    def _modules_file(self) -> Step | None:
+        target = self._path(MODULES_FILE)
+        if target.is_file() and target.read_text(encoding="utf-8") == MODULES_TEXT:
+            return None
+        return Step(
+            "load i2c-dev at boot (makes /dev/i2c-1)", (f"write {MODULES_FILE}",), lambda: _write(target, MODULES_TEXT)
+        )
+
+    def _boot_config(self) -> Step | None:
+        if self._boot_config_path() is None:
+            self.report.notes.append(
+                f"No {' or '.join(BOOT_CONFIGS)} here (not a Raspberry Pi OS system): firmware settings skipped."
+            )
+            return None
+        fragment = FIRMWARE_FRAGMENT.read_text(encoding="utf-8")
+        return self._edit_boot_config(
+            lambda text: merge_block(text, fragment),
+            "add the coyote-pi firmware settings to {}",
+            f"write the block from {FIRMWARE_FRAGMENT.relative_to(REPO)}",
+        )
+
+    def _edit_boot_config(self, edit: Callable[[str], str], summary: str, detail: str) -> Step | None:
+        """The step that backs config.txt up and rewrites it with ``edit``, if that changes it."""
+        boot = self._boot_config_path()
+        if boot is None:
+            return None
+        current = boot.read_text(encoding="utf-8")
+        wanted = edit(current)
+        if wanted == current:
+            return None
+        shown_path = "/" + str(boot.relative_to(self.root))
+
+        def apply() -> None:
+            _write(boot.with_name(boot.name + BACKUP_SUFFIX), current)
+            _write(boot, wanted)
+            self._reboot_wanted = True
+
+        return Step(summary.format(shown_path), (f"back up to {shown_path}{BACKUP_SUFFIX}", detail), apply)
+
+    def _unit(self) -> Step | None:
+        target = self._path(UNIT)
+        text = UNIT_SOURCE.read_text(encoding="utf-8")
+        if target.is_file() and target.read_text(encoding="utf-8") == text:
+            return None
+        reload = [["systemctl", "daemon-reload"]] if self._systemd_running() else []
+
+        def apply() -> None:
+            _write(target, text)
+            self._run_all(reload)
+            self._restart_wanted = True
+
+        return Step(f"install the service unit {UNIT}", (f"write {UNIT}", *_shown(*reload)), apply)
+
+    def _enable(self) -> Step | None:
+        if self._path(WANTS_LINK).is_symlink():
+            return None
+        command = ["systemctl", "enable", UNIT_NAME]
+        return Step("start the service on every boot", _shown(command), lambda: self.runner(command))
+
+    def _restart(self) -> Step | None:
+        # Decided after the other steps ran: a dry run cannot know, and says nothing.
+        if not self._restart_wanted or self._reboot_wanted or not self._systemd_running():
+            return None
+        command = ["systemctl", "restart", UNIT_NAME]
+        return Step("restart the service with what changed", _shown(command), lambda: self.runner(command))
+
+    # -- uninstall tasks ------------------------------------------------------------
+
+    def _disable(self) -> Step | None:
+        if not (self._path(WANTS_LINK).is_symlink() or self._path(UNIT).exists()):
+            return None
+        command = ["systemctl", "disable", UNIT_NAME]
+        if self._systemd_running():
+            command.insert(2, "--now")
+        return Step("stop the service and stop starting it at boot", _shown(command), lambda: self.runner(command))
+
+    def _remove_unit(self) -> Step | None:
+        target = self._path(UNIT)
+        if not target.exists():
+            return None
+        reload = [["systemctl", "daemon-reload"]] if self._systemd_running() else []
+
+        def apply() -> None:
+            target.unlink()
+            self._run_all(reload)
+
+        return Step(f"remove the service unit {UNIT}", (f"delete {UNIT}", *_shown(*reload)), apply)
+
+    def _remove_boot_block(self) -> Step | None:
+        return self._edit_boot_config(
+            remove_block,
+            "remove the coyote-pi firmware settings from {}",
+            "delete the lines between the coyote-pi markers",
+        )
+
+    def _remove_modules_file(self) -> Step | None:
+        return self._delete_file(MODULES_FILE, "stop loading i2c-dev for coyote-pi")
+
+    def _remove_config(self) -> Step | None:
+        target = self._path(CONFIG)
+        if not target.exists():
+            return self._remove_empty_dir(str(Path(CONFIG).parent))
+        if not self.purge and _sha256(target.read_bytes()) != self.record.get("config_sha256"):
+            self.report.notes.append(f"Kept {CONFIG}: it is not the installer's default (--purge removes it).")
+            return None
+
+        def apply() -> None:
+            target.unlink()
+            _remove_if_empty(target.parent)
+
+        return Step(f"remove the configuration {CONFIG}", (f"delete {CONFIG}",), apply)
+
+    def _remove_state_dir(self) -> Step | None:
+        state = self._path(STATE_DIR)
+        if not state.is_dir():
+            return None
+        kept = sum(1 for _ in state.iterdir())
+        if kept and not self.purge:
+            self.report.notes.append(f"Kept {STATE_DIR} with the game records ({kept} entries; --purge removes them).")
+            return None
+        return Step(
+            f"remove {STATE_DIR} and the game records in it", (f"delete {STATE_DIR}",), lambda: shutil.rmtree(state)
+        )
+
+    def _remove_command_link(self) -> Step | None:
+        link = self._path(COMMAND_LINK)
+        if not (link.is_symlink() and str(link.readlink()) == VENV + "/bin/coyote-pi"):
+            return None
+        return Step("take the coyote-pi command off the PATH", (f"delete {COMMAND_LINK}",), link.unlink)
+
+    def _remove_user(self) -> Step | None:
+        if USER not in self._users():
+            return None
+        if self.record.get("user_created"):
+            command = ["userdel", USER]
+            return Step(f"remove the system user {USER}", _shown(command), lambda: self.runner(command))
+        members = self._group_members()
+        added = [group for group in self.record.get("groups_added", []) if USER in members.get(group, ())]
+        if not added:
+            return None
+        commands = [["gpasswd", "--delete", USER, group] for group in added]
+        return Step(
+            f"take the user {USER} out of the groups the installer added: {', '.join(added)}",
+            _shown(*commands),
+            lambda: self._run_all(commands),
+        )
+
+    def _remove_groups(self) -> Step | None:
+        existing = self._group_members()
+        created = [group for group in self.record.get("groups_created", []) if group in existing]
+        if not created:
+            return None
+        commands = [["groupdel", group] for group in created]
+        return Step(
+            f"remove the groups the installer created: {', '.join(created)}",
+            _shown(*commands),
+            lambda: self._run_all(commands),
+        )
+
+    def _apt_remove(self) -> Step | None:
+        recorded = self.record.get("apt_packages", [])
+        if self.skip_apt or not recorded:
+            return None
+        installed = self._installed_packages()
+        ours = [name for name in recorded if name in installed]
+        if not ours:
+            return None
+        command = ["apt-get", "remove", "-y", *ours]
+        return Step(
+            f"remove the apt packages the installer installed: {' '.join(ours)}",
+            _shown(command),
+            lambda: self.runner(command),
+        )
+
+    def _remove_prefix(self) -> Step | None:
+        prefix = self._path(PREFIX)
+        if not prefix.exists():
+            return None
+        return Step(
+            f"remove {PREFIX} (the virtual environment and the install record)",
+            (f"delete {PREFIX}",),
+            lambda: shutil.rmtree(prefix),
+        )
+
+    def _delete_file(self, path: str, summary: str) -> Step | None:
+        target = self._path(path)
+        if not target.exists():
+            return None
+        return Step(summary, (f"delete {path}",), target.unlink)
+
+    def _remove_empty_dir(self, path: str) -> Step | None:
+        target = self._path(path)
+        if not target.is_dir() or any(target.iterdir()):
+            return None
+        return Step(f"remove the empty folder {path}", (f"delete {path}",), target.rmdir)
+
+    # -- reading the system under root -------------------------------------------------
+
+    def _path(self, absolute: str) -> Path:
+        return under(self.root, absolute)
+
+    def _run_all(self, commands: list[list[str]]) -> None:
+        for command in commands:
+            self.runner(command)
+
+    def _systemd_running(self) -> bool:
+        return systemd_running(self.root)
+
+    def _boot_config_path(self) -> Path | None:
+        return find_boot_config(self.root)
+
+    def _installed_packages(self) -> set[str]:
+        status = self._path("/var/lib/dpkg/status")
+        if not status.is_file():
+            raise InstallError(
+                "no dpkg database here: this is not Debian or Raspberry Pi OS; "
+                f"install {' '.join(APT_PACKAGES)} yourself and pass --skip-apt"
+            )
+        return installed_packages(status.read_text(encoding="utf-8"))
+
+    def _users(self) -> set[str]:
+        return users(self.root)
+
+    def _group_members(self) -> dict[str, set[str]]:
+        return group_members(self.root)
+
+    # -- the install record ------------------------------------------------------------
+
+    def _load_record(self) -> dict:
+        path = self._path(RECORD)
+        if not path.is_file():
+            return {}
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            raise InstallError(f"{RECORD} is damaged: fix or delete it, then run again") from None
+
+    def _remember(self, key: str, value: object) -> None:
+        """Note something the installer added, at once, so a later failure cannot lose it."""
+        if isinstance(value, list):
+            known = self.record.get(key, [])
+            value = known + [item for item in value if item not in known]
+        self.record[key] = value
+        _write(self._path(RECORD), json.dumps(self.record, indent=2, sort_keys=True) + "\n")
+
+
+# -- reading a system under a root (the doctor reads the same facts) ----------------------
+
+
+def under(root: Path, absolute: str) -> Path:
+    """``absolute`` (a path on the target system) inside ``root``."""
+    return root / absolute.lstrip("/")
+
+
+def systemd_running(root: Path) -> bool:
+    """True when systemd is PID 1 (``sd_booted()``): not so in a chroot or a container."""
+    return under(root, "/run/systemd/system").is_dir()
+
+
+def find_boot_config(root: Path) -> Path | None:
+    """The firmware's config.txt under ``root``, or None when there is no Pi boot partition."""
+    for candidate in BOOT_CONFIGS:
+        path = under(root, candidate)
+        # Bookworm leaves a stub /boot/config.txt that points to the real file.
+        if path.is_file() and "DO NOT EDIT THIS FILE" not in path.read_text(encoding="utf-8", errors="replace"):
+            return path
+    return None
+
+
+def users(root: Path) -> set[str]:
+    """The user names in ``/etc/passwd``."""
+    return {line.split(":", 1)[0] for line in _lines(under(root, "/etc/passwd"))}
+
+
+def group_members(root: Path) -> dict[str, set[str]]:
+    """``{group: its listed members}`` from ``/etc/group``."""
+    groups = {}
+    for line in _lines(under(root, "/etc/group")):
+        fields = line.split(":")
+        if len(fields) >= 4:
+            groups[fields[0]] = {name for name in fields[3].split(",") if name}
+    return groups
+
+
+# -- pure helpers (tested directly) -----------------------------------------------------
+
+
+def merge_block(text: str, fragment: str) -> str:
+    """``text`` (a config.txt) with ``fragment`` between the coyote-pi markers.
+
+    An existing block is replaced where it stands; otherwise the block is appended.
+    """
+    block = [BEGIN_MARK, *fragment.rstrip("\n").splitlines(), END_MARK]
+    lines = text.splitlines()
+    span = _block_span(lines)
+    if span is None:
+        head = text if text.endswith("\n") or not text else text + "\n"
+        return head + "\n".join(block) + "\n"
+    start, end = span
+    return "\n".join(lines[:start] + block + lines[end + 1 :]) + "\n"
+
+
+def remove_block(text: str) -> str:
+    """``text`` without the coyote-pi block (unchanged when it has none)."""
+    lines = text.splitlines(keepends=True)
+    span = _block_span([line.rstrip("\r\n") for line in lines])
+    if span is None:
+        return text
+    start, end = span
+    return "".join(lines[:start] + lines[end + 1 :])
+
+
+def _block_span(lines: list[str]) -> tuple[int, int] | None:
+    starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN_MARK]
+    ends = [i for i, line in enumerate(lines) if line.strip() == END_MARK]
+    if not starts and not ends:
+        return None
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise InstallError(
+            "config.txt has broken coyote-pi markers (each must appear once, begin before end): "
+            "delete the coyote-pi lines by hand, then run again"
+        )
+    return starts[0], ends[0]
+
+
+def installed_packages(dpkg_status: str) -> set[str]:
+    """Names of the packages a dpkg status file lists as installed."""
+    names = set()
+    for stanza in dpkg_status.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in stanza.splitlines() if ": " in line and not line.startswith(" "))
+        if fields.get("Status", "").endswith(" installed") and "Package" in fields:
+            names.add(fields["Package"])
+    return names
+
+
+def source_fingerprint(repo: Path) -> str:
+    """A hash of everything pip installs from ``repo``: changes when the code does."""
+    digest = hashlib.sha256()
+    for path in _source_files(repo):
+        digest.update(str(path.relative_to(repo)).encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def copy_source(repo: Path, destination: Path) -> None:
+    """Copy what pip needs to build the project (see :data:`SOURCE_PARTS`) to ``destination``."""
+    for path in _source_files(repo):
+        target = destination / path.relative_to(repo)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+
+
+def _source_files(repo: Path) -> Iterator[Path]:
+    for part in SOURCE_PARTS:
+        path = repo / part
+        candidates = sorted(path.rglob("*")) if path.is_dir() else [path]
+        for candidate in candidates:
+            if candidate.is_file() and "__pycache__" not in candidate.parts and candidate.suffix != ".pyc":
+                yield candidate
+
+
+def _shown(*commands: Sequence[str]) -> tuple[str, ...]:
+    return tuple(f"$ {shlex.join(command)}" for command in commands)
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _remove_if_empty(path: Path) -> None:
+    if path.is_dir() and not any(path.iterdir()):
+        path.rmdir()
+
+
+# -- command line ---------------------------------------------------------------------
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--uninstall", action="store_true", help="remove what the installer added")
+    parser.add_argument("--dry-run", action="store_true", help="print every step it would take; change nothing")
+    parser.add_argument("--skip-apt", action="store_true", help="neither install nor remove apt packages")
+    parser.add_argument(
+        "--purge",
+        action="store_true",
+        help="with --uninstall: also remove an edited configuration and the game records",
+    )
+    parser.add_argument(
+        "--root",
+        default="/",
+        metavar="DIR",
+        help="install into DIR instead of / (files only: system commands are printed, not run)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    root = Path(args.root)
+    real_root = root.resolve() == Path("/")
+    if real_root and not args.dry_run and os.geteuid() != 0:
+        verb = "uninstall" if args.uninstall else "install"
+        print(
+            f"coyote-pi {verb}: needs root: run `sudo make {verb}` (or add --dry-run to see the steps)", file=sys.stderr
+        )
+        return 1
+    if not root.is_dir():
+        print(f"coyote-pi install: --root {root} is not a folder", file=sys.stderr)
+        return 2
+    if args.purge and not args.uninstall:
+        print("coyote-pi install: --purge goes with --uninstall", file=sys.stderr)
+        return 2
+    what = "Uninstalling" if args.uninstall else "Installing"
+    print(f"{what} coyote-pi{' (dry run: nothing is changed)' if args.dry_run else ''}, root {root}:")
+    try:
+        installer = Installer(
+            root,
+            run_command if real_root else print_command,
+            dry_run=args.dry_run,
+            skip_apt=args.skip_apt,
+            purge=args.purge,
+        )
+        report = installer.uninstall() if args.uninstall else installer.install()
+    except InstallError as err:
+        print(f"coyote-pi install: {err}. Steps before it are done; run again once fixed.", file=sys.stderr)
+        return 1
+    for note in report.notes:
+        print(note)
+    if not report.steps:
+        print(
+            "Nothing to do: "
+            + ("nothing of coyote-pi is installed." if args.uninstall else "coyote-pi is installed and up to date.")
+        )
+    elif args.dry_run:
+        print(f"Dry run: {len(report.steps)} steps would run; nothing was changed.")
+    else:
+        print(f"Done: {len(report.steps)} steps.")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m coyote_pi.pi.install", description=__doc__.splitlines()[0])
+    configure(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+"""The table: the controller that turns seat buttons and camera frames into a game of Coyote.
+
+- :mod:`~coyote_pi.table.controller` runs one game loop that owns all state; buttons,
+  the camera worker and timers only put items into its queue.
+- :mod:`~coyote_pi.table.selector` is the per-seat "one pending choice" button scheme.
+- :mod:`~coyote_pi.table.screens` builds the OLED screens, :mod:`~coyote_pi.table.i18n`
+  holds their text in English, German and Russian.
+- :mod:`~coyote_pi.table.camera_wait` decides, from camera readings, whether the cards
+  the flow waits for are on the table (and says why not).
+- :mod:`~coyote_pi.table.store` keeps the game records and the table's own notes in them.
+- :mod:`~coyote_pi.table.config` reads the TOML configuration.
+- :mod:`~coyote_pi.table.sim` is the simulated table: scripted hands and players.
+- :mod:`~coyote_pi.table.rig` assembles devices, vision, record and controller.
+- ``demo``, ``run`` and ``bench table`` are the commands.
+
+docs/controller.md describes the buttons and flows for players.
+"""

@@ -1,0 +1,216 @@
+"""``coyote-pi bench table``: the controller's speed, idle cost and memory, against targets.
+
+1. **Coyote! to verdict**: from the ok press that says "Coyote!" (the button event's
+   time) to the verdict screen handed to the display. The camera wait is excluded: the
+   centre card already lies face up and the camera is the perfect-reading test double
+   with no pause between reads, so what is measured is the controller: the challenge
+   and the reveal written and fsynced to the record, two camera readings judged, the
+   verdict computed and drawn. Target: at most 50 ms.
+2. **Idle CPU**: process CPU time over a few seconds while the table waits for a press
+   (buttons on gpiozero mock pins, display, camera worker and scheduler threads all
+   running). Target: under 1 % of one core.
+3. **Peak memory of run --sim**: ``coyote-pi run --sim --scripted`` plays a whole game
+   in a child process (synthetic frames rendered and read by the real vision code);
+   its maximum resident set size comes from ``getrusage(RUSAGE_CHILDREN)``.
+   Target: under 150 MB. For comparison, the same for the real table's path: ``coyote-pi
+   run`` with the camera replaying full-resolution stills of a deal in progress (the
+   vision code reads each one fully, as it does while a card is missing) and no renderer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+TARGET_VERDICT_MS = 50.0
+TARGET_IDLE_PERCENT = 1.0
+TARGET_MEMORY_MB = 150.0
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repeats", type=int, default=15, help="challenges to time (default 15)")
+    parser.add_argument("--idle-seconds", type=float, default=3.0, help="how long to measure idle CPU")
+    parser.add_argument("--players", type=int, default=4, help="players of the run --sim game (default 4)")
+    parser.add_argument("--camera-size", default="2304x1296", help="frame size of the run --sim game")
+    parser.add_argument("--skip-memory", action="store_true", help="do not run the run --sim game")
+
+
+class _Watcher:
+    """A controller listener the benchmark waits on."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self.prompt = None
+        self.verdict_at: float | None = None
+
+    def on_prompt(self, prompt) -> None:
+        with self._condition:
+            self.prompt = prompt
+            self._condition.notify_all()
+
+    def on_screen(self, stage, screen) -> None:
+        if stage == "verdict" and self.verdict_at is None:
+            self.verdict_at = time.monotonic()
+            with self._condition:
+                self._condition.notify_all()
+
+    def on_log(self, line) -> None:
+        pass
+
+    def on_reveal(self, *args) -> None:
+        pass
+
+    def wait(self, test, timeout: float = 10.0) -> None:
+        with self._condition:
+            if not self._condition.wait_for(lambda: test(self), timeout):
+                raise TimeoutError("the table did not get there in time")
+
+
+def _table(folder: Path):
+    """A two-seat table with the perfect-reading camera, its simulated hands and a watcher."""
+    from coyote_pi.devices.config import DevicesConfig
+    from coyote_pi.table.config import GameSettings, Pacing, TableConfig
+    from coyote_pi.table.rig import SimOptions, open_rig
+
+    config = TableConfig(game=GameSettings(2, "basic", "en", 1), pacing=Pacing(camera_interval=0.0),
+                         record_dir=folder)
+    watcher = _Watcher()
+    rig = open_rig(config, DevicesConfig.preset("sim"), sim=SimOptions(players=False, camera="scene"),
+                   listeners=[watcher])
+    thread = threading.Thread(target=rig.run, name="bench table", daemon=True)
+    thread.start()
+    return rig, watcher, thread
+
+
+def _press(rig, seat: int, button: str) -> float:
+    """Put a press straight into the queue (what a debounced GPIO callback does); its time."""
+    from coyote_pi.devices.events import PRESS, ButtonEvent
+
+    now = time.monotonic()
+    rig.controller.queue.put(ButtonEvent(seat, button, PRESS, now))
+    return now
+
+
+def _one_challenge(folder: Path) -> float:
+    rig, watcher, thread = _table(folder)
+    try:
+        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == "turn" and w.prompt.seats == (1,))
+        _press(rig, 1, "ok")  # seat 1 bids what the selector shows
+        watcher.wait(lambda w: w.prompt.seats == (2,))
+        _press(rig, 2, "minus")  # seat 2's selector: COYOTE!
+        watcher.wait(lambda w: w.prompt.choice is not None and w.prompt.choice.kind == "challenge")
+        _, centre = rig.sim.scene().slot("centre")
+        rig.sim.lay("centre", "face_up", centre)  # the reveal is already on the table
+        pressed = _press(rig, 2, "ok")
+        watcher.wait(lambda w: w.verdict_at is not None)
+        return (watcher.verdict_at - pressed) * 1000
+    finally:
+        rig.controller.stop()
+        thread.join()
+        rig.close()
+
+
+def _idle_cpu(folder: Path, seconds: float) -> float:
+    """Percent of one core used by the whole process while the table waits for a press."""
+    from coyote_pi.devices.config import DevicesConfig
+    from coyote_pi.table.config import GameSettings, TableConfig
+    from coyote_pi.table.rig import SimOptions, open_rig
+
+    config = TableConfig(game=GameSettings(3, "trickster", "en", 1), record_dir=folder)
+    watcher = _Watcher()
+    rig = open_rig(config, DevicesConfig.preset("sim"), sim=SimOptions(players=False, camera="scene"),
+                   listeners=[watcher])
+    thread = threading.Thread(target=rig.run, name="bench idle", daemon=True)
+    thread.start()
+    try:
+        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == "turn")
+        time.sleep(0.5)  # let the deal's last camera read and screen settle
+        cpu, wall = time.process_time(), time.monotonic()
+        time.sleep(seconds)
+        return 100 * (time.process_time() - cpu) / (time.monotonic() - wall)
+    finally:
+        rig.controller.stop()
+        thread.join()
+        rig.close()
+
+
+#: Runs a command, optionally stops it with SIGTERM after some seconds, prints the
+#: largest child's max RSS (KiB). It is a small process of its own because a child's
+#: max RSS counts the pages it shares with its parent between fork and exec: measured
+#: from the benchmark itself, the benchmark's own memory would be counted.
+_MEASURE_CHILD = """
+import resource, signal, subprocess, sys, time
+seconds, command = float(sys.argv[1]), sys.argv[2:]
+child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+if seconds:
+    time.sleep(seconds)
+    child.send_signal(signal.SIGTERM)
+if child.wait() not in (0, -signal.SIGTERM):
+    sys.exit(f"{' '.join(command)} failed")
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def _peak_mb(command: list[str], stop_after: float = 0.0) -> float:
+    """Max RSS (MB) of ``command`` run to its end, or stopped after ``stop_after`` seconds."""
+    import subprocess
+
+    measured = subprocess.run([sys.executable, "-c", _MEASURE_CHILD, str(stop_after), *command],
+                              check=True, capture_output=True, text=True)
+    return int(measured.stdout.split()[-1]) / 1024
+
+
+def _peak_memory_sim_mb(folder: Path, players: int, camera_size: str) -> tuple[float, float]:
+    """Max RSS of a whole ``run --sim --scripted`` game, and how long the game took."""
+    config = folder / "bench.toml"
+    config.write_text("[table]\ncamera_interval = 0.2\n", encoding="utf-8")
+    command = [sys.executable, "-m", "coyote_pi", "run", "--sim", "--scripted", "--no-view", "--config", str(config),
+               "--record-dir", str(folder / "records"), "--players", str(players), "--seed", "1",
+               "--camera-size", camera_size]
+    started = time.monotonic()
+    return _peak_mb(command), time.monotonic() - started
+
+
+def _peak_memory_table_mb(folder: Path, seconds: float) -> float:
+    """Max RSS of ``coyote-pi run`` reading full-resolution stills of a deal in progress."""
+    import cv2
+
+    from coyote_pi.vision import Conditions, TableScene, render_scene
+
+    stills = folder / "stills"
+    stills.mkdir()
+    scene = TableScene(seats=4, seat_cards={1: "7", 2: "?", 4: "15"}, slots={"centre": ("face_down", "3")})
+    for seed in range(2):
+        cv2.imwrite(str(stills / f"still{seed}.png"),
+                    render_scene(scene, width=4608, height=2592, seed=seed, conditions=Conditions.typical()))
+    config = folder / "table.toml"
+    config.write_text(f"[table]\ncamera_interval = 0.2\n[display]\ndriver = \"dummy\"\n[buttons]\nbackend = \"mock\"\n"
+                      f"[camera]\nbackend = \"folder\"\nfolder = \"{stills}\"\nloop = true\n", encoding="utf-8")
+    command = [sys.executable, "-m", "coyote_pi", "run", "--config", str(config), "--record-dir", str(folder / "table"),
+               "--players", "4", "--variant", "basic", "--language", "en", "--start-seat", "1"]
+    return _peak_mb(command, stop_after=seconds)
+
+
+def run(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="coyote-bench-") as tmp:
+        folder = Path(tmp)
+        times = [_one_challenge(folder / f"challenge-{i}") for i in range(args.repeats)]
+        idle = _idle_cpu(folder / "idle", args.idle_seconds)
+        print("coyote-pi bench table")
+        print(f"  Coyote! press -> verdict frame (camera wait excluded, {len(times)} challenges):")
+        print(f"      median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
+              f"      target <= {TARGET_VERDICT_MS:.0f} ms")
+        print(f"  idle CPU waiting for a press ({args.idle_seconds:.0f} s): {idle:.2f} % of one core"
+              f"      target < {TARGET_IDLE_PERCENT:.0f} %")
+        if not args.skip_memory:
+            table = _peak_memory_table_mb(folder, args.idle_seconds + 5)
+            peak, seconds = _peak_memory_sim_mb(folder, args.players, args.camera_size)
+            print(f"  peak memory of run --sim --scripted ({args.players} players, {args.camera_size} frames, "
+                  f"whole game in {seconds:.0f} s): {peak:.0f} MB      target < {TARGET_MEMORY_MB:.0f} MB")
+            print(f"      for comparison, run on the real table's path (4608x2592 stills, no renderer): {table:.0f} MB")
+    return 0

@@ -1,0 +1,256 @@
+"""Deciding from camera readings whether the cards the flow waits for are on the table.
+
+The controller waits for the camera at four points of a round (and, optionally, during
+setup to count the stands):
+
+==============  ==============================================================
+``deal``        each seat in the game holds exactly one readable card, the centre
+                slot holds a face-down card, the other slots are empty
+``extra``       the Coyote card's draw lies face down on the extra slot
+``reveal``      the centre card (and the extra card, if drawn) lie face up and are
+                read; seat cards the deal could not name are read from the stands
+``draw``        the card drawn for ``?`` lies face up on the draw slot
+==============  ==============================================================
+
+A *look* (:class:`Look`) turns one :class:`~coyote_pi.vision.TableReading` into either
+the cards (``result``) or the reasons they cannot be taken yet (``problems``, shown on
+the OLED as "Seat 3: card unreadable"). Problems never name a card value: during an
+open round that would tell a player their own card.
+
+:class:`CameraWait` adds the two rules that make a look trustworthy and a wait finite:
+the same result in ``stable_reads`` readings in a row (a card being laid down is not
+read half-way), and a count of *failed* readings in a row (no picture at all, or no
+part of the table in it) after which the controller switches to entering cards with
+the buttons. Card problems are not failures: players are still dealing, and the screen
+says what is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+DEAL, EXTRA, REVEAL, DRAW, STANDS = "deal", "extra", "reveal", "draw", "stands"
+WAITS = (DEAL, EXTRA, REVEAL, DRAW)
+
+# SeatRead.status and SlotRead.state values of coyote_pi.vision.reader.
+SEAT_OK = "ok"
+SEAT_MISSING = "missing"
+SEAT_UNREADABLE = "unreadable"
+SEAT_DUPLICATE = "duplicate"  # the seat's card is seen somewhere else too
+SEAT_AMBIGUOUS = "ambiguous"  # several cards in one stand
+SEAT_NO_STAND = "no_stand"
+EMPTY, FACE_DOWN, FACE_UP, UNCLEAR = "empty", "face_down", "face_up", "unclear"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why the cards cannot be taken yet: an i18n key and its parameters."""
+
+    key: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, key: str, **params: object) -> Problem:
+        return cls(key, tuple(sorted(params.items())))
+
+    def text(self, tr) -> str:
+        """The problem in the translator's language (slot names are translated too)."""
+        params = dict(self.params)
+        if "slot" in params:
+            params["slot"] = tr(f"slot.{params['slot']}")
+        return tr(self.key, **params)
+
+    def to_dict(self) -> dict:
+        return {"key": self.key, **dict(self.params)}
+
+
+@dataclass(frozen=True)
+class Look:
+    """What one reading says: the cards (``result``), or ``problems``; ``failed`` when the
+    camera gave nothing to judge (no picture, no table)."""
+
+    result: object = None
+    problems: tuple[Problem, ...] = ()
+    failed: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return self.result is not None
+
+
+CAMERA_FAILED = Look(problems=(Problem.of("problem.camera_error"),), failed=True)
+NO_TABLE = Look(problems=(Problem.of("problem.no_table"),), failed=True)
+
+
+def _sees_table(reading) -> bool:
+    """False when nothing of the table was found: a black, noisy or pointed-away picture."""
+    stands = any(read.status != SEAT_NO_STAND for read in reading.seats.values())
+    mat = any(read.state != UNCLEAR for read in reading.slots.values())
+    return stands or mat
+
+
+def _seat_problem(seat: int, read) -> Problem | None:
+    if read.status == SEAT_OK and read.card is not None:
+        return None
+    key = {
+        SEAT_MISSING: "problem.seat_missing",
+        SEAT_AMBIGUOUS: "problem.seat_several",
+        SEAT_NO_STAND: "problem.seat_no_stand",
+    }.get(read.status, "problem.seat_unreadable")
+    return Problem.of(key, seat=seat)
+
+
+def _seat_cards(reading, seats: Iterable[int]) -> tuple[dict[int, str], list[Problem]]:
+    """The cards of ``seats`` and the problems of those that cannot be read.
+
+    A card seen in two places (a misplaced or foreign card) is one problem naming the
+    seats involved, never the card: its value would tell a player their own card.
+    """
+    cards, problems, doubled = {}, [], []
+    for seat in seats:
+        read = reading.seats.get(seat)
+        if read is not None and read.status == SEAT_DUPLICATE:
+            doubled.append(seat)
+            continue
+        problem = Problem.of("problem.seat_no_stand", seat=seat) if read is None else _seat_problem(seat, read)
+        if problem is None:
+            cards[seat] = read.card
+        else:
+            problems.append(problem)
+    if len(doubled) >= 2:
+        problems.append(Problem.of("problem.duplicate", seats=", ".join(map(str, doubled))))
+    elif doubled or reading.duplicates:
+        problems.append(Problem.of("problem.duplicate_anywhere"))
+    return cards, problems
+
+
+def _slot(reading, name: str):
+    return reading.slots.get(name)
+
+
+def _slot_state(reading, name: str) -> str:
+    read = _slot(reading, name)
+    return UNCLEAR if read is None else read.state
+
+
+def _face_up_card(reading, name: str) -> tuple[str | None, Problem | None]:
+    """The card face up on slot ``name``, or the problem that stops reading it."""
+    read = _slot(reading, name)
+    state = UNCLEAR if read is None else read.state
+    if state == FACE_UP and read.card is not None:
+        return read.card, None
+    key = {EMPTY: "problem.slot_missing", FACE_DOWN: "problem.slot_face_down"}.get(state, "problem.slot_unclear")
+    return None, Problem.of(key, slot=name)
+
+
+def _checked(reading, look: Callable[[], Look]) -> Look:
+    return look() if _sees_table(reading) else NO_TABLE
+
+
+def look_deal(reading, active: Iterable[int]) -> Look:
+    """The deal: ``result`` is ``{seat: card}`` for the seats in the game."""
+
+    def look() -> Look:
+        cards, problems = _seat_cards(reading, active)
+        centre = _slot_state(reading, "centre")
+        if centre != FACE_DOWN:
+            key = {EMPTY: "problem.slot_missing", FACE_UP: "problem.slot_face_up"}.get(centre, "problem.slot_unclear")
+            problems.append(Problem.of(key, slot="centre"))
+        for name in ("extra", "draw"):
+            if _slot_state(reading, name) in (FACE_DOWN, FACE_UP):
+                problems.append(Problem.of("problem.slot_occupied", slot=name))
+        if reading.unplaced:
+            problems.append(Problem.of("problem.loose_card"))
+        return Look(problems=tuple(problems)) if problems else Look(result=cards)
+
+    return _checked(reading, look)
+
+
+def look_extra(reading) -> Look:
+    """The Coyote card's draw face down on the extra slot: ``result`` is True."""
+
+    def look() -> Look:
+        state = _slot_state(reading, "extra")
+        if state == FACE_DOWN:
+            return Look(result=True)
+        key = {EMPTY: "problem.slot_missing", FACE_UP: "problem.slot_face_up"}.get(state, "problem.slot_unclear")
+        return Look(problems=(Problem.of(key, slot="extra"),))
+
+    return _checked(reading, look)
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """The cards read at a reveal (``extra`` None when the Coyote card was not used)."""
+
+    centre: str
+    extra: str | None
+    seats: tuple[tuple[int, str], ...]
+
+
+def look_reveal(reading, *, extra: bool, seats: Iterable[int]) -> Look:
+    """The reveal: ``result`` is a :class:`Revealed`."""
+
+    def look() -> Look:
+        problems = []
+        centre, problem = _face_up_card(reading, "centre")
+        problems += [problem] if problem else []
+        extra_card = None
+        if extra:
+            extra_card, problem = _face_up_card(reading, "extra")
+            problems += [problem] if problem else []
+        cards, seat_problems = _seat_cards(reading, seats)
+        problems += seat_problems
+        if problems:
+            return Look(problems=tuple(problems))
+        return Look(result=Revealed(centre, extra_card, tuple(sorted(cards.items()))))
+
+    return _checked(reading, look)
+
+
+def look_draw(reading) -> Look:
+    """The card drawn for ``?``: ``result`` is the card."""
+
+    def look() -> Look:
+        card, problem = _face_up_card(reading, "draw")
+        return Look(problems=(problem,)) if problem else Look(result=card)
+
+    return _checked(reading, look)
+
+
+def stands_seen(reading) -> int:
+    """How many seat stands the camera sees (setup offers it as the number of players)."""
+    return sum(1 for read in reading.seats.values() if read.status != SEAT_NO_STAND)
+
+
+class CameraWait:
+    """One wait for cards: feeds readings to a look and decides when to believe it.
+
+    ``look`` maps a reading to a :class:`Look`. :meth:`feed` returns the result once
+    ``stable_reads`` readings in a row agreed on it. :attr:`failures` counts failed
+    readings in a row; :attr:`problems` are the latest reasons to wait.
+    """
+
+    def __init__(self, name: str, look: Callable[[object], Look], stable_reads: int) -> None:
+        self.name = name
+        self.look = look
+        self.stable_reads = stable_reads
+        self.problems: tuple[Problem, ...] = ()
+        self.failures = 0
+        self.reads = 0
+        self._streak: tuple[object, int] = (None, 0)
+
+    def feed(self, reading=None, *, error: bool = False) -> object | None:
+        """Take one reading (or ``error=True`` for no picture); the settled result or None."""
+        self.reads += 1
+        look = CAMERA_FAILED if error else self.look(reading)
+        self.failures = self.failures + 1 if look.failed else 0
+        self.problems = look.problems
+        if not look.complete:
+            self._streak = (None, 0)
+            return None
+        result, count = self._streak
+        count = count + 1 if result == look.result else 1
+        self._streak = (look.result, count)
+        return look.result if count >= self.stable_reads else None

@@ -1,0 +1,161 @@
+"""``coyote-pi run``: the table device, on real hardware or simulated.
+
+Real table (what the systemd service runs)::
+
+    coyote-pi run --config /etc/coyote-pi/config.toml
+
+reads the TOML configuration (see ``coyote_pi/data/coyote-pi.example.toml``), opens the
+display, buttons and camera it names, resumes the newest unfinished game of the
+record folder (``--new`` starts a fresh one instead), tells systemd it is ready and
+pings its watchdog from the main loop. After a game the table offers a new one.
+
+Simulated table::
+
+    coyote-pi run --sim                 # you press the seats' keys, the OLED is drawn in the terminal
+    coyote-pi run --sim --scripted      # scripted players press mock GPIO pins; ends with the game
+
+The camera is the synthetic table: scripted hands deal real cards from a seeded deck
+into the rendered scene, turn them up at the reveal and draw for ``?``; the controller
+sees only rendered frames, read by the real vision code. Simulated games keep their
+records in ``<record dir>/sim``.
+
+Flags override the configuration file; a bad file or flag is reported in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import signal
+import sys
+import threading
+
+from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE", help="the TOML configuration (default: built-in defaults)")
+    parser.add_argument("--sim", action="store_true", help="simulated table: synthetic camera, keyboard or scripted players")
+    parser.add_argument("--scripted", action="store_true", help="with --sim: scripted players press mock GPIO pins")
+    parser.add_argument("--new", action="store_true", help="start a new game instead of resuming the newest unfinished one")
+    parser.add_argument("--players", type=int, metavar="N", help="number of players, 2-6 (--sim: the table's stands)")
+    parser.add_argument("--variant", choices=("basic", "trickster"))
+    parser.add_argument("--language", choices=("en", "de", "ru"))
+    parser.add_argument("--start-seat", metavar="SEAT", help='the seat that starts round 1, or "ask"')
+    parser.add_argument("--record-dir", metavar="DIR", help="where game records are kept")
+    parser.add_argument("--seed", type=int, help="--sim: the seed of the simulated deck and players")
+    parser.add_argument("--camera-size", metavar="WxH", help="--sim: the synthetic camera's frame size (default 2304x1296)")
+    parser.add_argument("--no-view", action="store_true", help="--sim --scripted: do not draw the OLED in the terminal")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log the play-by-play")
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+
+    logging.basicConfig(level=logging.INFO if args.verbose or not args.sim else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    from coyote_pi.devices.errors import DeviceError
+
+    try:
+        config, devices_config = _settings(args)
+    except (ConfigError, DeviceError) as error:
+        print(f"coyote-pi run: {error}", file=sys.stderr)
+        return 2
+    try:
+        return _run_table(args, config, devices_config)
+    except DeviceError as error:
+        print(f"coyote-pi run: {error}", file=sys.stderr)
+        return 1
+
+
+def _settings(args: argparse.Namespace):
+    """The table and device configuration: file, then preset, then flags."""
+    from coyote_pi.devices.config import DevicesConfig
+    from coyote_pi.devices.errors import DeviceConfigError
+
+    config = load_config(args.config)
+    try:
+        devices_config = DevicesConfig.from_mapping(config.devices, preset="sim" if args.sim else "real")
+    except DeviceConfigError as error:
+        raise ConfigError(f"{config.source}: {error}") from None
+    start = args.start_seat
+    if start is not None and start != "ask":
+        if not start.isdigit():
+            raise ConfigError(f'--start-seat must be a seat number or "ask", not {start!r}')
+        start = int(start)
+    flags = GameSettings(args.players, args.variant, args.language, None if start == "ask" else start)
+    check_game_settings(flags)
+    config = config.with_game(**{k: v for k, v in dataclasses.asdict(flags).items() if v is not None})
+    if start == "ask":
+        config = config.with_game(start_seat=None)
+    if args.record_dir:
+        from pathlib import Path
+
+        config = config.replace(record_dir=Path(args.record_dir))
+    if args.sim:
+        config, devices_config = _sim_settings(args, config, devices_config)
+    return config, devices_config
+
+
+def _sim_settings(args, config, devices_config):
+    from coyote_pi.table.rig import sim_record_dir
+
+    players = config.game.players or 4
+    config = config.with_game(players=players).replace(record_dir=sim_record_dir(config))
+    width, height = _size(args.camera_size or "2304x1296")
+    camera = dataclasses.replace(devices_config.camera, backend="synthetic", width=width, height=height)
+    buttons = dataclasses.replace(devices_config.buttons, backend="mock" if args.scripted else "keyboard")
+    terminal = not (args.scripted and args.no_view)
+    display = dataclasses.replace(devices_config.display, driver="dummy", terminal=terminal)
+    return config, dataclasses.replace(devices_config, camera=camera, buttons=buttons, display=display)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise ConfigError(f"--camera-size must look like 2304x1296, not {text!r}") from None
+    if not (64 <= width <= 8192 and 64 <= height <= 8192):
+        raise ConfigError(f"--camera-size {text} is outside 64..8192 pixels")
+    return width, height
+
+
+def _run_table(args, config, devices_config) -> int:
+    import random
+
+    from coyote_pi.pi import notify
+    from coyote_pi.table.rig import SimOptions, open_rig, resume_or_none
+
+    table = resume_or_none(config, new=args.new)
+    meta = {"source": "sim" if args.sim else "table"}
+    sim = None
+    if args.sim:
+        recorded = table[0].record.meta.get("seed") if table else None
+        seed = recorded if recorded is not None else (args.seed if args.seed is not None else random.randrange(1 << 30))
+        meta["seed"] = seed
+        sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players})
+    if table is not None:
+        print(f"resuming {table[0].path}", file=sys.stderr)
+    scripted_sim = args.sim and args.scripted
+    rig = open_rig(config, devices_config, sim=sim, table=table, meta=meta,
+                   notifier=None if args.sim else notify, new_game_when_over=not scripted_sim)
+    try:
+        if args.sim and not args.scripted:
+            from coyote_pi.devices.keyboard import keymap_help
+
+            print("Keys (minus, plus, ok, undo) per seat:\n" + keymap_help(), file=sys.stderr)
+        _stop_on_sigterm(rig.controller)
+        rig.run(until_over=scripted_sim)
+    finally:
+        rig.close()
+    game = rig.controller.game
+    if game is not None and game.winner is not None:
+        print(f"seat {game.winner} wins; record {rig.controller.table.path} "
+              f"(fingerprint {rig.controller.table.writer.fingerprint[:8]})")
+    return 0
+
+
+def _stop_on_sigterm(controller) -> None:
+    """systemd stops the service with SIGTERM: end the loop cleanly (the record is safe anyway)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: controller.stop())

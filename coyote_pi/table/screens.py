@@ -1,0 +1,227 @@
+"""The OLED's screens, built from the game and the controller's state.
+
+Each function returns :class:`~coyote_pi.devices.screen.Screen` objects, the plain-data
+model the display lays out (title on top, one big text, a few small lines, the seat
+strip with eyes along the bottom). Screens only ever show what
+:func:`~coyote_pi.engine.views.public_view` allows: turns, bids, eyes, who peeked or
+guessed, and the cards of a round once it is resolved; never a card of an open round.
+
+Texts come from :mod:`coyote_pi.table.i18n`; the functions take a translator ``tr``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from coyote_pi.devices.screen import Screen, SeatStatus
+from coyote_pi.engine import Game, RoundResult
+from coyote_pi.table.camera_wait import Problem
+from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
+from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
+
+#: Digits of the record's fingerprint shown at the end (``coyote-pi replay --expect``).
+FINGERPRINT_DIGITS = 8
+
+
+def seat_strip(game: Game, highlight: Iterable[int] = ()) -> list[SeatStatus]:
+    """One cell per seat: eyes, out of the game or not, highlighted, Coyote-card holder."""
+    marked = set(highlight)
+    return [
+        SeatStatus(
+            seat,
+            open_eyes=eyes.open,
+            closed_eyes=eyes.closed,
+            active=eyes.cards > 0,
+            is_turn=seat in marked,
+            holds_coyote=game.coyote_holder == seat,
+        )
+        for seat, eyes in sorted(game.eyes.items())
+    ]
+
+
+def _problem_lines(tr: Translator, problems: Sequence[Problem], offer_manual: bool) -> list[str]:
+    lines = [problem.text(tr) for problem in problems] or [tr("camera.looking")]
+    if offer_manual:
+        lines.append(tr("camera.offer_manual"))
+    return lines
+
+
+# --- setup ------------------------------------------------------------------------------
+
+
+def setup_value_text(tr: Translator, step: str, value: object) -> str:
+    if step == "variant":
+        return tr(f"variant.{value}")
+    if step == "language":
+        return LANGUAGE_NAMES[value]
+    return str(value)
+
+
+def setup_screen(tr: Translator, step: str, value: object, stands: int | None = None) -> Screen:
+    lines = [tr("setup.hint")]
+    if step == "players" and stands:
+        lines.insert(0, tr("setup.stands", count=stands))
+    return Screen(title=f"{tr('setup.title')}: {tr('setup.' + step)}", big=setup_value_text(tr, step, value), lines=lines)
+
+
+def start_screen(tr: Translator) -> Screen:
+    return Screen(title=tr("setup.start_title"), big=tr("setup.start_big"), lines=[tr("setup.start_hint")])
+
+
+# --- waiting for cards --------------------------------------------------------------------
+
+
+def _manual_lines(tr: Translator, hint: str, no_camera: bool) -> list[str]:
+    return ([tr("problem.no_camera")] if no_camera else []) + [hint]
+
+
+def deal_screen(tr: Translator, round_number: int, problems: Sequence[Problem], *, manual: bool,
+                offer_manual: bool, no_camera: bool = False) -> Screen:
+    title = tr("round.title", round=round_number)
+    if manual:
+        return Screen(title=title, big=tr("deal.manual_big"), lines=_manual_lines(tr, tr("deal.manual_hint"), no_camera))
+    return Screen(title=title, big=tr("deal.big"), lines=[tr("deal.hint"), *_problem_lines(tr, problems, offer_manual)])
+
+
+def extra_screen(tr: Translator, seat: int, problems: Sequence[Problem], *, manual: bool, offer_manual: bool,
+                 no_camera: bool = False) -> Screen:
+    lines = [tr("extra.hint")]
+    if manual:
+        lines += _manual_lines(tr, tr("extra.manual_hint", seat=seat), no_camera)
+    else:
+        lines += _problem_lines(tr, problems, offer_manual)
+    return Screen(title=tr("extra.title", seat=seat), big=tr("extra.big"), lines=lines)
+
+
+def reveal_screen(tr: Translator, challenger: int, bid: int, *, extra: bool, problems: Sequence[Problem],
+                  offer_manual: bool) -> Screen:
+    lines = [tr("reveal.centre_extra" if extra else "reveal.centre"), *_problem_lines(tr, problems, offer_manual)]
+    return Screen(title=tr("reveal.title", challenger=challenger, bid=bid), big=tr("reveal.big"), lines=lines)
+
+
+def draw_screen(tr: Translator, problems: Sequence[Problem], *, offer_manual: bool) -> Screen:
+    return Screen(title=tr("draw.title"), big=tr("draw.big"), lines=[tr("draw.hint"), *_problem_lines(tr, problems, offer_manual)])
+
+
+def manual_offer_screen(tr: Translator, seat: int) -> Screen:
+    return Screen(title=tr("manual.title"), big=tr("manual.big", seat=seat), lines=[tr("manual.hint")], alert=True)
+
+
+def entry_item_title(tr: Translator, item: str) -> str:
+    """``"centre"``, ``"extra"``, ``"draw"`` or ``"seat:3"`` as a question."""
+    if item.startswith("seat:"):
+        return tr("entry.seat", seat=int(item[5:]))
+    return tr(f"entry.{item}")
+
+
+def entry_screen(tr: Translator, item: str, card: str) -> Screen:
+    return Screen(title=entry_item_title(tr, item), big=card_text(card), lines=[tr("entry.hint")])
+
+
+# --- bidding and guessing -------------------------------------------------------------------
+
+
+def choice_text(tr: Translator, choice: Choice) -> str:
+    if choice.kind == BID:
+        return str(choice.amount)
+    return tr({CHALLENGE: "choice.coyote", PEEK: "choice.peek", COYOTE_CARD: "choice.coyote_card"}[choice.kind])
+
+
+def turn_screen(tr: Translator, game: Game, seat: int, choice: Choice) -> Screen:
+    """Whose turn, the bid to beat, the pending choice (big) and what ok will do."""
+    r = game.round
+    if r.bid is None:
+        title = tr("turn.title_first", seat=seat)
+        hint = tr("hint.first_bid", amount=choice.amount)
+    else:
+        title = tr("turn.title", seat=seat, bid=r.bid)
+        if choice.kind == BID:
+            must_raise = r.peeked_this_turn or r.coyote_card_this_turn
+            hint = tr("hint.must_raise" if must_raise else "hint.bid", amount=choice.amount)
+        elif choice.kind == CHALLENGE:
+            hint = tr("hint.coyote", bid=r.bid)
+        else:
+            hint = tr(f"hint.{choice.kind}")  # hint.peek, hint.coyote_card
+    return Screen(title=title, big=choice_text(tr, choice), lines=[hint], seats=seat_strip(game, [seat]))
+
+
+def peek_screen(tr: Translator, game: Game, seat: int) -> Screen:
+    return Screen(title=tr("peek.title", seat=seat), lines=[tr("peek.hint")], seats=seat_strip(game, [seat]))
+
+
+def guess_screen(tr: Translator, game: Game) -> Screen:
+    """Trickster guesses: who may still guess is highlighted; never which way anyone guessed."""
+    legal = game.legal()
+    bidder, challenger = legal.guess_options
+    lines = [tr("guess.hint", bidder=bidder, challenger=challenger),
+             tr("guess.waiting", seats=tr.seats(legal.seats))]
+    return Screen(title=tr("guess.title"), big=tr("guess.big"), lines=lines, seats=seat_strip(game, legal.seats))
+
+
+# --- messages, verdict and the end ------------------------------------------------------------
+
+
+#: A message part this short is drawn big (longer ones wrap in small type).
+BIG_MESSAGE_CHARS = 16
+
+
+def message_screen(text: str) -> Screen:
+    """A short refusal or notice, inverted so it is seen from across the table.
+
+    "Seat 4: not your turn" becomes the title "Seat 4" over a big "not your turn".
+    """
+    title, _, rest = text.partition(": ")
+    if rest and len(rest) <= BIG_MESSAGE_CHARS:
+        return Screen(title=title, big=rest, alert=True)
+    return Screen(lines=[text], alert=True)
+
+
+def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
+    """The verdict step by step, in the table's language (the engine's own is English)."""
+    lines = [tr("expl.seat_card", seat=s, card=card_text(c)) for s, c in sorted(result.seat_cards.items())]
+    lines.append(tr("expl.centre", card=card_text(result.centre)))
+    if result.extra is not None:
+        lines.append(tr("expl.extra", seat=result.extra_drawn_by, card=card_text(result.extra)))
+    score = result.score
+    if score.replacement is not None:
+        lines.append(tr("expl.replacement", card=card_text(score.replacement)))
+    if any(counted.counts_as == "max0" for counted in score.counted):
+        lines.append(tr("expl.max0_zero", card=score.zeroed) if score.zeroed is not None else tr("expl.max0_nothing"))
+    terms = " + ".join(str(c.value) if c.value >= 0 else f"({c.value})" for c in score.counted)
+    lines.append(tr("expl.total", sum=terms, total=score.total))
+    lines.append(tr("expl.challenge", challenger=result.challenger, bidder=result.bidder, bid=score.bid))
+    lines.append(tr("expl.holds" if score.bid_holds else "expl.fails", total=score.total, bid=score.bid))
+    for seat, guess in sorted(result.guesses.items()):
+        lines.append(tr("expl.guess_right" if guess == result.winner else "expl.guess_wrong", seat=seat))
+    for change in result.eye_changes:
+        lines.append(tr(f"eyes.{change.change.replace(' ', '_')}", seat=change.seat))
+    if result.eliminated is not None:
+        lines.append(tr("expl.eliminated", seat=result.eliminated))
+    if result.next_start is not None:
+        lines.append(tr("expl.next_start", seat=result.next_start))
+    if result.coyote_holder is not None:
+        lines.append(tr("expl.coyote_holder", seat=result.coyote_holder))
+    return lines
+
+
+def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint: str, *, final: bool) -> list[Screen]:
+    """The verdict: a headline (total, bid, winner) then the explanation, paged."""
+    score = result.score
+    headline = Screen(
+        title=tr("verdict.title", total=score.total, bid=score.bid),
+        big=tr("verdict.winner", seat=result.winner),
+        lines=[tr("verdict.loser", seat=result.loser)],
+        seats=seat_strip(game, [result.winner]),
+    )
+    lines = explanation_lines(tr, result) + [tr("expl.fingerprint", fingerprint=fingerprint[:FINGERPRINT_DIGITS])]
+    if not final:
+        lines.append(tr("verdict.continue"))
+    return [headline, Screen(title=tr("verdict.explain_title", round=result.round), lines=lines)]
+
+
+def over_screen(tr: Translator, game: Game, fingerprint: str, *, offer_new_game: bool) -> Screen:
+    lines = [tr("expl.fingerprint", fingerprint=fingerprint[:FINGERPRINT_DIGITS])]
+    if offer_new_game:
+        lines.append(tr("over.hint"))
+    return Screen(title=tr("over.title"), big=tr("over.big", seat=game.winner), lines=lines,
+                  seats=seat_strip(game, [game.winner]))

@@ -1,0 +1,97 @@
+"""The button scheme of a turn: one pending choice, moved with minus/plus, confirmed with ok.
+
+On its turn a seat sees one choice, big, on the OLED. It starts at a bid; ``plus`` and
+``minus`` move it by one (a held button repeats in steps of five). Pressing ``minus`` at
+the lowest legal bid walks past it into the special choices legal right now, in this
+order: ``COYOTE!`` (challenge), ``PEEK``, ``COYOTE CARD``. ``ok`` confirms what is shown.
+So a challenge is two deliberate presses (minus, ok), and a held minus never lands on a
+special choice: repeats stop at the lowest legal bid.
+
+    >>> from coyote_pi.engine import Legal
+    >>> s = Selector(Legal("bidding", (2,), bid=True, min_bid=13, challenge=True, peek=True), start=13)
+    >>> s.choice
+    Choice(kind='bid', amount=13)
+    >>> s.press("minus")          # True: the choice changed
+    True
+    >>> s.choice
+    Choice(kind='challenge', amount=None)
+    >>> s.press("minus"); s.choice.kind
+    True
+    'peek'
+    >>> s.press("plus"), s.press("plus"), s.choice
+    (True, True, Choice(kind='bid', amount=13))
+
+For the first bid of a round any whole number is legal, so minus simply counts down
+(negative bids included). The selector never offers an illegal choice; the engine still
+checks every action it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from coyote_pi.engine import Legal
+
+BID, CHALLENGE, PEEK, COYOTE_CARD = "bid", "challenge", "peek", "coyote_card"
+#: Special choices in the order minus reaches them below the lowest bid.
+SPECIALS: tuple[str, ...] = (CHALLENGE, PEEK, COYOTE_CARD)
+#: Bids shown are kept within this range (the OLED has room for four characters).
+BID_LIMIT = 999
+#: How far one auto-repeat step of a held button moves a bid.
+REPEAT_STEP = 5
+
+
+@dataclass(frozen=True)
+class Choice:
+    kind: str
+    amount: int | None = None
+
+
+class Selector:
+    """The pending choice of the seat whose turn it is (see the module docstring)."""
+
+    def __init__(self, legal: Legal, start: int) -> None:
+        self.min_bid = legal.min_bid
+        legal_now = {CHALLENGE: legal.challenge, PEEK: legal.peek, COYOTE_CARD: legal.coyote_card}
+        self.specials = tuple(kind for kind in SPECIALS if legal_now[kind])
+        self.amount = self._clamp(start)
+        self.special: int | None = None  #: index into :attr:`specials` while one is shown
+
+    @property
+    def choice(self) -> Choice:
+        if self.special is not None:
+            return Choice(self.specials[self.special])
+        return Choice(BID, self.amount)
+
+    def press(self, button: str, repeat: bool = False) -> bool:
+        """Move the choice for a ``minus`` or ``plus`` press (or repeat); True if it changed."""
+        before = self.choice
+        if button == "plus":
+            self._up(repeat)
+        elif button == "minus":
+            self._down(repeat)
+        return self.choice != before
+
+    def _up(self, repeat: bool) -> None:
+        if self.special is not None:
+            # Back towards the bids; a held plus leaves the special choices at once.
+            self.special = None if repeat or self.special == 0 else self.special - 1
+            if self.special is None:
+                self.amount = self._clamp(self.amount)
+            return
+        self.amount = self._clamp(self.amount + (REPEAT_STEP if repeat else 1))
+
+    def _down(self, repeat: bool) -> None:
+        if self.special is not None:
+            if not repeat and self.special + 1 < len(self.specials):
+                self.special += 1
+            return
+        lowest = self.min_bid if self.min_bid is not None else -BID_LIMIT
+        if self.amount > lowest:
+            self.amount = max(lowest, self.amount - (REPEAT_STEP if repeat else 1))
+        elif not repeat and self.specials:
+            self.special = 0
+
+    def _clamp(self, amount: int) -> int:
+        lowest = self.min_bid if self.min_bid is not None else -BID_LIMIT
+        return max(lowest, min(BID_LIMIT, amount))

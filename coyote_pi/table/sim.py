@@ -1,0 +1,536 @@
+"""A simulated table: scripted hands that handle the cards and scripted players at the buttons.
+
+The controller never knows it is simulated. It sees button events (from gpiozero's mock
+pins pressed by :class:`~coyote_pi.devices.presser.SimulatedPresser`, or from the
+keyboard) and camera frames (rendered by the synthetic camera from :meth:`SimTable.scene`
+and read by the real vision code). The simulated table watches the controller's
+:class:`~coyote_pi.table.controller.Prompt` the way people watch the OLED, and acts:
+
+- the **hands** deal the round's cards from the seeded deck onto the stands and the
+  centre slot (one card at a time, so the camera sees a deal in progress), lay the
+  Coyote card's draw face down, turn the centre card(s) face up at the reveal, and lay
+  the card drawn for ``?`` on the draw slot;
+- the **players**, one thread per seat, decide with
+  :class:`~coyote_pi.engine.players.ScriptedPlayer` from what their seat may know, and
+  press minus/plus until the OLED shows their choice, then ok. They guess, enter cards
+  by hand on the manual path, and acknowledge verdicts.
+
+Everything is a pure function of the seed and the game so far (the deck of round ``r`` is
+``shuffled_deck(seed, r)``; decisions use :func:`~coyote_pi.engine.players.decision_rng`),
+so a simulated game that crashes and resumes plays on exactly as it would have.
+
+:class:`SceneCamera` and :class:`SceneReader` are test doubles for the camera and the
+vision code together: they hand the scene itself over as a perfect reading. Tests of
+the controller's logic and the benchmark's fast path use them; the demo, ``run --sim``
+and the end-to-end tests render real frames.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+
+from coyote_pi import cards as C
+from coyote_pi.engine import Deal, DrawReplacement, Game, Reveal, seat_view
+from coyote_pi.engine.game import TRICKSTER
+from coyote_pi.engine.players import ScriptedPlayer, decision_rng
+from coyote_pi.table import controller as K
+from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, REPEAT_STEP, SPECIALS, Choice
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SimPace:
+    """How fast the simulated people are (seconds)."""
+
+    think: float = 0.0  #: before a seat's first press of a turn or a guess
+    card: float = 0.0  #: between two cards laid down
+    verdict: float = 0.0  #: reading the verdict before pressing ok
+    hold: float = 0.05  #: how long a finger holds a button
+    #: The least time between releasing a button and the next press (people are not
+    #: faster; presses closer than the buttons' debounce time would merge into one).
+    gap: float = 0.04
+    retry: float = 3.0  #: press again when the screen has not changed for this long
+    #: After holding a button, wait until the screen has not changed for this long
+    #: before looking again (the auto-repeats arrive one by one).
+    settle: float = 0.12
+
+
+#: A brisk pace for the demo: readable, quick.
+DEMO_PACE = SimPace(think=0.1, card=0.08, verdict=1.3)
+
+
+class PresserFingers:
+    """Fingers on gpiozero mock pins, through the device layer's SimulatedPresser.
+
+    ``timing`` is the buttons' :class:`~coyote_pi.devices.buttons.ButtonTiming`: a hold
+    lasts long enough for the wanted number of auto-repeats (give or take one: the
+    players look at the screen and correct, as people do).
+    """
+
+    def __init__(self, presser, pace: SimPace, timing) -> None:
+        self._presser = presser
+        self._pace = pace
+        self._timing = timing
+
+    def tap(self, seat: int, button: str) -> None:
+        self._presser.tap(seat, button, hold=self._pace.hold)
+        time.sleep(self._pace.gap)
+
+    def hold(self, seat: int, button: str, repeats: int) -> None:
+        seconds = self._timing.hold_delay + self._timing.repeat_interval * (repeats - 0.5)
+        self._presser.tap(seat, button, hold=seconds)
+        time.sleep(self._pace.gap)
+
+    def chord(self, seat: int) -> None:
+        self._presser.chord(seat)
+        time.sleep(self._pace.gap)
+
+
+class QueueFingers:
+    """Fingers that put button events straight into the controller's queue (no pins).
+
+    For tests of the controller's logic and for benchmarks, where gpiozero's timing is
+    not what is measured; the end-to-end tests press real mock pins instead.
+    """
+
+    def __init__(self, events: queue.Queue, clock=time.monotonic) -> None:
+        self.events = events
+        self._clock = clock
+
+    def tap(self, seat: int, button: str) -> None:
+        from coyote_pi.devices.events import PRESS, ButtonEvent
+
+        self.events.put(ButtonEvent(seat, button, PRESS, self._clock()))
+
+    def hold(self, seat: int, button: str, repeats: int) -> None:
+        from coyote_pi.devices.events import REPEAT, ButtonEvent
+
+        self.tap(seat, button)
+        for _ in range(repeats):
+            self.events.put(ButtonEvent(seat, button, REPEAT, self._clock()))
+
+    def chord(self, seat: int) -> None:
+        from coyote_pi.devices.events import CHORD, CHORD_BUTTON, ButtonEvent
+
+        self.events.put(ButtonEvent(seat, CHORD_BUTTON, CHORD, self._clock()))
+
+
+def truth_game(config, history, seed) -> Game:
+    """The game as the simulated table knows it: every card known.
+
+    The controller's game saw the seat cards through the camera and the centre only at
+    the reveal; replaying its history with each deal replaced by the seeded deck's
+    virtual deal gives the same game with everything known (reveals and draws then
+    happen by themselves, so they are skipped).
+    """
+    return truth_game_events(Game(config), history, seed)
+
+
+def truth_game_events(game: Game, events, seed) -> Game:
+    """Apply the controller's ``events`` to a truth ``game`` (see :func:`truth_game`)."""
+    for event in events:
+        if isinstance(event, Deal):
+            game.apply(game.virtual_deal(C.shuffled_deck(seed, game.round_number + 1)))
+        elif not isinstance(event, (Reveal, DrawReplacement)):
+            game.apply(event)
+    return game
+
+
+class _Truths:
+    """:func:`truth_game` for one actor's thread, replaying only the events added since last time."""
+
+    def __init__(self, seed) -> None:
+        self.seed = seed
+        self._history: tuple = ()
+        self._game: Game | None = None
+
+    def of(self, prompt: K.Prompt) -> Game:
+        history = prompt.history
+        if self._game is None or self._game.config != prompt.config or history[: len(self._history)] != self._history:
+            self._game, self._history = truth_game(prompt.config, history, self.seed), history
+            return self._game
+        added = truth_game_events(self._game, history[len(self._history):], self.seed)
+        self._history = history
+        return added
+
+
+class _Actor:
+    """Acts on the newest prompt on its own thread; subclasses say what to do with it."""
+
+    def __init__(self, name: str, table: SimTable) -> None:
+        self.thread = threading.Thread(target=self.run, name=name, daemon=True)
+        self.table = table
+        self.truths = _Truths(table.seed)
+        self.prompts: queue.Queue = queue.Queue()
+        self._done_key: object = None
+        self._done_at = 0.0
+        self.settling = False  #: set by :meth:`act` after a hold
+
+    def _newest(self, first, quiet: float):
+        """The newest prompt once none has arrived for ``quiet`` seconds (None: closing)."""
+        item = first
+        while item is not None:
+            try:
+                item = self.prompts.get(timeout=quiet)
+            except queue.Empty:
+                return first
+            first = item
+        return None
+
+    def run(self) -> None:
+        prompt = None
+        while True:
+            try:
+                item = self.prompts.get(timeout=self.table.pace.retry if prompt is not None else None)
+                if self.settling:
+                    self.settling = False
+                    item = self._newest(item, self.table.pace.settle)
+                while item is not None:  # only the newest prompt matters
+                    try:
+                        item = self.prompts.get_nowait()
+                    except queue.Empty:
+                        break
+            except queue.Empty:
+                item = prompt  # nothing new: maybe a press got lost; look again
+            if item is None:
+                return
+            prompt = item
+            try:
+                self.consider(prompt)
+            except Exception:  # a scripted actor must never take the table down; the test will notice
+                log.exception("%s failed on %s", self.thread.name, prompt.stage)
+
+    def consider(self, prompt: K.Prompt) -> None:
+        key = self.key(prompt)
+        if key is None:
+            return
+        now = time.monotonic()
+        if key == self._done_key and now - self._done_at < self.table.pace.retry:
+            return
+        self._done_key, self._done_at = key, now
+        self.act(prompt)
+        self._done_at = time.monotonic()
+
+    def key(self, prompt: K.Prompt):
+        """What this actor would act on in ``prompt`` (None: nothing to do)."""
+        raise NotImplementedError
+
+    def act(self, prompt: K.Prompt) -> None:
+        raise NotImplementedError
+
+
+class _Hands(_Actor):
+    """Lays the cards the prompt asks for (and catches up after a restart)."""
+
+    def key(self, prompt: K.Prompt):
+        if prompt.config is None or prompt.stage in (K.VERDICT, K.GAME_OVER):
+            return None
+        return (prompt.epoch, prompt.stage, prompt.round, len(prompt.history))
+
+    def act(self, prompt: K.Prompt) -> None:
+        table = self.table
+        truth = self.truths.of(prompt)
+        stage = prompt.stage
+        if stage == K.DEAL_WAIT:
+            table.deal(truth, truth.round_number + 1, slowly=True)
+            table.on_prompt(prompt)  # tell the players the cards are down (the manual path waits for it)
+            return
+        table.deal(truth, truth.round_number, slowly=False)  # a no-op unless the table restarted
+        r = truth.round
+        if r.extra_used:
+            table.lay("extra", "face_down", r.extra)
+        if stage in (K.REVEAL_WAIT, K.DRAW_WAIT):
+            table.lay("centre", "face_up", r.centre)
+            if r.extra_used:
+                table.lay("extra", "face_up", r.extra)
+        if stage == K.DRAW_WAIT:
+            table.lay("draw", "face_up", r.replacement)
+
+
+class _Player(_Actor):
+    """One seat's person at the buttons."""
+
+    def __init__(self, seat: int, table: SimTable) -> None:
+        super().__init__(f"sim seat {seat}", table)
+        self.seat = seat
+        self.brain = ScriptedPlayer()
+        self._thought: tuple | None = None
+
+    # -- what to act on --------------------------------------------------------------
+
+    def key(self, prompt: K.Prompt):
+        stage, seat = prompt.stage, self.seat
+        base = (prompt.epoch, stage, prompt.round, prompt.undos)
+        if stage == K.SETUP:
+            return base + (prompt.setup,) if self._setup_target(prompt) is not None else None
+        if prompt.config is None or seat > prompt.config.players:
+            return None
+        truth = self.truths.of(prompt)
+        if stage == K.TURN:
+            if self._undo_due(prompt, truth):
+                return base + (len(prompt.history), "undo")
+            if seat in prompt.seats and not self._undo_pending(prompt, truth):
+                return base + (len(prompt.history), prompt.choice)
+            return None
+        if stage == K.GUESS:
+            return base + (seat in prompt.seats,) if seat in prompt.seats else None
+        if stage == K.VERDICT:
+            return base + (len(prompt.history),) if seat == truth.results[-1].winner else None
+        if prompt.manual and seat == self._manual_seat(truth, stage):
+            if stage == K.DEAL_WAIT and self.table.dealt_round != truth.round_number + 1:
+                return None  # the hands are still dealing
+            return base + (len(prompt.history), prompt.entry)
+        return None
+
+    def _manual_seat(self, truth: Game, stage: str) -> int:
+        if stage == K.EXTRA_WAIT:
+            return truth.turn
+        return truth.next_start if stage == K.DEAL_WAIT else truth.active_seats[0]
+
+    # -- acting ----------------------------------------------------------------------
+
+    def act(self, prompt: K.Prompt) -> None:
+        fingers, stage = self.table.fingers, prompt.stage
+        if stage == K.SETUP:
+            self._press(self._setup_target(prompt))
+            return
+        truth = self.truths.of(prompt)
+        if stage == K.TURN:
+            if self._undo_due(prompt, truth):
+                fingers.chord(self.seat)
+                return
+            self._think(prompt)
+            wanted = self._wanted(prompt, truth)
+            button = _step_towards(prompt.choice, wanted, truth.legal())
+            repeats = _repeats_for(prompt.choice, wanted)
+            if repeats:
+                fingers.hold(self.seat, button, repeats)
+                self.settling = True
+            else:
+                self._press(button)
+        elif stage == K.GUESS:
+            self._think(prompt)
+            legal = truth.legal()
+            guess = self.brain.guess(seat_view(truth, self.seat), legal.guess_options)
+            self._press("plus" if guess.winner == legal.guess_options[0] else "minus")
+        elif stage == K.VERDICT:
+            time.sleep(self.table.pace.verdict)
+            self._press("ok")
+        elif stage in (K.REVEAL_WAIT, K.DRAW_WAIT):
+            item, shown = prompt.entry
+            self._press(_card_step(shown, _true_card(truth, item)))
+        else:  # the manual deal, or the Coyote card's draw laid by hand
+            time.sleep(self.table.pace.card)
+            self._press("ok")
+
+    def _press(self, button: str) -> None:
+        self.table.fingers.tap(self.seat, button)
+
+    def _think(self, prompt: K.Prompt) -> None:
+        """A moment's thought before the first press of a turn or a guess."""
+        moment = (prompt.epoch, prompt.stage, len(prompt.history), prompt.undos)
+        if moment != self._thought:
+            self._thought = moment
+            time.sleep(self.table.pace.think)
+
+    def _wanted(self, prompt: K.Prompt, truth: Game) -> Choice:
+        event = self.brain.act(seat_view(truth, self.seat), truth.legal(), decision_rng(self.table.seed, self.seat, truth))
+        kind = {"Bid": BID, "Challenge": CHALLENGE, "Peek": PEEK, "UseCoyoteCard": COYOTE_CARD}[type(event).__name__]
+        amount = getattr(event, "amount", None)
+        if kind == BID and self._misclicks(prompt, truth):
+            amount += 3  # a finger slips: this bid will be taken back with minus+plus
+        return Choice(kind, amount)
+
+    # -- the scripted misclick (the demo shows an undo) --------------------------------
+
+    def _misclicks(self, prompt: K.Prompt, truth: Game) -> bool:
+        """The start seat's first bid of round 2 slips, once per game, when enabled."""
+        r = truth.round
+        return (self.table.misclick and prompt.undos == 0 and r.number == 2 and not r.bids
+                and self.seat == r.start_seat)
+
+    def _undo_pending(self, prompt: K.Prompt, truth: Game) -> bool:
+        """The last bid was the scripted slip and has not been taken back yet: everyone waits."""
+        r = truth.round
+        return (self.table.misclick and prompt.undos == 0 and r.number == 2 and len(r.bids) == 1
+                and r.bids[0][0] == r.start_seat)
+
+    def _undo_due(self, prompt: K.Prompt, truth: Game) -> bool:
+        return self._undo_pending(prompt, truth) and self.seat == truth.round.start_seat
+
+    def _setup_target(self, prompt: K.Prompt) -> str | None:
+        """During setup, seat 1 sets each answer, and the chosen start seat presses ok."""
+        step, shown = prompt.setup
+        wanted = self.table.setup_answers.get(step)
+        if step == "start":
+            return "ok" if self.seat == wanted else None
+        if self.seat != 1:
+            return None
+        if wanted is None or shown == wanted:
+            return "ok"
+        if step == "players":
+            return "plus" if wanted > shown else "minus"
+        return "plus"
+
+
+def _choice_order(choice: Choice, specials: tuple[str, ...]) -> float:
+    """Position on the selector's line: bids by amount, specials below the lowest bid."""
+    if choice.kind == BID:
+        return float(choice.amount)
+    return -1e9 - specials.index(choice.kind)
+
+
+def _step_towards(shown: Choice, target: Choice, legal) -> str:
+    if shown == target:
+        return "ok"
+    specials = tuple(kind for kind in SPECIALS if getattr(legal, kind))  # Legal names them the same way
+    return "plus" if _choice_order(target, specials) > _choice_order(shown, specials) else "minus"
+
+
+def _repeats_for(shown: Choice, wanted: Choice) -> int:
+    """Far from the wanted bid, hold the button: each auto-repeat moves it by five."""
+    if shown.kind != BID or wanted.kind != BID:
+        return 0
+    distance = abs(wanted.amount - shown.amount)
+    return (distance - 1) // REPEAT_STEP if distance >= 2 * REPEAT_STEP else 0
+
+
+def _card_step(shown: str, wanted: str) -> str:
+    """The shorter way round the card list from ``shown`` to ``wanted`` (ok when there)."""
+    if shown == wanted:
+        return "ok"
+    distance = (C.ALL_CARDS.index(wanted) - C.ALL_CARDS.index(shown)) % len(C.ALL_CARDS)
+    return "plus" if distance <= len(C.ALL_CARDS) // 2 else "minus"
+
+
+def _true_card(truth: Game, item: str) -> str:
+    """The real card for an item the table asks to enter (the round is resolved in the truth)."""
+    result = truth.results[-1]
+    if item == "centre":
+        return result.centre
+    if item == "extra":
+        return result.extra
+    if item == "draw":
+        return result.score.replacement
+    return result.seat_cards[int(item[5:])]
+
+
+class SimTable(K.Listener):
+    """The hands and (optionally) the players of a simulated table of ``seats`` stands.
+
+    ``fingers`` presses buttons (:class:`PresserFingers` or :class:`QueueFingers`);
+    ``players=False`` leaves the buttons to a person (``run --sim``). ``setup_answers``
+    are what the players choose when setup asks (``players``, ``variant``, ``language``,
+    ``start``). Register it as a controller listener, :meth:`start` it, :meth:`close` it.
+    """
+
+    def __init__(self, *, seats: int, seed: int, fingers=None, players: bool = True, pace: SimPace = SimPace(),
+                 scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False) -> None:
+        from coyote_pi.vision import TableScene
+
+        self.seed = seed
+        self.fingers = fingers
+        self.pace = pace
+        self.misclick = misclick
+        self.setup_answers = {"players": seats, **(setup_answers or {})}
+        self.dealt_round = 0
+        self._lock = threading.Lock()
+        self._scene = TableScene(seats=seats, scheme=scheme)
+        self._actors: list[_Actor] = [_Hands("sim hands", self)]
+        if players:
+            self._actors += [_Player(seat, self) for seat in range(1, seats + 1)]
+
+    # -- the physical table ----------------------------------------------------------
+
+    def scene(self):
+        """A snapshot of what lies on the table (for the synthetic camera)."""
+        with self._lock:
+            return copy.deepcopy(self._scene)
+
+    def _change(self, **fields) -> None:
+        with self._lock:
+            values = {**self._scene.__dict__, **fields}
+            self._scene = type(self._scene)(**values)
+
+    def deal(self, truth: Game, round_number: int, *, slowly: bool) -> None:
+        """Clear the table and deal round ``round_number`` (nothing if it lies there already)."""
+        if self.dealt_round == round_number:
+            return
+        order = C.shuffled_deck(self.seed, round_number)
+        seats = truth.active_seats if truth.round_number < round_number else tuple(truth.round.seat_cards)
+        holder = truth.coyote_holder if truth.variant == TRICKSTER else None
+        coyote = None if truth.variant != TRICKSTER else (holder or "centre")
+        self._change(seat_cards={}, slots={}, coyote_card=coyote)
+        cards: dict[int, str] = {}
+        for seat, card in zip(seats, order):
+            cards[seat] = card
+            self._change(seat_cards=dict(cards))
+            if slowly:
+                time.sleep(self.pace.card)
+        self._change(slots={"centre": ("face_down", order[len(seats)])})
+        self.dealt_round = round_number
+
+    def lay(self, slot: str, state: str, card: str) -> None:
+        """Put ``card`` on ``slot`` (face up or down), after a moment for the hand to move."""
+        with self._lock:
+            already = self._scene.slot(slot) == (state, card)
+        if already:
+            return
+        time.sleep(self.pace.card)
+        with self._lock:
+            slots = dict(self._scene.slots)
+        slots[slot] = (state, card)
+        self._change(slots=slots)
+
+    # -- following the controller --------------------------------------------------------
+
+    def on_prompt(self, prompt: K.Prompt) -> None:
+        for actor in self._actors:
+            actor.prompts.put(prompt)
+
+    def start(self) -> None:
+        for actor in self._actors:
+            actor.thread.start()
+
+    def close(self) -> None:
+        for actor in self._actors:
+            actor.prompts.put(None)
+        for actor in self._actors:
+            if actor.thread.is_alive():
+                actor.thread.join(timeout=5)
+
+
+class SceneCamera:
+    """Test double for the camera: a "frame" is the scene itself (``scene()`` gives it)."""
+
+    description = "scene camera (test double)"
+
+    def __init__(self, scene) -> None:
+        self._scene = scene
+
+    def capture(self):
+        return self._scene()
+
+    def close(self) -> None:
+        pass
+
+
+class SceneReader:
+    """Test double for the vision code: reads a scene perfectly (see :class:`SceneCamera`)."""
+
+    def read(self, scene):
+        from coyote_pi.vision import SeatRead, SlotRead, TableReading
+
+        seats = {s: SeatRead(scene.seat_cards.get(s), "ok" if scene.seat_cards.get(s) else "missing")
+                 for s in scene.present}
+        slots = {}
+        for name in ("centre", "extra", "draw"):
+            state, card = scene.slot(name)
+            slots[name] = SlotRead(state, card if state == "face_up" else None)
+        return TableReading(seats=seats, slots=slots)

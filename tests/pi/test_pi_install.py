@@ -1,0 +1,357 @@
+"""The installer against a throwaway Raspberry Pi OS root, its commands run by a fake.
+
+What matters to a host: a dry run changes nothing, an install does every step, a second
+install does none, and an uninstall puts the tree back as it was (the documented
+config.txt backup aside), keeping what the host made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from coyote_pi.pi import install
+from coyote_pi.pi.install import Installer, InstallError, merge_block, remove_block
+
+from .fakes import STOCK_CONFIG_TXT, FakeSystem, snapshot
+
+BOOT = "boot/firmware/config.txt"
+BACKUP = BOOT + install.BACKUP_SUFFIX
+
+
+def quiet(root: Path, system: FakeSystem, **options) -> Installer:
+    return Installer(root, system, out=lambda line: None, **options)
+
+
+def test_dry_run_prints_every_step_and_changes_nothing(pi_root, system):
+    before = snapshot(pi_root)
+    printed: list[str] = []
+    report = Installer(pi_root, system, dry_run=True, out=printed.append).install()
+
+    assert snapshot(pi_root) == before
+    assert system.commands == []
+    summaries = [step.summary for step in report.steps]
+    assert len(summaries) == 10, summaries  # apt, user, venv, pip, link, config, modules, boot, unit, enable
+    text = "\n".join(printed)
+    missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
+    assert f"$ apt-get install -y --no-install-recommends {' '.join(missing)}" in text
+    assert f"$ {install.SYSTEM_PYTHON} -m venv --clear --system-site-packages {install.VENV}" in text
+    assert "$ systemctl enable coyote-pi.service" in text
+
+
+def test_install_makes_every_part(pi_root, system):
+    report = quiet(pi_root, system).install()
+
+    lines = system.lines()
+    missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
+    assert lines[:2] == ["apt-get update", "apt-get install -y --no-install-recommends " + " ".join(missing)]
+    assert (
+        "useradd --system --user-group --home-dir /var/lib/coyote-pi --no-create-home "
+        "--shell /usr/sbin/nologin --groups gpio,i2c,video coyote"
+    ) in lines
+    pip = next(c for c in system.commands if c[1:4] == ["-m", "pip", "install"])
+    assert pip[pip.index("--constraint") + 1] == str(install.CONSTRAINTS)
+    assert "systemctl enable coyote-pi.service" in lines
+    # The firmware changed, so the host reboots rather than the service restarting now.
+    assert "systemctl restart coyote-pi.service" not in lines
+    assert any("sudo reboot" in note for note in report.notes)
+
+    assert (pi_root / "usr/local/bin/coyote-pi").readlink() == Path(install.VENV + "/bin/coyote-pi")
+    unit = pi_root / "etc/systemd/system/coyote-pi.service"
+    assert unit.read_text() == install.UNIT_SOURCE.read_text()
+    assert (pi_root / "etc/systemd/system/multi-user.target.wants/coyote-pi.service").is_symlink()
+    assert (pi_root / "etc/coyote-pi/config.toml").read_text() == install.CONFIG_TEMPLATE.read_text()
+    assert (pi_root / "etc/modules-load.d/coyote-pi.conf").read_text().splitlines()[-1] == "i2c-dev"
+    boot = (pi_root / BOOT).read_text()
+    assert boot.startswith(STOCK_CONFIG_TXT)
+    assert boot.count("dtoverlay=gpio-shutdown,gpio_pin=21,active_low=1,gpio_pull=up") == 1
+    assert (pi_root / BACKUP).read_text() == STOCK_CONFIG_TXT
+    record = json.loads((pi_root / "opt/coyote-pi/install-record.json").read_text())
+    assert record["apt_packages"] == missing
+    assert record["user_created"] is True
+
+
+def test_second_install_changes_nothing(pi_root, system):
+    quiet(pi_root, system).install()
+    installed = snapshot(pi_root)
+    system.commands.clear()
+
+    report = quiet(pi_root, system).install()
+
+    assert report.steps == []
+    assert system.commands == []
+    assert snapshot(pi_root) == installed
+
+
+def test_uninstall_restores_the_original_tree(pi_root, system):
+    original = snapshot(pi_root)
+    quiet(pi_root, system).install()
+    installed_boot = (pi_root / BOOT).read_bytes()
+    system.commands.clear()
+
+    quiet(pi_root, system).uninstall()
+
+    after = snapshot(pi_root)
+    # The one documented leftover: the backup of config.txt from before the removal.
+    assert after.pop(BACKUP) == installed_boot
+    assert after == original
+    lines = system.lines()
+    assert lines[0] == "systemctl disable --now coyote-pi.service"
+    assert "userdel coyote" in lines
+    missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
+    assert lines[-1] == "apt-get remove -y " + " ".join(missing)
+
+    system.commands.clear()
+    assert quiet(pi_root, system).uninstall().steps == []
+    assert system.commands == []
+
+
+def test_an_edited_configuration_survives_reinstall_and_uninstall_unless_purged(pi_root, system):
+    quiet(pi_root, system).install()
+    config = pi_root / "etc/coyote-pi/config.toml"
+    config.write_text(config.read_text() + "# the host's own line\n")
+
+    assert quiet(pi_root, system).install().steps == []
+    assert config.read_text().endswith("# the host's own line\n")
+
+    report = quiet(pi_root, system).uninstall()
+    assert config.is_file()
+    assert any("Kept /etc/coyote-pi/config.toml" in note for note in report.notes)
+
+    quiet(pi_root, system, purge=True).uninstall()
+    assert not config.parent.exists()
+
+
+def test_a_configuration_that_was_there_before_is_never_touched(pi_root, system):
+    config = pi_root / "etc/coyote-pi/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("# written by the host before installing\n")
+
+    quiet(pi_root, system).install()
+    quiet(pi_root, system).uninstall()
+
+    assert config.read_text() == "# written by the host before installing\n"
+
+
+def test_game_records_are_kept_unless_purged(pi_root, system):
+    quiet(pi_root, system).install()
+    records = pi_root / "var/lib/coyote-pi"
+    records.mkdir(parents=True)
+    (records / "game-1.jsonl").write_text("{}\n")
+
+    report = quiet(pi_root, system).uninstall()
+    assert (records / "game-1.jsonl").is_file()
+    assert any("game records" in note for note in report.notes)
+
+    quiet(pi_root, system, purge=True).uninstall()
+    assert not records.exists()
+
+
+def test_new_code_is_reinstalled_and_the_service_restarted(pi_root, system):
+    quiet(pi_root, system).install()
+    (pi_root / install.SOURCE_STAMP.lstrip("/")).write_text("an older source\n")
+    system.commands.clear()
+
+    report = quiet(pi_root, system).install()
+
+    assert [step.summary.split()[0] for step in report.steps] == ["install", "restart"]
+    assert system.lines()[-1] == "systemctl restart coyote-pi.service"
+
+
+def test_an_existing_user_gets_the_groups_and_keeps_its_account(pi_root, system):
+    with (pi_root / "etc/passwd").open("a") as passwd:
+        passwd.write("coyote:x:1001:1001::/home/coyote:/bin/bash\n")
+    with (pi_root / "etc/group").open("a") as group:
+        group.write("coyote:x:1001:\n")
+    before = snapshot(pi_root)
+
+    quiet(pi_root, system).install()
+    assert "usermod --append --groups gpio,i2c,video coyote" in system.lines()
+    system.commands.clear()
+    quiet(pi_root, system).uninstall()
+
+    assert [line for line in system.lines() if "coyote " in line or line.endswith("coyote")] == [
+        "gpasswd --delete coyote gpio",
+        "gpasswd --delete coyote i2c",
+        "gpasswd --delete coyote video",
+    ]
+    after = snapshot(pi_root)
+    after.pop(BACKUP)
+    assert after == before
+
+
+def test_a_coyote_pi_command_that_is_not_the_installers_is_left_alone(pi_root, system):
+    own = pi_root / "usr/local/bin/coyote-pi"
+    own.write_text("#!/bin/sh\necho the host's own\n")
+
+    report = quiet(pi_root, system).install()
+    quiet(pi_root, system).uninstall()
+
+    assert any("Left /usr/local/bin/coyote-pi alone" in note for note in report.notes)
+    assert own.read_text() == "#!/bin/sh\necho the host's own\n"
+
+
+def test_missing_groups_are_created_and_removed_again(pi_root, system):
+    (pi_root / "etc/group").write_text("root:x:0:\nvideo:x:44:\n")
+    before = snapshot(pi_root)
+
+    quiet(pi_root, system).install()
+    assert [x for x in system.lines() if "groupadd" in x] == ["groupadd --system gpio", "groupadd --system i2c"]
+    quiet(pi_root, system).uninstall()
+
+    after = snapshot(pi_root)
+    after.pop(BACKUP)
+    assert after == before
+
+
+def test_a_venv_that_cannot_see_the_apt_packages_is_made_again(pi_root, system):
+    cfg = pi_root / "opt/coyote-pi/venv/pyvenv.cfg"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("home = /usr/bin\ninclude-system-site-packages = false\n")
+
+    quiet(pi_root, system).install()
+
+    assert f"{install.SYSTEM_PYTHON} -m venv --clear --system-site-packages {install.VENV}" in system.lines()
+    assert "include-system-site-packages = true" in cfg.read_text()
+
+
+def test_a_failed_step_keeps_what_came_before_and_the_next_run_goes_on(pi_root, system):
+    system.fail_on = "useradd"
+    with pytest.raises(InstallError, match="useradd"):
+        quiet(pi_root, system).install()
+    system.fail_on = None
+    system.commands.clear()
+
+    quiet(pi_root, system).install()
+    assert not any(line.startswith("apt-get") for line in system.lines())
+    system.commands.clear()
+    quiet(pi_root, system).uninstall()
+    # The packages from the first, failed run are still known as the installer's.
+    assert system.lines()[-1].startswith("apt-get remove -y python3-picamera2")
+
+
+def test_without_systemd_running_nothing_is_started_or_stopped(pi_root, system):
+    (pi_root / "run/systemd/system").rmdir()
+    quiet(pi_root, system).install()
+    assert not any("daemon-reload" in line or "restart" in line for line in system.lines())
+    system.commands.clear()
+    quiet(pi_root, system).uninstall()
+    assert system.lines()[0] == "systemctl disable coyote-pi.service"
+
+
+def test_skip_apt_leaves_packages_alone(pi_root, system):
+    quiet(pi_root, system, skip_apt=True).install()
+    quiet(pi_root, system, skip_apt=True).uninstall()
+    assert not any(line.startswith("apt-get") for line in system.lines())
+
+
+def test_no_dpkg_database_is_a_clear_error(pi_root, system):
+    (pi_root / "var/lib/dpkg/status").unlink()
+    with pytest.raises(InstallError, match="--skip-apt"):
+        quiet(pi_root, system).install()
+
+
+def test_older_images_keep_config_txt_in_boot_and_bookworm_stubs_are_skipped(pi_root, system):
+    (pi_root / BOOT).unlink()
+    (pi_root / "boot/config.txt").write_text("DO NOT EDIT THIS FILE\n\nThe file you are looking for has moved.\n")
+    report = quiet(pi_root, system).install()
+    assert any("firmware settings skipped" in note for note in report.notes)
+    assert (pi_root / "boot/config.txt").read_text().startswith("DO NOT EDIT")
+
+    (pi_root / "boot/config.txt").write_text("dtparam=audio=on\n")
+    quiet(pi_root, system).install()
+    assert install.BEGIN_MARK in (pi_root / "boot/config.txt").read_text()
+
+
+# -- the config.txt block ----------------------------------------------------------------
+
+
+def test_merge_appends_a_block_and_replaces_an_outdated_one_in_place():
+    merged = merge_block("dtparam=audio=on\n[pi4]\narm_boost=1\n", "[all]\nold=1\n")
+    assert merged.splitlines() == [
+        "dtparam=audio=on", "[pi4]", "arm_boost=1", install.BEGIN_MARK, "[all]", "old=1", install.END_MARK,
+    ]  # fmt: skip
+    updated = merge_block(merged + "# the host's line after the block\n", "[all]\nnew=1\n")
+    assert "old=1" not in updated
+    assert updated.endswith(f"new=1\n{install.END_MARK}\n# the host's line after the block\n")
+    assert remove_block(updated) == "dtparam=audio=on\n[pi4]\narm_boost=1\n# the host's line after the block\n"
+
+
+def test_merge_is_stable_and_handles_a_missing_final_newline():
+    once = merge_block("a=1", "b=2\n")
+    assert once == f"a=1\n{install.BEGIN_MARK}\nb=2\n{install.END_MARK}\n"
+    assert merge_block(once, "b=2\n") == once
+    assert remove_block("a=1\n") == "a=1\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{install.BEGIN_MARK}\nx=1\n",
+        f"{install.END_MARK}\n{install.BEGIN_MARK}\n",
+        f"{install.BEGIN_MARK}\n" * 2 + install.END_MARK,
+    ],
+)
+def test_broken_markers_are_refused_not_guessed(text):
+    with pytest.raises(InstallError, match="broken coyote-pi markers"):
+        merge_block(text, "x=1\n")
+
+
+def test_installed_packages_reads_only_installed_stanzas():
+    status = (
+        "Package: a\nStatus: install ok installed\nDescription: x\n continued: y\n\n"
+        "Package: b\nStatus: deinstall ok config-files\n\nPackage: c\nStatus: install ok installed\n"
+    )
+    assert install.installed_packages(status) == {"a", "c"}
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def cli_args(**overrides) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    install.configure(parser)
+    args = parser.parse_args([])
+    vars(args).update(overrides)
+    return args
+
+
+def test_the_real_root_needs_root(monkeypatch, capsys):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert install.run(cli_args()) == 1
+    assert "sudo make install" in capsys.readouterr().err
+
+
+def test_with_root_the_system_commands_are_printed_not_run(pi_root, monkeypatch, capsys):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a system command was run")
+
+    monkeypatch.setattr(subprocess, "run", refuse)
+    assert install.run(cli_args(root=str(pi_root))) == 0
+    out = capsys.readouterr().out
+    assert "(not run outside the real root) $ useradd --system" in out
+    assert (pi_root / "etc/systemd/system/coyote-pi.service").is_file()
+
+
+def test_purge_without_uninstall_is_refused(pi_root, capsys):
+    assert install.run(cli_args(root=str(pi_root), purge=True)) == 2
+    assert "--purge goes with --uninstall" in capsys.readouterr().err
+
+
+def test_the_installer_runs_on_the_standard_library_alone(pi_root):
+    """``python3 -S``: no site-packages at all, as on a Pi before the venv exists."""
+    result = subprocess.run(
+        [sys.executable, "-S", "-m", "coyote_pi.pi.install", "--dry-run", "--root", str(pi_root)],
+        cwd=install.REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Dry run: 10 steps would run; nothing was changed." in result.stdout

@@ -1,0 +1,187 @@
+"""Helpers for the table tests: build a table, play it to the end with a time limit, look back.
+
+Most tests use :func:`play`: it assembles a table with :func:`coyote_pi.table.rig.open_rig`
+(simulated hands and scripted players), runs the controller on a thread, waits for the
+game-over screen and returns what happened (the record, the screens, the play-by-play).
+A table that stalls fails the test with the last lines of its play-by-play.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.record import Record, read_record
+from coyote_pi.table.config import GameSettings, Pacing, TableConfig
+from coyote_pi.table.controller import Listener
+from coyote_pi.table.rig import SimOptions, open_rig
+from coyote_pi.table.sim import SimPace
+
+#: Pacing for tests: no pause between camera reads, quick pages and messages.
+FAST = Pacing(camera_interval=0.0, page_seconds=0.3, message_seconds=0.3, manual_after=3)
+#: Fingers as quick as the buttons' (test) debounce allows.
+QUICK_FINGERS = SimPace(hold=0.03, gap=0.025, retry=2.0)
+#: Rendered frames small enough to be quick, large enough for the stickers to read.
+TEST_FRAME = (1280, 720)
+
+
+def sim_devices(frame: tuple[int, int] = TEST_FRAME) -> DevicesConfig:
+    """The "sim" preset with small frames and snappy (still debounced) buttons."""
+    devices = DevicesConfig.preset("sim")
+    return dataclasses.replace(
+        devices,
+        camera=dataclasses.replace(devices.camera, width=frame[0], height=frame[1]),
+        buttons=dataclasses.replace(devices.buttons, debounce_ms=20, hold_ms=300, repeat_ms=80),
+    )
+
+
+def table_config(folder: Path, players: int, variant: str = "basic", *, start: int | None = 1,
+                 language: str | None = "en", pacing: Pacing = FAST) -> TableConfig:
+    return TableConfig(game=GameSettings(players, variant, language, start), pacing=pacing, record_dir=folder)
+
+
+class Spy(Listener):
+    """Remembers every screen, prompt, log line and reveal the controller reports."""
+
+    def __init__(self) -> None:
+        self.screens: list = []
+        self.prompts: list = []
+        self.lines: list[str] = []
+        self.reveals: list = []
+        self._changed = threading.Condition()
+        self._mark = 0
+
+    def on_screen(self, stage, screen) -> None:
+        with self._changed:
+            self.screens.append((stage, screen))
+            self._changed.notify_all()
+
+    def on_prompt(self, prompt) -> None:
+        with self._changed:
+            self.prompts.append(prompt)
+            self._changed.notify_all()
+
+    def on_log(self, line) -> None:
+        self.lines.append(line)
+
+    def on_reveal(self, round_number, what, frame, reading) -> None:
+        self.reveals.append((round_number, what, reading))
+
+    def wait_for(self, test, timeout: float = 20.0):
+        """Block until a prompt passes ``test``; return it. Only the prompt the previous
+        wait returned and later ones count, so successive waits follow the game forward."""
+
+        def found():
+            for index in range(self._mark, len(self.prompts)):
+                if test(self.prompts[index]):
+                    self._mark = index
+                    return self.prompts[index]
+            return None
+
+        with self._changed:
+            prompt = self._changed.wait_for(found, timeout)
+        if prompt is None:
+            pytest.fail("the table never got there; last lines:\n" + "\n".join(self.lines[-25:]))
+        return prompt
+
+    def texts(self, stage: str | None = None) -> list[str]:
+        """Every text shown (title, big, lines), optionally only in one stage."""
+        out = []
+        for shown_stage, screen in self.screens:
+            if stage is None or shown_stage == stage:
+                out += [screen.title, screen.big, *screen.lines]
+        return out
+
+
+@dataclass
+class Played:
+    record: Record
+    spy: Spy
+    path: Path
+    rig: object = field(repr=False, default=None)
+
+    @property
+    def game(self):
+        return self.record.game
+
+
+def game_events(record: Record | Path) -> list[dict]:
+    """The game events of a record (or record file), in order."""
+    if isinstance(record, Path):
+        record = read_record(record)
+    return [line["event"] for line in record.lines if line.get("kind") in ("action", "observation")]
+
+
+def same_game(record: Record | Path) -> list[dict]:
+    """:func:`game_events` with each run of simultaneous guesses in seat order: the order in
+    which simultaneous guesses arrive is a race, the game they make is not."""
+    events, run = [], []
+    for event in game_events(record) + [{"type": "end"}]:
+        if event["type"] == "guess":
+            run.append(event)
+            continue
+        events += sorted(run, key=lambda guess: guess["seat"]) + [event]
+        run = []
+    return events[:-1]
+
+
+def run_rig(rig, spy: Spy, timeout: float) -> None:
+    """Run the rig's controller on a thread until the game-over screen, or fail."""
+    failure: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            rig.run(until_over=True)
+        except BaseException as error:  # handed to the test below
+            failure.append(error)
+
+    thread = threading.Thread(target=body, name="table under test", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        rig.controller.stop()
+        thread.join(5)
+        pytest.fail(f"the game did not end within {timeout:.0f} s; last lines:\n" + "\n".join(spy.lines[-30:]))
+    if failure:
+        raise failure[0]
+
+
+@contextlib.contextmanager
+def running_table(config: TableConfig, sim: SimOptions, **rig_options):
+    """A table running on a thread while the test presses and watches: yields ``(rig, spy)``."""
+    spy = Spy()
+    rig = open_rig(config, rig_options.pop("devices", None) or sim_devices(), sim=sim,
+                   listeners=[spy, *rig_options.pop("listeners", ())], **rig_options)
+    thread = threading.Thread(target=rig.run, name="table under test", daemon=True)
+    thread.start()
+    try:
+        yield rig, spy
+    finally:
+        rig.controller.stop()
+        thread.join(5)
+        rig.close()
+
+
+def play(config: TableConfig, *, sim: SimOptions, devices: DevicesConfig | None = None, timeout: float = 120,
+         **rig_options) -> Played:
+    """Play a whole simulated game and return its validated record and what was shown."""
+    spy = Spy()
+    listeners = [spy, *rig_options.pop("listeners", ())]
+    rig = open_rig(config, devices or sim_devices(), sim=sim, listeners=listeners, **rig_options)
+    try:
+        run_rig(rig, spy, timeout)
+    finally:
+        rig.close()
+    path = rig.controller.table.path
+    return Played(read_record(path), spy, path, rig)
+
+
+def fast_sim(seed: int = 1, **options) -> SimOptions:
+    """Scripted players putting events straight into the queue, a perfect-reading camera."""
+    return SimOptions(seed=seed, fingers="queue", camera="scene", **options)

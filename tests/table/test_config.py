@@ -1,0 +1,79 @@
+"""The table's configuration file and flags, and the one-line errors of the commands."""
+
+from __future__ import annotations
+
+import argparse
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from coyote_pi.cli import main as coyote_pi
+from coyote_pi.table import run as run_command
+from coyote_pi.table.config import ConfigError, GameSettings, Pacing, load_config, load_config_text
+
+EXAMPLE = Path(str(resources.files("coyote_pi").joinpath("data", "coyote-pi.example.toml")))
+
+
+def test_the_shipped_example_is_valid_and_documents_the_defaults():
+    config = load_config(EXAMPLE)
+    assert config.game == GameSettings()  # everything asked at the table
+    assert config.pacing == Pacing()
+    assert config.record_dir == Path("/var/lib/coyote-pi/games")
+    assert config.scheme == "aruco"
+    assert set(config.devices) == {"display", "buttons", "camera"}
+
+
+def test_the_example_and_its_device_sections_open_through_run(tmp_path):
+    args = argparse.Namespace(config=str(EXAMPLE), sim=False, players=3, variant="trickster", language="ru",
+                              start_seat="2", record_dir=str(tmp_path), scripted=False, camera_size=None,
+                              no_view=False, seed=None)
+    config, devices = run_command._settings(args)
+    assert config.game == GameSettings(3, "trickster", "ru", 2)  # flags override the file
+    assert config.record_dir == tmp_path
+    assert devices.display.driver == "ssd1306" and devices.camera.backend == "picamera2"
+
+
+def test_relative_record_folders_are_relative_to_the_file(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text('[record]\ndir = "games"\n[game]\nplayers = 5\nstart_seat = 4\n', encoding="utf-8")
+    config = load_config(path)
+    assert config.record_dir == tmp_path / "games" and config.game.start_seat == 4
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[game]\nplayers = 7\n", "t.toml: [game] players must be 2 to 6, not 7"),
+    ("[game]\nplayers = 3\nstart_seat = 5\n", "t.toml: [game] start_seat 5 is not one of the 3 seats"),
+    ('[game]\nvariant = "turbo"\n', "t.toml: [game] variant must be one of 'basic', 'trickster', not 'turbo'"),
+    ('[game]\nlanguage = "fr"\n', "t.toml: [game] language must be one of 'en', 'de', 'ru', not 'fr'"),
+    ("[table]\ncamera_interval = -1\n", "t.toml: [table] camera_interval must be 0 to 60, not -1"),
+    ('[table]\nstable_reads = "two"\n', "t.toml: [table] stable_reads must be a whole number, not 'two'"),
+    ("[table]\nspeed = 3\n", "t.toml: [table] has an unknown key 'speed'"),
+    ("[tabel]\n", "t.toml: unknown section [tabel]"),
+    ('[vision]\nscheme = "barcode"\n', "t.toml: [vision] scheme must be one of 'aruco', 'qr', not 'barcode'"),
+    ("[record]\ndir = 3\n", "t.toml: [record] dir must be a folder path, not 3"),
+    ("[game\n", "t.toml: not valid TOML"),
+])
+def test_a_bad_file_names_the_key_in_one_line(text, message):
+    with pytest.raises(ConfigError) as caught:
+        load_config_text(text, source="t.toml")
+    assert str(caught.value).startswith(message) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("text,flags,message", [
+    ('[camera]\nbackend = "kinect"\n', [], "[camera] backend = 'kinect' is not one of"),
+    ("", ["--players", "9"], "flags: [game] players must be 2 to 6, not 9"),
+    ("", ["--start-seat", "first"], '--start-seat must be a seat number or "ask"'),
+    ("", ["--sim", "--camera-size", "big"], "--camera-size must look like 2304x1296"),
+])
+def test_run_reports_bad_configuration_in_one_line(tmp_path, capsys, text, flags, message):
+    path = tmp_path / "table.toml"
+    path.write_text(text, encoding="utf-8")
+    assert coyote_pi(["run", "--config", str(path), "--record-dir", str(tmp_path), *flags]) == 2
+    error = capsys.readouterr().err.strip()
+    assert message in error and error.startswith("coyote-pi run: ") and "\n" not in error
+
+
+def test_run_reports_a_missing_file(tmp_path, capsys):
+    assert coyote_pi(["run", "--config", str(tmp_path / "nope.toml")]) == 2
+    assert "cannot read the configuration" in capsys.readouterr().err

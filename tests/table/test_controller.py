@@ -1,0 +1,301 @@
+"""The controller's flows: refusals, undo, presses from many threads, a failing display and
+camera, the manual path, setup, and the loop's behaviour when nothing happens."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+
+import pytest
+
+from coyote_pi.devices.camera import FailingCamera, SyntheticCamera
+from coyote_pi.devices.display import FlakyDummy, TableDisplay
+from coyote_pi.devices.presser import Bounce, SimulatedPresser
+from coyote_pi.record import read_record
+from coyote_pi.table.rig import SimOptions, open_rig
+from coyote_pi.table.sim import QueueFingers, SceneCamera
+
+from .conftest import FAST, Spy, fast_sim, game_events, play, running_table, same_game, sim_devices, table_config
+
+
+def _at_first_turn(spy, seat: int = 1):
+    return spy.wait_for(lambda p: p.stage == "turn" and p.seats == (seat,))
+
+
+def _events_of(rig) -> list[dict]:
+    return game_events(rig.controller.table.path)
+
+
+def _shown_after(spy, count: int, test) -> bool:
+    return any(test(screen) for _, screen in spy.screens[count:])
+
+
+def test_out_of_turn_and_unknown_seats_are_told_and_change_nothing(tmp_path):
+    with running_table(table_config(tmp_path, 3), fast_sim(players=False)) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        turn = _at_first_turn(spy)
+        before, shown = _events_of(rig), len(spy.screens)
+        fingers.tap(2, "plus")
+        fingers.tap(3, "ok")
+        fingers.tap(5, "ok")  # a wired seat that is not in this 3-player game
+        fingers.tap(1, "plus")  # seat 1's press still works
+        spy.wait_for(lambda p: p.choice is not None and p.choice.amount == turn.choice.amount + 1)
+        assert _events_of(rig) == before
+        assert _shown_after(spy, shown, lambda s: s.alert and s.title == "Seat 2" and s.big == "not your turn")
+        assert _shown_after(spy, shown, lambda s: s.alert and s.lines == ("Seat 5 is not playing",))
+
+
+def test_undo_takes_back_the_last_bid_and_is_recorded(tmp_path):
+    with running_table(table_config(tmp_path, 3), fast_sim(players=False)) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        turn = _at_first_turn(spy)
+        fingers.tap(1, "plus")
+        spy.wait_for(lambda p: p.choice is not None and p.choice.amount == turn.choice.amount + 1)
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (2,))
+        fingers.chord(3)  # not the last bidder: refused
+        fingers.tap(1, "minus")  # the bidder's first finger of the chord: a hint, not a refusal
+        fingers.chord(1)
+        back = spy.wait_for(lambda p: p.stage == "turn" and p.seats == (1,) and p.undos == 1)
+        assert back.choice.amount == turn.choice.amount + 1  # the selector starts from the bid taken back
+        events = _events_of(rig)
+        assert [e["type"] for e in events] == ["deal", "bid", "undo"]
+        assert events[-1] == {"type": "undo", "seat": 1}
+        texts = spy.texts()
+        assert "Only the last bidder can take back" in texts
+        assert any("minus+plus takes your bid back" in text for text in texts)
+        assert f"Seat 1 took back {turn.choice.amount + 1}" in texts
+
+
+def test_bouncing_presses_count_once(tmp_path):
+    devices = sim_devices()
+    with running_table(table_config(tmp_path, 2), SimOptions(players=False, camera="scene"), devices=devices) as (rig, spy):
+        presser = SimulatedPresser(rig.devices.pin_factory, rig.devices.pinmap, seed=5,
+                                   bounce=Bounce(min_toggles=3, max_toggles=6, max_gap=0.0012))
+        turn = _at_first_turn(spy)
+        for _ in range(6):
+            presser.tap(1, "plus", hold=0.05)
+            time.sleep(0.04)
+        spy.wait_for(lambda p: p.choice.amount == turn.choice.amount + 6)
+        presser.tap(1, "ok", hold=0.05)
+        spy.wait_for(lambda p: p.seats == (2,))
+        time.sleep(0.2)
+        assert [e["type"] for e in _events_of(rig)] == ["deal", "bid"]
+        assert _events_of(rig)[-1]["amount"] == turn.choice.amount + 6
+
+
+def test_presses_from_many_threads_at_once(tmp_path):
+    config = table_config(tmp_path, 4, "trickster")
+    with running_table(config, SimOptions(players=False, camera="scene"), devices=sim_devices()) as (rig, spy):
+        presser = SimulatedPresser(rig.devices.pin_factory, rig.devices.pinmap, seed=2)
+        turn = _at_first_turn(spy)
+
+        def seat_one() -> None:
+            for _ in range(4):
+                presser.tap(1, "plus", hold=0.05)
+                time.sleep(0.04)
+
+        def others(seat: int) -> None:
+            for button in ("ok", "plus", "minus", "ok"):
+                presser.tap(seat, button, hold=0.05)
+                time.sleep(0.04)
+
+        threads = [threading.Thread(target=seat_one)] + [threading.Thread(target=others, args=(s,)) for s in (2, 3, 4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        spy.wait_for(lambda p: p.choice.amount == turn.choice.amount + 4)
+        assert [e["type"] for e in _events_of(rig)] == ["deal"]
+
+        presser.tap(1, "ok", hold=0.05)  # seat 1 bids, seat 2 says Coyote!
+        spy.wait_for(lambda p: p.seats == (2,))
+        presser.tap(2, "minus", hold=0.05)
+        spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
+        presser.tap(2, "ok", hold=0.05)
+        spy.wait_for(lambda p: p.stage == "guess")
+        guesses = [presser.press(3, "plus"), presser.press(4, "minus"), presser.press(1, "plus")]  # seat 1 bid
+        for finger in guesses:
+            finger.join()
+        spy.wait_for(lambda p: p.stage in ("reveal", "verdict"))
+        made = [e for e in _events_of(rig) if e["type"] == "guess"]
+        assert sorted((g["seat"], g["winner"]) for g in made) == [(3, 1), (4, 2)]
+        guess_screens = [screen for stage, screen in spy.screens if stage == "guess" and not screen.alert]
+        assert guess_screens and all("plus" in screen.lines[0] for screen in guess_screens)
+        # Nobody's guess shows on screen before the verdict: only that a seat has guessed.
+        assert not any("right" in text or "wrong" in text for text in spy.texts("guess"))
+
+
+def test_the_game_goes_on_while_the_display_fails_and_comes_back(tmp_path):
+    failing = FlakyDummy(lambda call: 4 <= call <= 12 or 40 <= call <= 44)
+    display = TableDisplay(failing, retry_delays=(0.01, 0.02))
+    played = play(table_config(tmp_path, 3), sim=fast_sim(8), display=display)
+    assert played.game.winner is not None
+    assert failing.calls > 44 and display.healthy and display.last_error is None
+    reference = play(table_config(tmp_path / "reference", 3), sim=fast_sim(8))
+    assert same_game(played.record) == same_game(reference.record)
+
+
+def test_without_a_camera_every_card_is_entered_with_the_buttons(tmp_path):
+    devices = sim_devices()
+    devices = dataclasses.replace(devices, camera=dataclasses.replace(devices.camera, backend="none"))
+    played = play(table_config(tmp_path, 3, "trickster"), sim=SimOptions(seed=3, fingers="queue"), devices=devices)
+    events = game_events(played.record)
+    assert all(all(card is None for card in e["seats"].values()) for e in events if e["type"] == "deal")
+    reveals = [e for e in events if e["type"] == "reveal"]
+    assert len(reveals) == played.game.round_number and all(e["seats"] for e in reveals)
+    entered = [line["note"] for line in played.record.lines if line.get("note", {}).get("table") == "entered"]
+    assert {note["item"] for note in entered} >= {"centre", "seat:1", "seat:2", "seat:3"}
+    assert any(text == "Centre card?" for text in played.spy.texts())
+    reference = play(table_config(tmp_path / "reference", 3, "trickster"), sim=fast_sim(3))
+    assert [r.to_dict() for r in played.game.results] == [r.to_dict() for r in reference.game.results]
+
+
+@pytest.mark.parametrize("fault,after", [("garbage", 0), ("error", 3)])
+def test_a_camera_that_fails_switches_to_the_manual_path_and_the_game_completes(tmp_path, fault, after):
+    def broken(scene):
+        working = SyntheticCamera(scene, size=(1280, 720))
+        return FailingCamera(fault, after=after, inner=working if after else None, size=(640, 360))
+
+    played = play(table_config(tmp_path, 2), sim=SimOptions(seed=2, fingers="queue"), camera=broken)
+    assert played.game.winner is not None
+    manual = [line["note"] for line in played.record.lines if line.get("note", {}).get("table") == "manual"]
+    assert manual and all(note["why"] == f"{FAST.manual_after} failed camera reads" for note in manual)
+    problems = [line["note"] for line in played.record.lines if line.get("note", {}).get("table") == "camera"]
+    expected = "problem.no_table" if fault == "garbage" else "problem.camera_error"
+    assert any(p["key"] == expected for note in problems for p in note["problems"])
+    reference = play(table_config(tmp_path / "reference", 2), sim=fast_sim(2))
+    assert [r.to_dict() for r in played.game.results] == [r.to_dict() for r in reference.game.results]
+
+
+def test_players_can_ask_for_the_manual_path_when_a_card_stays_unreadable(tmp_path):
+    def hiding_seat_two(scene):
+        def without_seat_two():
+            shown = scene()
+            shown.seat_cards = {s: c for s, c in shown.seat_cards.items() if s != 2}
+            return shown
+
+        return SceneCamera(without_seat_two)
+
+    config = table_config(tmp_path, 3)
+    with running_table(config, fast_sim(players=False), camera=hiding_seat_two) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        spy.wait_for(lambda p: any("Seat 2: no card" in line for _, s in spy.screens for line in s.lines))
+        assert spy.prompts[-1].stage == "deal" and not spy.prompts[-1].manual
+        fingers.chord(3)
+        fingers.tap(3, "ok")
+        spy.wait_for(lambda p: p.stage == "deal" and p.manual)
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.stage == "turn")
+        events = _events_of(rig)
+        assert events == [{"type": "deal", "seats": {"1": None, "2": None, "3": None}, "centre": None, "deck": None}]
+    notes = [line["note"] for line in read_record(rig.controller.table.path).lines if "note" in line]
+    assert {"table": "manual", "round": 1, "wait": "deal", "why": "asked at the table"} in notes
+    assert any(s.alert and s.title == "Enter cards by hand?" for _, s in spy.screens)
+
+
+def test_setup_asks_what_the_configuration_leaves_open(tmp_path):
+    config = table_config(tmp_path, None, None, start=None, language=None)
+    with running_table(config, SimOptions(seats=5, players=False, camera="scene")) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        # The camera counts the stands and offers that many players.
+        spy.wait_for(lambda p: p.setup == ("players", 5))
+        spy.wait_for(lambda p: any("Camera sees 5 stands" in s.lines for _, s in spy.screens))
+        fingers.tap(2, "ok")
+        spy.wait_for(lambda p: p.setup == ("variant", "basic"))
+        fingers.tap(4, "minus")
+        spy.wait_for(lambda p: p.setup == ("variant", "trickster"))
+        fingers.tap(4, "ok")
+        spy.wait_for(lambda p: p.setup == ("language", "en"))
+        fingers.tap(1, "plus")
+        spy.wait_for(lambda p: p.setup == ("language", "de"))
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.setup == ("start", None))
+        fingers.tap(6, "ok")  # seat 6 is not in a 5-player game
+        fingers.tap(3, "ok")  # the youngest
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (3,))
+        table = rig.controller.table
+    assert table.game.config.to_dict() == {"players": 5, "variant": "trickster", "start_seat": 3}
+    assert read_record(table.path).meta["language"] == "de"
+    setup = spy.texts("setup")
+    # English until the language is chosen, German from then on.
+    assert "Trickster" in setup and "Deutsch" in setup and "Jüngste: ok" in setup
+    assert "Platz 6 spielt nicht mit" in setup
+    assert "Platz 3 beginnt" in spy.texts("turn")
+
+
+def test_the_loop_sleeps_until_something_happens_and_pings_the_watchdog(tmp_path):
+    class Notifier:
+        def __init__(self, interval):
+            self.interval, self.calls = interval, []
+
+        def __getattr__(self, name):
+            return lambda *args: self.calls.append(name)
+
+        def watchdog_interval(self):
+            return self.interval
+
+    for interval in (None, 0.05):
+        notifier = Notifier(interval)
+        spy = Spy()
+        rig = open_rig(table_config(tmp_path / str(interval), 2), sim_devices(), sim=fast_sim(players=False),
+                       listeners=[spy], notifier=notifier)
+        waits, get = [], rig.controller.queue.get
+        rig.controller.queue.get = lambda block=True, timeout=None: (waits.append(timeout), get(block, timeout))[1]
+        thread = threading.Thread(target=rig.run, daemon=True)
+        thread.start()
+        try:
+            _at_first_turn(spy)
+            time.sleep(0.4)
+        finally:
+            rig.controller.stop()
+            thread.join(5)
+            rig.close()
+        assert notifier.calls.count("ready") == 1 and notifier.calls[-1] == "stopping"
+        if interval is None:
+            assert waits[-1] is None  # waiting for a press: no timeout at all
+            assert "watchdog" not in notifier.calls
+        else:
+            assert max(w for w in waits[-3:]) <= interval
+            assert notifier.calls.count("watchdog") >= 4
+
+
+def test_the_verdict_pages_and_moves_on_by_itself_when_configured(tmp_path):
+    pacing = dataclasses.replace(FAST, verdict_seconds=0.5, page_seconds=0.2)
+    config = table_config(tmp_path, 2, pacing=pacing)
+    with running_table(config, fast_sim(players=False)) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        _at_first_turn(spy)
+        fingers.tap(1, "ok")
+        _at_first_turn(spy, 2)
+        fingers.tap(2, "minus")
+        spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
+        fingers.tap(2, "ok")
+        spy.wait_for(lambda p: p.stage == "verdict")
+        spy.wait_for(lambda p: p.stage == "deal", timeout=5)
+    verdict = [screen for stage, screen in spy.screens if stage == "verdict"]
+    assert verdict[0].big.endswith("wins")
+    assert any(s.title == "Round 1: why" for s in verdict)  # the explanation paged in by itself
+    notes = [line.get("note") for line in read_record(rig.controller.table.path).lines]
+    assert {"table": "verdict_seen", "round": 1} in notes
+
+
+def test_a_camera_that_cannot_start_leaves_the_table_on_the_manual_path(tmp_path):
+    devices = sim_devices()
+    devices = dataclasses.replace(devices, camera=dataclasses.replace(devices.camera, backend="folder",
+                                                                      folder=str(tmp_path / "no such folder")))
+    played = play(table_config(tmp_path, 2), sim=SimOptions(seed=5, fingers="queue"), devices=devices)
+    assert played.game.winner is not None
+    assert "No camera" in played.spy.texts("deal")
+
+
+def test_after_a_game_ok_starts_a_new_one(tmp_path):
+    config = table_config(tmp_path, 2)
+    with running_table(config, fast_sim(7), new_game_when_over=True) as (rig, spy):
+        spy.wait_for(lambda p: p.stage == "over", timeout=30)
+        first = rig.controller.table.path
+        QueueFingers(rig.controller.queue).tap(1, "ok")  # any seat, in the game or out
+        spy.wait_for(lambda p: p.stage == "deal" and p.round == 0)
+        assert rig.controller.table.path.name == "game-0002.jsonl" and first.name == "game-0001.jsonl"
+    assert "ok: new game" in spy.texts("over")

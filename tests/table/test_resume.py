@@ -1,0 +1,196 @@
+"""Killed at any moment and restarted, the table resumes the same game with nothing lost.
+
+In-process crashes: a :class:`Crash` (a BaseException nothing in the table catches) is
+raised at chosen points: just before a record write, halfway through one (a torn line,
+as a power cut leaves it), just after one (on disk, never shown), and while a button
+press is being handled. After each crash the table is rebuilt from the record folder,
+as a restarted service would, with new simulated hands and players that see only the
+table and the prompts. The finished game must equal the same seed played without crashes.
+
+A real ``kill -9`` of ``coyote-pi run --sim --scripted`` in a child process checks the
+same of the command the service runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from coyote_pi.record import RecordWriter, read_record
+from coyote_pi.table.controller import Controller
+from coyote_pi.table.rig import open_rig, resume_or_none
+
+from coyote_pi.table.sim import QueueFingers
+
+from .conftest import Spy, fast_sim, game_events, play, run_rig, running_table, same_game, sim_devices, table_config
+
+
+class Crash(BaseException):
+    """The process dies here (raised through everything, like a kill)."""
+
+
+class CrashPlan:
+    """Raises :class:`Crash` at the n-th record write (``writes``: n -> "before", "torn" or
+    "after") and before handling the n-th button press (``presses``), counted across restarts."""
+
+    WRITE_MODES = ("before", "torn", "after")
+
+    def __init__(self, writes: dict[int, str], presses: set[int] = frozenset()) -> None:
+        self.writes = dict(writes)
+        self.presses = set(presses)
+        self._writes = itertools.count(1)
+        self._presses = itertools.count(1)
+        self.crashes: list[str] = []
+
+    def install(self, monkeypatch) -> None:
+        plan, write, press = self, RecordWriter._append, Controller._on_button
+
+        def append(writer, bodies):
+            mode = plan.writes.get(next(plan._writes))
+            if mode == "before":
+                plan._crash(mode)
+            write(writer, bodies)
+            if mode == "torn":  # cut the line just written in half, as a power cut would
+                data = writer.path.read_bytes()
+                start = data.rstrip(b"\n").rfind(b"\n") + 1
+                writer.path.write_bytes(data[: start + (len(data) - start) // 2])
+            if mode in ("torn", "after"):
+                plan._crash(mode)
+
+        def on_button(controller, event):
+            if next(plan._presses) in plan.presses:
+                plan._crash("press")
+            press(controller, event)
+
+        monkeypatch.setattr(RecordWriter, "_append", append)
+        monkeypatch.setattr(Controller, "_on_button", on_button)
+
+    def _crash(self, mode: str) -> None:
+        self.crashes.append(mode)
+        raise Crash(mode)
+
+    @property
+    def planned(self) -> int:
+        return len(self.writes) + len(self.presses)
+
+
+def _play_through_crashes(config, seed: int, plan: CrashPlan) -> Path:
+    """Start the table, and restart it after every crash, until the game is over."""
+    for epoch in range(plan.planned + 2):
+        spy = Spy()
+        rig = open_rig(config, sim_devices(), sim=fast_sim(seed, misclick=True), table=resume_or_none(config, new=False),
+                       listeners=[spy], epoch=epoch)
+        try:
+            run_rig(rig, spy, timeout=60)
+            return rig.controller.table.path
+        except Crash:
+            continue
+        finally:
+            rig.close()
+    pytest.fail("more restarts than crashes")
+
+
+@pytest.mark.parametrize("variant,players,seed", [("basic", 3, 5), ("trickster", 4, 9)])
+def test_crashes_at_many_points_lose_nothing(tmp_path, monkeypatch, variant, players, seed):
+    reference = play(table_config(tmp_path / "reference", players, variant), sim=fast_sim(seed, misclick=True))
+    writes = len(reference.record.lines)
+    presses = sum(1 for line in reference.spy.lines if "presses" in line)
+    chooser = random.Random(seed)
+    modes = itertools.cycle(CrashPlan.WRITE_MODES)
+    plan = CrashPlan({n: next(modes) for n in sorted(chooser.sample(range(2, writes), 9))},
+                     set(chooser.sample(range(1, presses), 6)))
+    plan.install(monkeypatch)
+
+    path = _play_through_crashes(table_config(tmp_path / "crashing", players, variant), seed, plan)
+
+    assert len(plan.crashes) >= 12, plan.crashes  # most planned points were reached before the end
+    assert {"press", "before", "torn", "after"} <= set(plan.crashes)
+    assert same_game(path) == same_game(reference.path)  # nothing lost, nothing twice, same ending
+    crashed = read_record(path)
+    assert crashed.game.winner == reference.game.winner
+    assert [r.to_dict() for r in crashed.game.results] == [r.to_dict() for r in reference.game.results]
+    assert sum(1 for event in game_events(path) if event["type"] == "undo") == 1  # the undo survived too
+
+
+def test_a_torn_last_line_is_set_aside_on_resume(tmp_path, monkeypatch):
+    plan = CrashPlan({6: "torn"})
+    plan.install(monkeypatch)
+    config = table_config(tmp_path, 2)
+    path = _play_through_crashes(config, 4, plan)
+    assert plan.crashes == ["torn"]
+    assert path.with_name(path.name + ".torn").exists()
+    assert read_record(path).game.winner is not None
+
+
+def test_the_verdict_is_shown_again_if_the_table_stopped_before_anyone_saw_it(tmp_path):
+    config = table_config(tmp_path, 2)
+    with running_table(config, fast_sim(2, players=False)) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        spy.wait_for(lambda p: p.stage == "turn")
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (2,))
+        fingers.tap(2, "minus")
+        spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
+        fingers.tap(2, "ok")
+        spy.wait_for(lambda p: p.stage == "verdict")
+    with running_table(config, fast_sim(2, players=False), table=resume_or_none(config, new=False)) as (rig, spy):
+        spy.wait_for(lambda p: p.stage == "verdict")
+        QueueFingers(rig.controller.queue).tap(2, "ok")
+        spy.wait_for(lambda p: p.stage == "deal")
+    assert {"table": "verdict_seen", "round": 1} in [line.get("note") for line in read_record(rig.controller.table.path).lines]
+
+
+FAST_TOML = """
+[table]
+camera_interval = 0.05
+page_seconds = 0.5
+message_seconds = 0.3
+
+[buttons]
+debounce_ms = 20
+hold_ms = 300
+repeat_ms = 80
+"""
+
+
+def _run_sim(folder: Path, config: Path) -> subprocess.Popen:
+    command = [sys.executable, "-m", "coyote_pi", "run", "--sim", "--scripted", "--no-view", "--config", str(config),
+               "--record-dir", str(folder), "--players", "3", "--seed", "12", "--camera-size", "1280x720"]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_kill_9_of_run_sim_resumes_the_same_game(tmp_path):
+    config = tmp_path / "fast.toml"
+    config.write_text(FAST_TOML, encoding="utf-8")
+    record = tmp_path / "records" / "sim" / "game-0001.jsonl"
+
+    first = _run_sim(tmp_path / "records", config)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not record.exists() or record.read_bytes().count(b"\n") < 18):
+        if first.poll() is not None:
+            pytest.fail(f"run --sim ended early: {first.stderr.read()}")
+        time.sleep(0.05)
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    lines_at_kill = record.read_bytes().count(b"\n")
+    assert first.returncode == -signal.SIGKILL and lines_at_kill >= 18
+
+    second = _run_sim(tmp_path / "records", config)
+    out, err = second.communicate(timeout=120)
+    assert second.returncode == 0, err
+    assert "resuming" in err and "wins" in out
+    assert not (tmp_path / "records" / "sim" / "game-0002.jsonl").exists()
+
+    finished = read_record(record)
+    assert finished.meta["seed"] == 12 and len(finished.lines) > lines_at_kill
+    # The same seed on the in-process fast path (the sim's start seat is 1 + seed % players).
+    reference = play(table_config(tmp_path / "reference", 3, "basic", start=1 + 12 % 3), sim=fast_sim(12))
+    assert same_game(record) == same_game(reference.path)
