@@ -41,9 +41,11 @@ How presses become events
 from __future__ import annotations
 
 import functools
+import logging
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -51,6 +53,8 @@ from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATI
 from coyote_pi.devices.errors import DeviceError
 from coyote_pi.devices.pinmap import PinMap, SeatPins
 from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,7 @@ class SeatButtons:
         scheduler: Scheduler | None = None,
     ):
         from gpiozero import DigitalInputDevice, GPIOZeroError
+        from gpiozero.exc import PinFactoryFallback
 
         self.number = seat.number
         self._events = events
@@ -151,19 +156,26 @@ class SeatButtons:
         self._chord_held = False
         self._closed = False
         self._buttons: dict[str, _Button] = {}
-        try:
-            for name, pin in seat.buttons():
-                # bounce_time=None: debouncing happens in _on_edge, identically for mock and real pins.
-                device = DigitalInputDevice(pin.gpio, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-                self._buttons[name] = _Button(name, device, timing.debounce)
-                device.when_activated = functools.partial(self._on_edge, name, True)
-                device.when_deactivated = functools.partial(self._on_edge, name, False)
-        except GPIOZeroError as err:
-            self.close()
-            raise DeviceError(
-                f"cannot open the buttons of seat {seat.number} ({type(err).__name__}: {err}); on a Pi install "
-                "python3-lgpio and add the user to the gpio group, elsewhere use [buttons] backend = \"mock\""
-            ) from err
+        # gpiozero warns for each pin factory it falls back from; when none works, the
+        # DeviceError below says what to do, so the warnings are only logged on success.
+        with warnings.catch_warnings(record=True) as fallbacks:
+            warnings.simplefilter("always", PinFactoryFallback)
+            try:
+                for name, pin in seat.buttons():
+                    # bounce_time=None: debouncing happens in _on_edge, identically for mock and real pins.
+                    device = DigitalInputDevice(pin.gpio, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                    self._buttons[name] = _Button(name, device, timing.debounce)
+                    device.when_activated = functools.partial(self._on_edge, name, True)
+                    device.when_deactivated = functools.partial(self._on_edge, name, False)
+            except GPIOZeroError as err:
+                self.close()
+                raise DeviceError(
+                    f"cannot open the buttons of seat {seat.number} ({type(err).__name__}: {err}); on a Pi "
+                    "install python3-lgpio and add the user to the gpio group, elsewhere use "
+                    "[buttons] backend = \"mock\""
+                ) from err
+        for fallback in fallbacks:
+            log.warning("%s", fallback.message)
 
     def is_pressed(self, button: str) -> bool:
         """The debounced state of ``button`` ("minus", "plus" or "ok")."""

@@ -149,6 +149,26 @@ def test_pins_already_in_use_give_a_clear_error(pinmap, buttons, factory):
         TableButtons(pinmap, queue.Queue(), pin_factory=factory)
 
 
+def test_a_machine_without_gpio_gets_a_clear_error_and_no_fallback_noise(pinmap, monkeypatch):
+    """gpiozero falls back through its pin factories (lgpio, RPi.GPIO, pigpio, native),
+    warning at each; none works off a Pi, and the user sees one clear error instead."""
+    import warnings
+
+    import gpiozero
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(gpiozero.Device, "pin_factory", None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a stray gpiozero warning would fail the test
+        try:
+            table = TableButtons(pinmap, queue.Queue())
+        except DeviceError as err:
+            assert 'cannot open the buttons of seat 1' in str(err) and 'backend = "mock"' in str(err)
+        else:
+            table.close()
+            pytest.skip("this machine has working GPIO")
+
+
 def test_single_seat_with_its_own_scheduler(pinmap, factory):
     events = queue.Queue()
     with SeatButtons(pinmap.seat(3), events, pin_factory=factory):
