@@ -30,6 +30,7 @@ import signal
 import sys
 import threading
 
+from coyote_pi.memory import tune_malloc
 from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config
 
 
@@ -52,6 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import logging
 
+    tune_malloc()  # camera frames are large and short-lived: give them back to the OS
     logging.basicConfig(level=logging.INFO if args.verbose or not args.sim else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(message)s")
     from coyote_pi.devices.errors import DeviceError

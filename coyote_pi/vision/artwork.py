@@ -6,9 +6,11 @@ busy on purpose (strong colours, big numerals, stripes, dots and text around the
 sticker) because clean test cards flatter every detector.
 
 Objects are drawn in their own millimetre coordinates at :data:`BASE_PPM` pixels per
-millimetre and cached; :func:`texture_level` hands out halved copies so the renderer can
-pick one close to the size an object has on screen (drawing a much larger texture
-through a perspective warp aliases).
+millimetre; :func:`texture_level` hands out halved copies so the renderer can pick one
+close to the size an object has on screen (drawing a much larger texture through a
+perspective warp aliases). Only those copies are cached, never the full-size drawings:
+a stand is 4 MB and the mat 7.7 MB at :data:`BASE_PPM`, and a 2304-pixel frame (the
+simulated table's) draws nothing at that size.
 """
 
 from __future__ import annotations
@@ -133,6 +135,19 @@ def _mm_canvas(width_mm: float, height_mm: float, ppm: int) -> np.ndarray:
     return np.zeros((int(round(height_mm * ppm)), int(round(width_mm * ppm)), 3), np.uint8)
 
 
+def _shade(canvas: np.ndarray, field: np.ndarray, gain: np.ndarray, offset: np.ndarray) -> None:
+    """Fill ``canvas`` with ``field * gain + offset`` (a float32 grey field, per-channel
+    float32 gains and offsets), clipped to 0..255.
+
+    Worked out a band of rows and one colour at a time: the whole float colour image
+    would be four times the size of the finished texture (31 MB for the mat)."""
+    band = 64
+    for y0 in range(0, canvas.shape[0], band):
+        rows = field[y0 : y0 + band]
+        for channel in range(canvas.shape[2]):
+            canvas[y0 : y0 + band, :, channel] = np.clip(rows * gain[channel] + offset[channel], 0, 255)
+
+
 def _put_text(canvas, text, org, scale, colour, thickness, centred=False):
     font = cv2.FONT_HERSHEY_DUPLEX
     if centred:
@@ -167,7 +182,6 @@ def _busy_background(canvas: np.ndarray, rng: np.random.Generator, ppm: int) -> 
         cv2.polylines(canvas, [pts], False, ink, max(1, int(0.6 * ppm)), cv2.LINE_AA)
 
 
-@lru_cache(maxsize=64)
 def card_face(markers: MarkerSet, role: str) -> np.ndarray:
     """A card's face at :data:`BASE_PPM`: busy artwork, its value and its sticker.
 
@@ -196,7 +210,6 @@ def card_face(markers: MarkerSet, role: str) -> np.ndarray:
     return canvas
 
 
-@lru_cache(maxsize=4)
 def card_back(width_mm: float, height_mm: float) -> np.ndarray:
     """Every card's back: a red lattice and the game's name, and no marker at all."""
     ppm = BASE_PPM
@@ -216,7 +229,6 @@ def card_back(width_mm: float, height_mm: float) -> np.ndarray:
 # ------------------------------------------------------------------------ stands, mat
 
 
-@lru_cache(maxsize=16)
 def stand_board(markers: MarkerSet, seat: int) -> np.ndarray:
     """A stand's face (stand coordinates, image top = top of the board): wood, its marker
     and the seat number."""
@@ -228,7 +240,7 @@ def stand_board(markers: MarkerSet, seat: int) -> np.ndarray:
     base = np.array((60, 120, 170), np.float32) * rng.uniform(0.8, 1.1)
     rows = np.arange(h, dtype=np.float32)[:, None]
     grain = 0.85 + 0.15 * np.sin(rows / (1.7 * ppm) + 3 * np.sin(np.arange(w, dtype=np.float32)[None, :] / (23 * ppm)))
-    canvas[:] = np.clip(grain[..., None] * base, 0, 255).astype(np.uint8)
+    _shade(canvas, grain, base, np.zeros(3, np.float32))
     mu, mv = layout.marker_centre
     cx = (mu + layout.board_width / 2) * ppm
     cy = (layout.board_height - mv) * ppm
@@ -239,7 +251,6 @@ def stand_board(markers: MarkerSet, seat: int) -> np.ndarray:
     return canvas
 
 
-@lru_cache(maxsize=4)
 def mat_texture(markers: MarkerSet) -> np.ndarray:
     """The centre mat (mat coordinates, image top = +y): felt, slot outlines with their
     names and markers, and the two locating markers."""
@@ -249,8 +260,8 @@ def mat_texture(markers: MarkerSet) -> np.ndarray:
     h, w = canvas.shape[:2]
     rng = stable_rng("mat")
     felt = rng.normal(0, 6, size=(h // 4 + 1, w // 4 + 1)).astype(np.float32)
-    felt = cv2.resize(felt, (w, h))[..., None]
-    canvas[:] = np.clip(np.array((95, 75, 55), np.float32) + felt, 0, 255).astype(np.uint8)
+    felt = cv2.resize(felt, (w, h))
+    _shade(canvas, felt, np.ones(3, np.float32), np.array((95, 75, 55), np.float32))
 
     def to_px(x: float, y: float) -> tuple[float, float]:
         return ((x + layout.width / 2) * ppm, (layout.height / 2 - y) * ppm)
@@ -274,7 +285,10 @@ def mat_texture(markers: MarkerSet) -> np.ndarray:
 
 @lru_cache(maxsize=256)
 def texture_level(source_id: tuple, level: int) -> np.ndarray:
-    """``source`` halved ``level`` times (level 0 is the base texture)."""
+    """``source`` halved ``level`` times (level 0 is the base texture).
+
+    The base texture is drawn afresh for every level asked for and dropped once halved,
+    so the cache holds only the sizes a renderer actually draws."""
     image = _TEXTURE_SOURCES[source_id[0]](*source_id[1:])
     for _ in range(level):
         image = cv2.resize(image, (max(1, image.shape[1] // 2), max(1, image.shape[0] // 2)),

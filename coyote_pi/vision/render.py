@@ -549,6 +549,7 @@ def render_scene_with_truth(scene: TableScene, *, width: int = FULL_WIDTH, heigh
         _add_noise(frame, conditions.noise, rng)
     if conditions.jpeg_quality is not None:
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(conditions.jpeg_quality)])
+        del frame  # free the raw frame before its decoded twin is allocated
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return frame, _truth(layout)
 
@@ -589,9 +590,37 @@ def _draw_finger(frame: np.ndarray, camera: Camera, finger: _Finger, rng: np.ran
     cv2.fillPoly(frame, [np.round(inner * 16).astype(np.int32)], skin.tolist(), cv2.LINE_AA, shift=4)
 
 
+#: Frame rows per band when light is applied: scaling the coarse light grids up a band at
+#: a time keeps two frame-sized temporaries (18 MB at 2304 x 1296) out of memory.
+_LIGHT_BAND_ROWS = 128
+
+
+def _upscaled(grid: np.ndarray, size: tuple[int, int], box: tuple[int, int, int, int],
+              interpolation: int) -> np.ndarray:
+    """The part ``box`` (x0, y0, x1, y1) of ``grid`` scaled up to ``size`` (width,
+    height) with ``cv2.resize``'s pixel-centre mapping, without computing the rest."""
+    (gh, gw), (width, height), (x0, y0, x1, y1) = grid.shape[:2], size, box
+    sx, sy = gw / width, gh / height
+    frame_to_grid = np.array([[sx, 0.0, (x0 + 0.5) * sx - 0.5], [0.0, sy, (y0 + 0.5) * sy - 0.5]])
+    return cv2.warpAffine(grid, frame_to_grid, (x1 - x0, y1 - y0), flags=interpolation | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _glare_box(glare3: np.ndarray, size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The frame rectangle (x0, y0, x1, y1) outside which the scaled-up glare grid is
+    zero (bicubic scaling reaches two cells past the last lit one), or None if unlit."""
+    rows, cols = np.nonzero(glare3.max(axis=2))
+    if rows.size == 0:
+        return None
+    (gh, gw), (width, height) = glare3.shape[:2], size
+    cell_w, cell_h = width / gw, height / gh
+    return (max(0, int((cols.min() - 3) * cell_w)), max(0, int((rows.min() - 3) * cell_h)),
+            min(width, math.ceil((cols.max() + 4) * cell_w)), min(height, math.ceil((rows.max() + 4) * cell_h)))
+
+
 def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.random.Generator) -> None:
     """Uneven light (gradient, vignetting, soft shadows, a tinted lamp) and glare, worked
-    out on a coarse grid and applied to the frame in two passes."""
+    out on a coarse grid and applied to the frame band by band."""
     h, w = frame.shape[:2]
     gh, gw = max(4, h // 16), max(4, w // 16)
     y, x = np.mgrid[0:gh, 0:gw].astype(np.float32)
@@ -606,29 +635,55 @@ def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.r
     tint = 1.0 + rng.uniform(-0.06, 0.06, size=3) * k
     gain3 = np.clip(gain[..., None] * tint, 0.0, 1.27)
     # Gains are stored as 0..255 meaning 0..1.27 so that light can also brighten a little.
-    full = cv2.resize((gain3 * 200).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
-    cv2.multiply(frame, full, dst=frame, scale=1 / 200.0)
+    gain8 = (gain3 * 200).astype(np.uint8)
+    glare3 = None
     if layout.glares:
         pts = np.stack([(x + 0.5) * w, (y + 0.5) * h], axis=-1).reshape(-1, 2)
         glare = sum(g.at(pts) for g in layout.glares).reshape(gh, gw)
         glare3 = np.clip(np.repeat(glare[..., None], 3, axis=2) * (1.0, 0.98, 0.95), 0, 255).astype(np.uint8)
-        cv2.add(frame, cv2.resize(glare3, (w, h), interpolation=cv2.INTER_CUBIC), dst=frame)
+    # Bicubic scaling is slow, so glare is scaled up only where it lights anything.
+    lit = None if glare3 is None else _glare_box(glare3, (w, h))
+    for y0 in range(0, h, _LIGHT_BAND_ROWS):
+        y1 = min(h, y0 + _LIGHT_BAND_ROWS)
+        band = frame[y0:y1]  # whole rows: a contiguous view, changed in place
+        cv2.multiply(band, _upscaled(gain8, (w, h), (0, y0, w, y1), cv2.INTER_LINEAR), dst=band, scale=1 / 200.0)
+        if lit is not None and max(y0, lit[1]) < min(y1, lit[3]):
+            box = (lit[0], max(y0, lit[1]), lit[2], min(y1, lit[3]))
+            part = frame[box[1] : box[3], box[0] : box[2]]
+            part[:] = cv2.add(part, _upscaled(glare3, (w, h), box, cv2.INTER_CUBIC))
+
+
+_NOISE_TILE = 1024
+_NOISE_BLOCK = 512
 
 
 @lru_cache(maxsize=1)
-def _noise_tile() -> np.ndarray:
-    return np.random.default_rng(12345).standard_normal((1024, 1024, 3)).astype(np.float32)
+def _noise_tile(sigma: float) -> np.ndarray:
+    """A fixed field of Gaussian noise of ``sigma`` grey levels, truncated to integers.
+
+    It is kept as int8 when the values fit (3 MB instead of a 12 MB float field) and
+    drawn a strip at a time, so no full-size float field is ever held."""
+    rng = np.random.default_rng(12345)
+    tile = np.empty((_NOISE_TILE, _NOISE_TILE, 3), np.int16)
+    strip = 128
+    for y0 in range(0, _NOISE_TILE, strip):
+        tile[y0 : y0 + strip] = rng.standard_normal((strip, _NOISE_TILE, 3)).astype(np.float32) * sigma
+    small = np.iinfo(np.int8)
+    if small.min <= tile.min() and tile.max() <= small.max:
+        tile = tile.astype(np.int8)
+    tile.flags.writeable = False
+    return tile
 
 
 def _add_noise(frame: np.ndarray, sigma: float, rng: np.random.Generator) -> None:
     """Sensor noise: slices of one cached Gaussian field at random offsets, block by block
     (drawing 36 million fresh normals per frame would dominate the rendering time)."""
-    tile = (_noise_tile() * sigma).astype(np.int16)
+    tile = _noise_tile(sigma)
     h, w = frame.shape[:2]
-    block = 512
+    block = _NOISE_BLOCK
     for y0 in range(0, h, block):
         for x0 in range(0, w, block):
             bh, bw = min(block, h - y0), min(block, w - x0)
-            oy, ox = rng.integers(0, 1024 - block, size=2)
+            oy, ox = rng.integers(0, _NOISE_TILE - block, size=2)
             patch = frame[y0 : y0 + bh, x0 : x0 + bw]
             patch[:] = cv2.add(patch, tile[oy : oy + bh, ox : ox + bw], dtype=cv2.CV_8U)
