@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from coyote_pi.cards import ALL_CARDS
 from coyote_pi.engine import events as E
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.game import Game, GameConfig
@@ -251,6 +250,7 @@ class RecordedGame:
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
+    >>> from coyote_pi.cards import ALL_CARDS
     >>> table = RecordedGame.start(path, GameConfig(players=2))
     >>> table.game.phase
     'deal'

@@ -2,9 +2,10 @@
 
 A :class:`ScriptedPlayer` decides from its own :class:`~coyote_pi.engine.views.SeatView`
 only (it cannot cheat). Its randomness comes from :func:`decision_rng`, seeded by the
-game's seed, the seat and how many events the game has seen, so every decision is a pure
-function of the game so far: a simulated table that crashes and resumes plays on exactly
-as it would have.
+game's seed, the seat and the point of the round (round, bids so far, peek and Coyote
+card this turn, guesses), so every decision is a pure function of the game so far: a
+simulated table that crashes and resumes plays on exactly as it would have, and a table
+that observes its cards plays the same game as one that knows the deck.
 """
 
 from __future__ import annotations
@@ -36,9 +37,8 @@ class ScriptedPlayer:
 
     def estimate(self, view: SeatView) -> float:
         known = view.known_cards()
-        total = sum(C.value(c) for c in known if C.is_number(c))
-        if C.MAX0 in known:
-            total -= max((C.value(c) for c in known if C.is_number(c)), default=0)
+        numbers = [C.value(c) for c in known if C.is_number(c)]
+        total = sum(numbers) - (max(numbers, default=0) if C.MAX0 in known else 0)
         return total + _MEAN_UNSEEN * view.unknown_count()
 
     def act(self, view: SeatView, legal: Legal, rng: DecisionRandom) -> E.Event:
