@@ -83,16 +83,15 @@ def marker_modules(markers: MarkerSet, role: str) -> np.ndarray:
     return grid
 
 
-@lru_cache(maxsize=256)
 def marker_image(markers: MarkerSet, role: str, module_px: int) -> np.ndarray:
-    """The sticker for ``role``: marker plus white quiet zone, grey uint8, square."""
+    """The sticker for ``role``: marker plus white quiet zone, grey uint8, square.
+
+    Not cached: it is quick to draw, and drawn only into textures, which are cached."""
     modules = marker_modules(markers, role)
     quiet = markers.quiet_zone_modules
     padded = np.pad(modules, quiet, constant_values=False)
     image = np.where(padded, 0, 255).astype(np.uint8)
-    image = np.repeat(np.repeat(image, module_px, axis=0), module_px, axis=1)
-    image.flags.writeable = False
-    return image
+    return np.repeat(np.repeat(image, module_px, axis=0), module_px, axis=1)
 
 
 def paste_sticker(canvas: np.ndarray, markers: MarkerSet, role: str, centre_px, ppm: float, angle_deg=0.0):
@@ -283,7 +282,13 @@ def mat_texture(markers: MarkerSet) -> np.ndarray:
     return canvas
 
 
-@lru_cache(maxsize=256)
+#: Texture levels kept: more than one frame of the largest table draws (six stands, nine
+#: cards, a back, the mat, a ledge), so a frame never redraws what the last one drew.
+#: Cards of rounds gone by are dropped.
+TEXTURE_CACHE_SIZE = 32
+
+
+@lru_cache(maxsize=TEXTURE_CACHE_SIZE)
 def texture_level(source_id: tuple, level: int) -> np.ndarray:
     """``source`` halved ``level`` times (level 0 is the base texture).
 

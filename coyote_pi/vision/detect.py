@@ -271,10 +271,13 @@ class ArucoDetector:
 
     def anchors(self, frame_bgr: np.ndarray, factor: int) -> Detections:
         """Stands, mat markers and the Coyote card, found in a 1/``factor`` copy of the frame."""
+        return self._large(frame_bgr, factor, keep=ANCHOR_KINDS)
+
+    def _large(self, frame_bgr: np.ndarray, factor: int, keep=None) -> Detections:
+        """Large markers (of the roles ``keep``, or all), found in a 1/``factor`` copy."""
         scale = 1.0 / factor
         small = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-        gray = to_gray(small)
-        return self._collect(frame_bgr, detect_padded(self._anchor, gray), scale, (0.0, 0.0), keep=ANCHOR_KINDS)
+        return self._collect(frame_bgr, detect_padded(self._anchor, to_gray(small)), scale, (0.0, 0.0), keep=keep)
 
     def region(self, frame_bgr: np.ndarray, box: tuple[int, int, int, int], sticker_px: float,
                enough: Callable[[list[Marker]], bool]) -> Detections:
@@ -300,12 +303,26 @@ class ArucoDetector:
                 break
         return found
 
-    def whole_frame(self, frame_bgr: np.ndarray) -> Detections:
-        """Every marker in the frame at full resolution (the thorough fallback)."""
-        gray = to_gray(frame_bgr)
+    def whole_frame(self, frame_bgr: np.ndarray, bands: int | None = None) -> Detections:
+        """Every marker in the frame at full resolution (the thorough fallback).
+
+        A large frame is read in ``bands`` horizontal bands (default: see
+        :func:`whole_frame_bands`) so that the detector's working images are a band's
+        size, not the frame's (at 4608 x 2592 the whole frame at once takes about 50 MB
+        more). Neighbouring bands overlap by :func:`band_overlap` rows, so every marker
+        up to that height lies wholly inside one band; taller ones are found in a copy
+        shrunk so they are still a few dozen pixels wide. Repeats are merged by the reader.
+        """
+        h = frame_bgr.shape[0]
+        rows = band_rows(h, whole_frame_bands(frame_bgr.shape) if bands is None else bands)
         found = Detections([], no_candidates())
-        for detector in self._full:
-            found.extend(self._collect(frame_bgr, detect_padded(detector, gray), 1.0, (0.0, 0.0)))
+        for y0, y1 in rows:
+            gray = to_gray(frame_bgr[y0:y1])
+            edges = (y0 == 0, y1 == h)  # only the frame's own edges are padded, not a cut
+            for detector in self._full:
+                found.extend(self._collect(frame_bgr, detect_padded(detector, gray, edges), 1.0, (0.0, float(y0))))
+        if len(rows) > 1:
+            found.extend(self._large(frame_bgr, max(1, int(band_overlap(h) // TALL_MARKER_PX))))
         return found
 
     def opencv_default(self, frame_bgr: np.ndarray) -> Detections:
@@ -322,14 +339,50 @@ class ArucoDetector:
 DETECTION_PAD = 12
 
 
-def detect_padded(detector, gray: np.ndarray):
+def detect_padded(detector, gray: np.ndarray, edges: tuple[bool, bool] = (True, True)):
     """``detector.detectMarkers`` on ``gray`` widened by a replicated edge. OpenCV misses
     markers whose white quiet zone runs into the image's edge (a stand at the very edge
-    of the frame, a sticker at the edge of a region); the padding gives it room."""
-    padded = cv2.copyMakeBorder(gray, DETECTION_PAD, DETECTION_PAD, DETECTION_PAD, DETECTION_PAD,
-                                cv2.BORDER_REPLICATE)
+    of the frame, a sticker at the edge of a region); the padding gives it room.
+
+    ``edges`` says whether the top and the bottom get it too: a band cut out of a frame
+    is not padded where it was cut, so a marker cut in two is left to the band that holds
+    all of it instead of being stretched into a false outline."""
+    top, bottom = (DETECTION_PAD if edge else 0 for edge in edges)
+    padded = cv2.copyMakeBorder(gray, top, bottom, DETECTION_PAD, DETECTION_PAD, cv2.BORDER_REPLICATE)
     corners, ids, rejected = detector.detectMarkers(padded)
-    return ([c - DETECTION_PAD for c in corners], ids, [r - DETECTION_PAD for r in rejected])
+    shift = np.array((DETECTION_PAD, top), np.float32)
+    return ([c - shift for c in corners], ids, [r - shift for r in rejected])
+
+
+#: Frames larger than this (pixels) are read band by band in the whole-frame pass.
+BANDED_FRAME_PIXELS = 2_000_000
+#: Bands of a large frame's whole-frame pass.
+WHOLE_FRAME_BANDS = 3
+#: Markers too tall to fit a band's overlap are looked for in a copy shrunk by a whole
+#: factor, where they are still at least about this many pixels tall.
+TALL_MARKER_PX = 64.0
+
+
+def whole_frame_bands(shape: tuple[int, ...]) -> int:
+    """How many bands the whole-frame pass reads a frame of ``shape`` in."""
+    return WHOLE_FRAME_BANDS if shape[0] * shape[1] > BANDED_FRAME_PIXELS else 1
+
+
+def band_overlap(height: int) -> int:
+    """Rows shared by neighbouring bands of a frame ``height`` rows tall: a sixth of it.
+    The tallest marker in the simulated table's frames is a eleventh (117 of 1296 rows),
+    which leaves room for the threshold window at a band's cut edge."""
+    return height // 6
+
+
+def band_rows(height: int, bands: int) -> list[tuple[int, int]]:
+    """``bands`` row ranges (y0, y1) covering ``height`` rows, neighbours sharing
+    :func:`band_overlap` rows."""
+    if bands <= 1:
+        return [(0, height)]
+    overlap = band_overlap(height)
+    step = -(-(height - overlap) // bands)
+    return [(y0, min(height, y0 + step + overlap)) for y0 in range(0, height - overlap, step)]
 
 
 def to_gray(image: np.ndarray) -> np.ndarray:

@@ -544,13 +544,11 @@ def render_scene_with_truth(scene: TableScene, *, width: int = FULL_WIDTH, heigh
     _light(frame, layout, conditions, rng)
     sigma = conditions.blur * width / FULL_WIDTH
     if sigma >= 0.3:
-        cv2.GaussianBlur(frame, (0, 0), sigma, dst=frame)
+        _blur(frame, sigma)
     if conditions.noise > 0:
         _add_noise(frame, conditions.noise, rng)
     if conditions.jpeg_quality is not None:
-        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(conditions.jpeg_quality)])
-        del frame  # free the raw frame before its decoded twin is allocated
-        frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        _compress(frame, int(conditions.jpeg_quality))
     return frame, _truth(layout)
 
 
@@ -651,6 +649,49 @@ def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.r
             box = (lit[0], max(y0, lit[1]), lit[2], min(y1, lit[3]))
             part = frame[box[1] : box[3], box[0] : box[2]]
             part[:] = cv2.add(part, _upscaled(glare3, (w, h), box, cv2.INTER_CUBIC))
+
+
+#: Frame rows per JPEG band: a whole number of JPEG's 16-row blocks (MCUs).
+_JPEG_BAND_ROWS = 256
+
+
+def _compress(frame: np.ndarray, quality: int) -> None:
+    """The camera's JPEG compression, in place: each band of rows is encoded at
+    ``quality`` and decoded back into the frame.
+
+    Bands made of whole 16-row blocks get the blocks the whole frame would, so only the
+    smoothing of colour between one band's last row and the next one's first can differ.
+    It keeps the decoded copy small: ``cv2.imdecode`` allocates its result twice (its own
+    image, then the copy handed to Python), 18 MB for a 2304 x 1296 frame at once."""
+    params = [cv2.IMWRITE_JPEG_QUALITY, quality]
+    for y0 in range(0, frame.shape[0], _JPEG_BAND_ROWS):
+        band = frame[y0 : y0 + _JPEG_BAND_ROWS]
+        ok, data = cv2.imencode(".jpg", band, params)
+        if not ok:
+            raise RuntimeError("OpenCV could not encode a JPEG")
+        band[:] = cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+#: Frame rows per band when the frame is blurred.
+_BLUR_BAND_ROWS = 128
+
+
+def _blur(frame: np.ndarray, sigma: float) -> None:
+    """``cv2.GaussianBlur(frame, (0, 0), sigma)`` in place, a band of rows at a time, with
+    the same result: each band is blurred with as many real rows above and below as the
+    kernel reaches. (Blurring the whole frame in place makes OpenCV copy all of it.)"""
+    ksize = int(round(sigma * 3 * 2 + 1)) | 1  # OpenCV's own size for an 8-bit image
+    reach = ksize // 2
+    h = frame.shape[0]
+    above = None  # the unblurred rows just above the band (the frame holds blurred ones)
+    for y0 in range(0, h, _BLUR_BAND_ROWS):
+        y1 = min(h, y0 + _BLUR_BAND_ROWS)
+        lo, hi = max(0, y0 - reach), min(h, y1 + reach)
+        source = frame[lo:hi].copy()
+        if above is not None:
+            source[: y0 - lo] = above
+        above = source[max(0, y1 - reach - lo) : y1 - lo].copy()
+        frame[y0:y1] = cv2.GaussianBlur(source, (ksize, ksize), sigma)[y0 - lo : y1 - lo]
 
 
 _NOISE_TILE = 1024

@@ -186,3 +186,37 @@ def test_the_truth_of_a_frame_agrees_with_the_reading():
         # The reader's outline of the sticker is within about a pixel of where it was drawn.
         assert np.abs(np.array(sighting.corners) - drawn[seat].corners).max() < 1.5
         assert result.card == drawn[seat].card
+
+
+def test_the_banded_whole_frame_pass_finds_what_the_frame_read_in_one_piece_finds():
+    # A card lies on the table where the fast path does not look: only the whole-frame
+    # pass finds it, and it must find the same markers band by band as in one piece.
+    from coyote_pi.vision.detect import ArucoDetector, band_rows, whole_frame_bands
+
+    scene = TableScene(seats=6, seat_cards=SIX, **LOW_MAST)
+    frame = render_scene(scene, seed=2, conditions=Conditions.typical(), **HALF)
+    assert whole_frame_bands(frame.shape) == 3 and len(band_rows(frame.shape[0], 3)) == 3
+    detector = ArucoDetector(load_markers())
+
+    def codes(bands):
+        return sorted({m.code for m in detector.whole_frame(frame, bands=bands).markers})
+
+    assert codes(3) == codes(1) and len(codes(1)) >= 8
+
+
+def test_a_marker_taller_than_the_band_overlap_is_found_across_the_cuts():
+    from coyote_pi.vision import artwork
+    from coyote_pi.vision.detect import ArucoDetector, band_overlap, band_rows
+    from coyote_pi.vision.reader import _merge
+
+    markers = load_markers()
+    frame = np.full((1296, 2304, 3), 255, np.uint8)
+    sticker = artwork.marker_image(markers, "card:7", 70)  # 8 modules with the quiet zone, 6 black
+    side = sticker.shape[0]
+    assert side * 6 // 8 > 1.5 * band_overlap(frame.shape[0])
+    (_, first_end), (second_start, _) = band_rows(frame.shape[0], 3)[:2]
+    top = (first_end + second_start) // 2 - side // 2  # the marker sticks out of both bands
+    frame[top : top + side, 800 : 800 + side] = sticker[:, :, None]
+    found = _merge(ArucoDetector(markers).whole_frame(frame).markers)
+    assert [m.role for m in found] == ["card:7"]
+    assert np.allclose(found[0].corners.min(axis=0), (800 + 70 - 0.5, top + 70 - 0.5), atol=2.0)

@@ -87,3 +87,14 @@ def test_presets_span_clean_to_harsh():
 def test_impossible_tables_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         TableScene(**kwargs)
+
+
+@pytest.mark.parametrize("sigma", [0.3, 1.0, 2.6, 7.0])
+@pytest.mark.parametrize("shape", [(1296, 2304, 3), (300, 41, 3), (129, 50, 3), (5, 7, 3)])
+def test_blurring_band_by_band_gives_opencvs_whole_frame_blur(shape, sigma):
+    from coyote_pi.vision.render import _blur
+
+    frame = np.random.default_rng(int(sigma * 10) + shape[0]).integers(0, 256, shape, dtype=np.uint8)
+    expected = cv2.GaussianBlur(frame, (0, 0), sigma)
+    _blur(frame, sigma)
+    assert np.array_equal(frame, expected)
