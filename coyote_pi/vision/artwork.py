@@ -283,9 +283,9 @@ def mat_texture(markers: MarkerSet) -> np.ndarray:
 
 
 #: Texture levels kept: more than one frame of the largest table draws (six stands, nine
-#: cards, a back, the mat, a ledge), so a frame never redraws what the last one drew.
-#: Cards of rounds gone by are dropped.
-TEXTURE_CACHE_SIZE = 32
+#: cards, backs and ledges at two sizes, the mat), so a frame never redraws what the last
+#: one drew, while cards of rounds gone by are dropped.
+TEXTURE_CACHE_SIZE = 24
 
 
 @lru_cache(maxsize=TEXTURE_CACHE_SIZE)

@@ -44,3 +44,18 @@ def test_bench_table_prints_figures_beside_targets(capsys):
     printed = capsys.readouterr().out
     assert re.search(r"median \d+\.\d ms, max \d+\.\d ms\s+target <= 50 ms", printed)
     assert re.search(r"idle CPU .*: \d+\.\d\d % of one core\s+target < 1 %", printed)
+
+
+def test_the_memory_benchmark_measures_the_child_it_runs_and_splits_off_mapped_files():
+    import sys
+
+    from coyote_pi.table.bench import _peak
+
+    grows = "import time; block = bytearray(80 * 2**20); time.sleep(0.1)"
+    peak = _peak([sys.executable, "-c", grows])
+    assert 80 <= peak.mb < 200
+    if sys.platform.startswith("linux"):
+        assert 0 < peak.files_mb < 40 and peak.mb - peak.files_mb >= 80
+        assert "own memory" in peak.split()
+    stopped = _peak([sys.executable, "-c", "import time; time.sleep(60)"], stop_after=0.5)
+    assert stopped.mb < 80  # stopped with SIGTERM, and the 80 MB child is not counted again

@@ -85,6 +85,25 @@ def test_bouncing_presses_count_once(tmp_path):
         assert _events_of(rig)[-1]["amount"] == turn.choice.amount + 6
 
 
+def test_an_ok_that_bounces_past_the_debounce_time_places_one_bid(tmp_path):
+    # A worn contact can chatter for longer than the debounce time: the controller then
+    # sees ok twice. The second ok comes from a seat whose turn has passed, so it is
+    # refused with the undo hint and the record holds one bid.
+    with running_table(table_config(tmp_path, 3), fast_sim(players=False)) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        turn = _at_first_turn(spy)
+        shown = len(spy.screens)
+        fingers.tap(1, "ok")
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (2,))
+        deadline = time.monotonic() + 10
+        while not _shown_after(spy, shown, lambda s: s.alert and any("takes your bid back" in t for t in s.lines)):
+            assert time.monotonic() < deadline, "the second ok was not refused"
+            time.sleep(0.01)
+        bids = [e for e in _events_of(rig) if e["type"] == "bid"]
+        assert bids == [{"type": "bid", "seat": 1, "amount": turn.choice.amount}]
+
+
 def test_presses_from_many_threads_at_once(tmp_path):
     config = table_config(tmp_path, 4, "trickster")
     with running_table(config, SimOptions(players=False, camera="scene"), devices=sim_devices()) as (rig, spy):

@@ -98,3 +98,15 @@ def test_blurring_band_by_band_gives_opencvs_whole_frame_blur(shape, sigma):
     expected = cv2.GaussianBlur(frame, (0, 0), sigma)
     _blur(frame, sigma)
     assert np.array_equal(frame, expected)
+
+
+def test_the_texture_cache_holds_everything_the_busiest_table_draws():
+    # Six stands, a card in every slot and the Coyote card: a second frame of the same
+    # table draws nothing afresh (the cache is bounded, so this is not a given).
+    scene = TableScene(seats=6, seat_cards={1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"},
+                       slots={"centre": ("face_up", "7"), "extra": ("face_down", "8"), "draw": ("face_up", "9")},
+                       coyote_card="centre")
+    render_scene(scene, width=1152, height=648, seed=1)
+    misses = artwork.texture_level.cache_info().misses
+    render_scene(scene, width=1152, height=648, seed=2)
+    assert artwork.texture_level.cache_info().misses == misses
