@@ -179,7 +179,7 @@ class Peak:
         if self.files_mb is None:
             return ""
         return (f"      of which mapped files (shared libraries, fonts) {self.files_mb:.0f} MB, "
-                f"the process's own memory {self.mb - self.files_mb:.0f} MB")
+                f"the process's own memory about {self.mb - self.files_mb:.0f} MB")
 
 
 def _peak(command: list[str], stop_after: float = 0.0) -> Peak:

@@ -370,7 +370,7 @@ def whole_frame_bands(shape: tuple[int, ...]) -> int:
 
 def band_overlap(height: int) -> int:
     """Rows shared by neighbouring bands of a frame ``height`` rows tall: a sixth of it.
-    The tallest marker in the simulated table's frames is a eleventh (117 of 1296 rows),
+    The tallest marker in the simulated table's frames is an eleventh (117 of 1296 rows),
     which leaves room for the threshold window at a band's cut edge."""
     return height // 6
 
