@@ -22,6 +22,7 @@ with no value.
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import asdict, dataclass, field
 from functools import partial
 
@@ -299,7 +300,8 @@ class TableReader:
             src, dst = np.concatenate(plane_pts), np.concatenate(image_pts)
             mat = fit_homography(src, dst)
             residual = np.linalg.norm(apply_homography(mat, src) - dst, axis=1).max()
-            typical_side = float(np.median([_shorter_side(q) for q in image_pts]))
+            # statistics, not numpy: np.median imports numpy.ma (over 1 MB) for a handful of numbers.
+            typical_side = statistics.median(_shorter_side(q) for q in image_pts)
             if residual > 0.25 * typical_side:
                 warnings.append("the mat's markers disagree about where the mat is (is it folded?)")
                 mat = None

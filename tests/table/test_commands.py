@@ -59,3 +59,62 @@ def test_the_memory_benchmark_measures_the_child_it_runs_and_splits_off_mapped_f
         assert "own memory" in peak.split()
     stopped = _peak([sys.executable, "-c", "import time; time.sleep(60)"], stop_after=0.5)
     assert stopped.mb < 80  # stopped with SIGTERM, and the 80 MB child is not counted again
+
+
+def _filesystem_type(path) -> str:
+    """The type of the filesystem ``path`` is on, from /proc/self/mounts ('' if unknown)."""
+    best, kind = "", ""
+    with open("/proc/self/mounts", encoding="utf-8") as mounts:
+        for line in mounts:
+            _, mount_point, fs_type = line.split()[:3]
+            if str(path).startswith(mount_point) and len(mount_point) > len(best):
+                best, kind = mount_point, fs_type
+    return kind
+
+
+def _resident_pages(path) -> int:
+    """How many of ``path``'s pages are in the page cache (mincore on a fresh, untouched mapping)."""
+    import ctypes
+    import os
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    size, page = os.path.getsize(path), os.sysconf("SC_PAGE_SIZE")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        address = libc.mmap(None, size, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
+        assert address not in (None, ctypes.c_void_p(-1).value), os.strerror(ctypes.get_errno())
+        try:
+            pages = ctypes.create_string_buffer((size + page - 1) // page)
+            assert libc.mincore(address, size, pages) == 0, os.strerror(ctypes.get_errno())
+            return sum(byte & 1 for byte in pages.raw)
+        finally:
+            libc.munmap(address, size)
+    finally:
+        os.close(fd)
+
+
+def test_the_memory_benchmark_reads_the_libraries_afresh(tmp_path):
+    import sys
+
+    import pytest
+
+    from coyote_pi.table.bench import read_libraries_afresh
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("posix_fadvise and mincore are Linux's")
+    if _filesystem_type(tmp_path) in ("tmpfs", "ramfs", "overlay", ""):
+        pytest.skip(f"{tmp_path} is on a filesystem whose page cache is all there is")
+    library = tmp_path / "libjust-written.so.1.2"
+    library.write_bytes(bytes(range(256)) * 4096)  # 1 MB, cached as it is written
+    untouched = tmp_path / "notes.txt"
+    untouched.write_bytes(b"not a library" * 4096)
+    assert _resident_pages(library) > 0 and _resident_pages(untouched) > 0
+
+    assert read_libraries_afresh({tmp_path}) == 1
+    assert _resident_pages(library) == 0
+    assert _resident_pages(untouched) > 0  # only shared libraries and fonts are dropped
+    assert library.read_bytes() == bytes(range(256)) * 4096  # nothing is lost
