@@ -107,7 +107,7 @@ def test_the_memory_benchmark_reads_the_libraries_afresh(tmp_path):
     if not sys.platform.startswith("linux"):
         pytest.skip("posix_fadvise and mincore are Linux's")
     if _filesystem_type(tmp_path) in ("tmpfs", "ramfs", "overlay", ""):
-        pytest.skip(f"{tmp_path} is on a filesystem whose page cache is all there is")
+        pytest.skip(f"{tmp_path} is on tmpfs, ramfs (nothing behind the page cache) or overlay (not tried)")
     library = tmp_path / "libjust-written.so.1.2"
     library.write_bytes(bytes(range(256)) * 4096)  # 1 MB, cached as it is written
     untouched = tmp_path / "notes.txt"
