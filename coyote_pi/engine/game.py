@@ -208,6 +208,16 @@ class RoundResult:
         }
 
 
+@dataclass(frozen=True)
+class UndoPoint:
+    """The turn state a bid replaced (the bid itself is the last entry of ``bids``)."""
+
+    bid: int | None
+    bidder: int | None
+    peeked_this_turn: bool
+    coyote_card_this_turn: bool
+
+
 @dataclass
 class RoundState:
     """The cards and the bidding of the round in progress."""
@@ -232,6 +242,9 @@ class RoundState:
     guesses: dict[int, int] = field(default_factory=dict)
     guessers: tuple[int, ...] = ()
     replacement: str | None = None
+    #: What each bid of this round overwrote, newest last: an undo pops the newest and
+    #: puts it back, so taking a bid back costs the same however long the game is.
+    undo_points: list[UndoPoint] = field(default_factory=list)
 
     def in_play(self) -> list[str]:
         """The known cards that count at a challenge."""
@@ -490,6 +503,7 @@ class Game:
                 amount=amount,
                 current=r.bid,
             )
+        r.undo_points.append(UndoPoint(r.bid, r.bidder, r.peeked_this_turn, r.coyote_card_this_turn))
         r.bid, r.bidder = amount, event.seat
         r.bids.append((event.seat, amount))
         r.turns_done[event.seat] += 1
@@ -690,10 +704,13 @@ class Game:
             raise IllegalAction(
                 f"only seat {last.seat}, who made the last bid, can take it back", code="not_your_bid", seat=event.seat
             )
-        history = self.history
-        rebuilt = Game.from_events(self.config, history[:-1])
-        self.__dict__.update(rebuilt.__dict__)
-        self.history = history + [event]
+        r = self.round
+        point = r.undo_points.pop()
+        r.bids.pop()
+        r.turns_done[last.seat] -= 1
+        r.bid, r.bidder, r.turn = point.bid, point.bidder, last.seat
+        r.peeked_this_turn, r.coyote_card_this_turn = point.peeked_this_turn, point.coyote_card_this_turn
+        self.history.append(event)
 
     _HANDLERS = {
         E.Deal: _deal,
