@@ -653,11 +653,12 @@ class Game:
             self.phase = OVER
         else:
             next_start = loser if eliminated is None else self.next_active_after(loser)
-            self.next_start = next_start
             if self.variant == TRICKSTER:
                 holder = next_start  # the loser, or the next starter if the loser is out
-                self.coyote_holder = holder
             self.phase = DEAL
+        # Once the game is over there is no next round: nobody starts it or holds the
+        # Coyote card (keeping the previous ones would name a seat that may be out).
+        self.next_start, self.coyote_holder = next_start, holder
         self.results.append(
             RoundResult(
                 round=r.number,
