@@ -68,9 +68,16 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, data: object) -> GameConfig:
+        """Parse exactly what :meth:`to_dict` writes: all three keys and no other."""
         if not isinstance(data, dict):
             raise IllegalAction("the game setup must be a JSON object", code="bad_config")
-        return cls(data.get("players"), data.get("variant", BASIC), data.get("start_seat", 1))
+        keys = {"players", "variant", "start_seat"}
+        unknown, missing = sorted(set(data) - keys), sorted(keys - set(data))
+        if unknown:
+            raise IllegalAction(f"unknown key(s) in the game setup: {', '.join(map(repr, unknown))}", code="bad_config")
+        if missing:
+            raise IllegalAction(f"the game setup needs the key(s) {', '.join(map(repr, missing))}", code="bad_config")
+        return cls(data["players"], data["variant"], data["start_seat"])
 
 
 @dataclass
