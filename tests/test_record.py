@@ -4,14 +4,17 @@ import base64
 import doctest
 import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from coyote_pi import record as record_module
 from coyote_pi.cli import main
 from coyote_pi.engine import Bid, Challenge, GameConfig, IllegalAction, Undo
+from coyote_pi.engine.events import from_dict
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import arbiter_state
 from coyote_pi.record import (
@@ -519,3 +522,35 @@ def test_replay_expect_says_lines_were_changed(finished, capsys):
     assert "lines were changed after it was noted" in capsys.readouterr().err
 
 
+
+# ---------------------------------------------------------------------- the format's documentation
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "game-record.md"
+
+
+def test_the_worked_example_in_the_docs_is_a_valid_record(tmp_path, capsys):
+    """The example replays, its stated hash and fingerprint are right, and it is byte for
+    byte what the device writes for those events at those times."""
+    section = DOCS.read_text(encoding="utf-8").split("## Worked example", 1)[1]
+    block = re.search(r"```jsonl\n(.*?)```", section, re.S).group(1)
+    stated_hash = re.search(r"hashes to `([0-9a-f]{64})`", section).group(1)
+    stated_fingerprint = re.search(r"fingerprint is \*\*`([0-9A-Z-]+)`\*\*", section).group(1)
+    path = tmp_path / "example.jsonl"
+    path.write_text(block, encoding="utf-8")
+    record = read_record(path)
+    assert (record.last_hash, record.fingerprint) == (stated_hash, stated_fingerprint)
+    assert (record.game.last_result.score.total, record.game.last_result.winner) == (4, 1)
+    assert main(["replay", str(path), "--expect", stated_fingerprint]) == 0
+    capsys.readouterr()
+
+    lines = [json.loads(line) for line in block.splitlines()]
+    times = iter(line["time"] for line in lines)  # resolutions take their time in their event's write
+    written = tmp_path / "written.jsonl"
+    table = RecordedGame.start(written, GameConfig.from_dict(lines[0]["config"]), lines[0]["meta"],
+                               clock=lambda: next(times))
+    for line in lines[1:]:
+        if line["kind"] in ("action", "observation"):
+            table.apply(from_dict(line["event"]))
+        elif line["kind"] == "note":
+            table.note(**line["note"])
+    assert written.read_text(encoding="utf-8") == block
