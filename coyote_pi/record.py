@@ -2,44 +2,65 @@
 
 Every line is a JSON object with these keys (see docs/game-record.md)::
 
-    seq    0, 1, 2, ... the line's position
-    time   when it was written, ISO 8601 UTC (the recorder's clock; the engine has none)
+    seq    0, 1, 2, ... the line's position (line number - 1)
+    time   when it was written, UTC to the millisecond (2026-11-21T19:02:11.407Z),
+           never earlier than the line before (the recorder's clock; the engine has none)
     kind   "setup" | "action" | "observation" | "resolution" | "note"
-    prev   SHA-256 (hex) of the previous line's bytes, null on the first line
+    prev   SHA-256 (hex) of the previous line's stored bytes, null on the first line
     hash   SHA-256 (hex) of this line's canonical JSON without "hash"
 
-plus the body of its kind: ``config`` (setup), ``event`` (action, observation),
-``result`` (resolution) or ``note`` (free-form, e.g. what the camera could not read).
+plus the body of its kind: ``format``, ``version``, ``config`` and ``meta`` (setup),
+``event`` (action, observation), ``result`` (resolution) or ``note`` (free-form, e.g.
+what the camera could not read). Each line is stored as its canonical JSON and ends
+with a newline; a reader accepts nothing else.
 
 :class:`RecordWriter` appends a line and ``fsync``\\ s it before returning, so an action
 counts only once it is on disk. :func:`read_record` validates a whole file by replaying
-it through the engine and rejects an illegal, corrupted, reordered or tampered record
-with the line number and the reason. :class:`RecordedGame` ties the two together: the
-engine accepts an event, the record stores it, and only then does it count.
+it through the engine and rejects an illegal, corrupted, reordered, non-canonical or
+tampered record with the line number and the reason. :class:`RecordedGame` ties the two
+together: the engine accepts an event, the record stores it, and only then does it count.
+:func:`fingerprint` is the short form of the last line's hash that the table shows, so
+that a record changed or cut short afterwards can be told from the one that was played.
 """
-
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from coyote_pi.engine import events as E
 from coyote_pi.engine.errors import IllegalAction
-from coyote_pi.engine.game import Game, GameConfig
+from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
 
 FORMAT = "coyote-pi/game-record"
 VERSION = 1
 _OBSERVATIONS = (E.Deal, E.Reveal, E.DrawReplacement)
-_KINDS = ("setup", "action", "observation", "resolution", "note")
+#: The keys every line has, and those of its body, by kind: no line has any other key.
+_CHAIN_KEYS = frozenset({"seq", "time", "kind", "prev", "hash"})
+_BODY_KEYS = {
+    "setup": frozenset({"format", "version", "config", "meta"}),
+    "action": frozenset({"event"}),
+    "observation": frozenset({"event"}),
+    "resolution": frozenset({"result"}),
+    "note": frozenset({"note"}),
+}
+_HASH = re.compile(r"[0-9a-f]{64}")
+#: A line's time: UTC to the millisecond, exactly this shape (``2026-11-21T19:02:11.407Z``).
+_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
+
+#: Crockford's base 32: digits and capitals without I, L, O and U, so nothing is misread.
+_BASE32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+#: Characters of the fingerprint shown at the table: 16 x 5 = 80 bits of the last hash.
+FINGERPRINT_CHARS = 16
 
 
 class RecordError(Exception):
-    """A record that cannot be trusted, with the line where it goes wrong."""
+    """A record that cannot be trusted, with the line where it goes wrong (1-based)."""
 
     def __init__(self, line: int | None, reason: str) -> None:
         super().__init__(f"line {line}: {reason}" if line is not None else reason)
@@ -48,7 +69,7 @@ class RecordError(Exception):
 
 
 def _canonical(obj: dict) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _sha256(text: str) -> str:
@@ -59,8 +80,57 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def is_record_time(value: object) -> bool:
+    """True for a time as the record writes it: ``2026-11-21T19:02:11.407Z`` (a real date)."""
+    if not isinstance(value, str) or not _TIME.fullmatch(value):
+        return False
+    try:
+        datetime.fromisoformat(value[:-1])  # the shape is right: is it a real date and time?
+    except ValueError:
+        return False
+    return True
+
+
 def event_kind(event: E.Event) -> str:
     return "observation" if isinstance(event, _OBSERVATIONS) else "action"
+
+
+# ------------------------------------------------------------------ fingerprints
+
+
+def fingerprint(digest: str) -> str:
+    """The fingerprint the table shows for a record whose last line hashes to ``digest``:
+    its first 80 bits in Crockford base 32, in groups of four.
+
+    >>> fingerprint("0" * 20 + "f" * 44), fingerprint("ff" * 32)
+    ('0000-0000-0000-0000', 'ZZZZ-ZZZZ-ZZZZ-ZZZZ')
+    """
+    bits = int(digest[: FINGERPRINT_CHARS * 5 // 4], 16)
+    chars = "".join(_BASE32[(bits >> 5 * i) & 31] for i in reversed(range(FINGERPRINT_CHARS)))
+    return "-".join(chars[i : i + 4] for i in range(0, FINGERPRINT_CHARS, 4))
+
+
+def fingerprint_qr(digest: str) -> str:
+    """The whole last hash for a QR code: capital hex, which a QR code stores in its
+    compact alphanumeric mode; ``replay --expect`` takes it as it is scanned."""
+    return digest.upper()
+
+
+def normalize_fingerprint(noted: str) -> str:
+    """What a person noted, as :func:`fingerprint` writes it or as the full hash in
+    lowercase hex. Spaces, dashes and case do not matter, and O, I and L are read as 0,
+    1 and 1 (as Crockford's base 32 says). ValueError when it is neither."""
+    cleaned = re.sub(r"[\s-]", "", noted).upper()
+    if len(cleaned) == 64 and all(c in "0123456789ABCDEF" for c in cleaned):
+        return cleaned.lower()
+    cleaned = cleaned.translate(str.maketrans("OIL", "011"))
+    if len(cleaned) == FINGERPRINT_CHARS and all(c in _BASE32 for c in cleaned):
+        return "-".join(cleaned[i : i + 4] for i in range(0, FINGERPRINT_CHARS, 4))
+    raise ValueError(f"{noted!r} is not a fingerprint: give the {FINGERPRINT_CHARS} characters the table "
+                     "shows (like 7K2M-9QXD-4HTR-BW3N) or the full 64-digit hash of its QR code")
+
+
+# ------------------------------------------------------------------ reading
 
 
 @dataclass
@@ -69,22 +139,45 @@ class Record:
 
     game: Game
     lines: list[dict] = field(default_factory=list)
-    #: The hash of the last line: shown at the table so a later edit can be noticed.
-    fingerprint: str = ""
+    #: The SHA-256 of each stored line (what the next line's ``prev`` holds).
+    digests: list[str] = field(default_factory=list)
     #: Events that were undone, with the line that took them back.
     undone: list[int] = field(default_factory=list)
 
     @property
     def meta(self) -> dict:
-        return self.lines[0].get("meta", {}) if self.lines else {}
+        return self.lines[0]["meta"] if self.lines else {}
+
+    @property
+    def last_hash(self) -> str:
+        """The hash of the last line: any change to any line changes it."""
+        return self.digests[-1]
+
+    @property
+    def fingerprint(self) -> str:
+        """The short form of :attr:`last_hash` that the table shows at every verdict."""
+        return fingerprint(self.last_hash)
+
+    def line_of(self, noted: str) -> int | None:
+        """The line (1-based) whose fingerprint or full hash is ``noted`` (normalized), if any."""
+        for number, digest in enumerate(self.digests, start=1):
+            if noted in (digest, fingerprint(digest)):
+                return number
+        return None
 
 
 def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False) -> Record:
     """Validate a record by replaying it; raise :class:`RecordError` on the first fault.
 
-    ``allow_torn_tail`` accepts a last line cut short by a crash (it was never
-    acknowledged, so it never counted) and a missing resolution line after the last
-    event (the resolution is recomputed); :func:`resume` uses it, ``replay`` does not.
+    Every line must be exactly what :class:`RecordWriter` writes for it: its canonical
+    JSON (byte for byte), the keys of its kind and no other, each value of its type,
+    chained to the line before, its time not earlier than the line before's, and legal
+    under the rules. A line counts only with its newline: a last line without one was
+    never finished (a write cut short), whether or not its JSON is complete.
+
+    ``allow_torn_tail`` accepts such an unfinished last line (it is left out: it was
+    never acknowledged, so it never counted) and a missing resolution line after the
+    last event (the resolution is recomputed); :func:`resume` uses it, ``replay`` does not.
     """
     path = Path(path)
     try:
@@ -94,100 +187,263 @@ def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False) -> Re
     if not data:
         raise RecordError(None, f"{path} is empty: no setup line")
     raw_lines = data.split(b"\n")
-    if raw_lines[-1] == b"":
-        raw_lines.pop()
-    elif allow_torn_tail:
-        raw_lines.pop()  # a line without its newline was cut by a crash
-    else:
-        raise RecordError(len(raw_lines), "the last line is incomplete (the record was cut short)")
-
-    record: Record | None = None
-    prev_hash = None
-    pending_results = 0  # resolutions the engine produced that the record has not shown yet
+    tail = raw_lines.pop()  # b"" when the last line ends with its newline
+    if tail and not allow_torn_tail:
+        raise RecordError(len(raw_lines) + 1, _unfinished(tail))
+    if not raw_lines:
+        raise RecordError(1, "the setup line is incomplete (the record was cut short)")
+    replay = _Replay()
     for number, raw in enumerate(raw_lines, start=1):
-        try:
-            text = raw.decode("utf-8")
-            line = json.loads(text)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise RecordError(number, f"not valid JSON ({error})") from None
-        if not isinstance(line, dict):
-            raise RecordError(number, "a line must be a JSON object")
-        _check_chain(line, number, prev_hash)
-        prev_hash = _sha256(text)
-        kind = line.get("kind")
-        if number == 1:
-            record = _start(line)
-            continue
-        if kind == "setup":
-            raise RecordError(number, "a second setup line: records cannot be joined")
-        if kind in ("action", "observation"):
-            if pending_results:
-                raise RecordError(number, "an event before the resolution of the previous challenge")
-            before = len(record.game.results)
-            try:
-                event = E.from_dict(line.get("event"))
-                if event_kind(event) != kind:
-                    raise RecordError(number, f"a {E.type_name(event)} event is not an {kind}")
-                record.game.apply(event)
-            except IllegalAction as error:
-                raise RecordError(number, f"illegal {kind}: {error}") from None
-            if isinstance(event, E.Undo):
-                record.undone.append(number)
-            pending_results = len(record.game.results) - before
-        elif kind == "resolution":
-            if not pending_results:
-                raise RecordError(number, "a resolution where no challenge was resolved")
-            expected = record.game.results[-pending_results].to_dict()
-            if line.get("result") != expected:
-                raise RecordError(number, "the recorded resolution differs from the rules' result")
-            pending_results -= 1
-        elif kind == "note":
-            pass
-        else:
-            raise RecordError(number, f"unknown kind {kind!r} (known: {', '.join(_KINDS)})")
-        record.lines.append(line)
-    if pending_results and not allow_torn_tail:
+        replay.take(number, raw)
+    if replay.pending and not allow_torn_tail:
         raise RecordError(len(raw_lines), "the record ends before the resolution of its last challenge")
-    record.fingerprint = prev_hash
-    return record
+    return replay.record
+
+
+def _unfinished(tail: bytes) -> str:
+    try:
+        complete = isinstance(json.loads(tail.decode("utf-8")), dict)
+    except ValueError:
+        complete = False
+    if complete:
+        return ("the last line has no newline at its end; a line counts only once its newline is "
+                "written, so this one was never finished (a write cut short) and does not count")
+    return "the last line is incomplete (the record was cut short)"
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        keys = [key for key, _ in pairs]
+        raise _DuplicateKey(next(key for key in keys if keys.count(key) > 1))
+    return found
+
+
+def _not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is not a JSON number")
+
+
+def _parse(number: int, raw: bytes) -> tuple[str, dict]:
+    """The line's text and object, if the text is the object's canonical JSON."""
+    if not raw:
+        raise RecordError(number, "an empty line")
+    try:
+        text = raw.decode("utf-8")
+        line = json.loads(text, parse_constant=_not_json)
+    except UnicodeDecodeError:
+        raise RecordError(number, "not UTF-8 text") from None
+    except ValueError as error:
+        raise RecordError(number, f"not valid JSON ({error})") from None
+    if not isinstance(line, dict):
+        raise RecordError(number, "a line must be a JSON object")
+    try:
+        canonical = _canonical(line)
+    except ValueError:
+        raise RecordError(number, "a number too large for JSON") from None
+    if text != canonical:
+        try:  # parsed again only now: the hook is slow, and a repeated key is never canonical
+            json.loads(text, object_pairs_hook=_no_duplicates)
+        except _DuplicateKey as duplicate:
+            raise RecordError(number, f"the key {duplicate.args[0]!r} appears twice: a reader could see either "
+                                      "value") from None
+        at = next((i for i, (a, b) in enumerate(zip(text, canonical)) if a != b), min(len(text), len(canonical)))
+        raise RecordError(number, f"not in canonical form: from character {at + 1} it should read "
+                                  f"{canonical[at:at + 30]!r}, not {text[at:at + 30]!r} (keys sorted, no spaces, "
+                                  "each value written as coyote-pi writes it)")
+    return text, line
+
+
+def _check_keys(number: int, line: dict) -> str:
+    """The line's kind, once its keys are exactly those of that kind and typed right."""
+    kind = line.get("kind")
+    if kind not in _BODY_KEYS:
+        raise RecordError(number, f"unknown kind {kind!r} (known: {', '.join(_BODY_KEYS)})")
+    keys = _CHAIN_KEYS | _BODY_KEYS[kind]
+    unknown, missing = sorted(set(line) - keys), sorted(keys - set(line))
+    if unknown:
+        raise RecordError(number, f"unknown key(s) in this {kind} line: {', '.join(map(repr, unknown))}")
+    if missing:
+        raise RecordError(number, f"this {kind} line needs the key(s) {', '.join(map(repr, missing))}")
+    seq = line["seq"]
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise RecordError(number, f"the sequence number must be a whole number, not {seq!r}")
+    if not is_record_time(line["time"]):
+        raise RecordError(number, f"the time {line['time']!r} is not a UTC time like 2026-11-21T19:02:11.407Z")
+    for key in ("prev", "hash"):
+        value = line[key]
+        if not (isinstance(value, str) and _HASH.fullmatch(value)) and not (key == "prev" and value is None):
+            raise RecordError(number, f"{key!r} must be a SHA-256 in lowercase hex, not {value!r}")
+    for key in ("meta", "note", "result"):
+        if key in line and not isinstance(line[key], dict):
+            raise RecordError(number, f"{key!r} must be a JSON object")
+    return kind
 
 
 def _check_chain(line: dict, number: int, prev_hash: str | None) -> None:
-    if line.get("seq") != number - 1:
-        raise RecordError(number, f"sequence number {line.get('seq')!r}, expected {number - 1} (lines reordered?)")
-    if line.get("prev") != prev_hash:
+    if line["seq"] != number - 1:
+        raise RecordError(number, f"sequence number {line['seq']!r}, expected {number - 1} (lines reordered?)")
+    if line["prev"] != prev_hash:
         raise RecordError(number, "does not follow the line before it (edited, reordered or removed lines)")
     body = {k: v for k, v in line.items() if k != "hash"}
-    if line.get("hash") != _sha256(_canonical(body)):
+    if line["hash"] != _sha256(_canonical(body)):
         raise RecordError(number, "its content does not match its hash (the line was edited)")
 
 
+class _Replay:
+    """Takes a record's lines one by one, checking each and applying it to the game."""
+
+    def __init__(self) -> None:
+        self.record: Record | None = None
+        self.time = ""  # the latest time so far
+        self.pending = 0  # resolutions the engine produced that the record has not shown yet
+
+    def take(self, number: int, raw: bytes) -> None:
+        text, line = _parse(number, raw)
+        kind = _check_keys(number, line)
+        record = self.record
+        _check_chain(line, number, record.last_hash if record else None)
+        if line["time"] < self.time:
+            raise RecordError(number, f"its time {line['time']} is earlier than the line before it ({self.time})")
+        self.time = line["time"]
+        if number == 1:
+            record = self.record = _start(line)
+        elif kind == "setup":
+            raise RecordError(number, "a second setup line: records cannot be joined")
+        elif kind in ("action", "observation"):
+            self._event(number, kind, line["event"])
+        elif kind == "resolution":
+            self._resolution(number, line["result"])
+        elif self.pending:
+            raise RecordError(number, "a note between a challenge's last event and its resolution")
+        elif record.game.phase == OVER:
+            raise RecordError(number, "a note after the game is over: nothing follows the final resolution")
+        record.lines.append(line)
+        record.digests.append(_sha256(text))
+
+    def _event(self, number: int, kind: str, data: object) -> None:
+        game = self.record.game
+        if self.pending:
+            raise RecordError(number, "an event before the resolution of the previous challenge")
+        before = len(game.results)
+        try:
+            event = E.from_dict(data)
+            if event_kind(event) != kind:
+                raise RecordError(number, f"a {E.type_name(event)} event is not an {kind}")
+            game.apply(event)
+        except IllegalAction as error:
+            raise RecordError(number, f"illegal {kind}: {error}") from None
+        if isinstance(event, E.Undo):
+            self.record.undone.append(number)
+        self.pending = len(game.results) - before
+
+    def _resolution(self, number: int, recorded: dict) -> None:
+        if not self.pending:
+            raise RecordError(number, "a resolution where no challenge was resolved")
+        expected = self.record.game.results[-self.pending].to_dict()
+        # Compared as JSON text: 1 and true, or 6 and 6.0, are different evidence.
+        wrong = [key for key in sorted(set(recorded) | set(expected))
+                 if key not in recorded or key not in expected
+                 or _canonical(recorded[key]) != _canonical(expected[key])]
+        if wrong:
+            first = wrong[0]
+            shown = {key: _canonical(source[first])[:60] if first in source else "nothing"
+                     for key, source in (("recorded", recorded), ("rules", expected))}
+            raise RecordError(number, f"the recorded resolution differs from the rules' result in "
+                                      f"{', '.join(map(repr, wrong))} ({first!r}: {shown['recorded']} recorded, "
+                                      f"{shown['rules']} by the rules)")
+        self.pending -= 1
+
+
 def _start(line: dict) -> Record:
-    if line.get("kind") != "setup":
+    if line["kind"] != "setup":
         raise RecordError(1, "the first line must be the setup")
-    if line.get("format") != FORMAT:
-        raise RecordError(1, f"not a coyote-pi game record (format {line.get('format')!r})")
-    if line.get("version") != VERSION:
-        raise RecordError(1, f"record version {line.get('version')!r}; this coyote-pi reads version {VERSION}")
+    if line["format"] != FORMAT:
+        raise RecordError(1, f"not a coyote-pi game record (format {line['format']!r})")
+    if line["version"] != VERSION or isinstance(line["version"], bool):
+        raise RecordError(1, f"record version {line['version']!r}; this coyote-pi reads version {VERSION}")
     try:
-        config = GameConfig.from_dict(line.get("config"))
+        config = GameConfig.from_dict(line["config"])
     except IllegalAction as error:
         raise RecordError(1, f"bad setup: {error}") from None
-    return Record(Game(config), [line])
+    return Record(Game(config))
+
+
+# ------------------------------------------------------------------ writing
+
+
+@dataclass(frozen=True)
+class ChainEnd:
+    """Where a record stops: the next line's ``seq``, and the last line's hash and time."""
+
+    seq: int = 0
+    prev: str | None = None
+    time: str = ""
+
+    def seal(self, bodies: Iterable[dict], clock: Callable[[], str]) -> tuple[list[str], ChainEnd]:
+        """The stored text of each body (canonical JSON, without the newline) and the new end.
+
+        A line's time is the clock's, or the line before's if the clock reads earlier (a Pi
+        without a clock battery may boot with a time in the past): times never go back.
+        """
+        texts, end = [], self
+        for body in bodies:
+            now = clock()
+            if not is_record_time(now):
+                raise ValueError(f"the clock gave {now!r}, not a UTC time like 2026-11-21T19:02:11.407Z")
+            time = max(now, end.time)
+            # Through JSON and back: tuples become lists and number keys strings, as a reader sees them.
+            line = dict(json.loads(_canonical(body)), seq=end.seq, time=time, prev=end.prev)
+            line["hash"] = _sha256(_canonical(line))
+            text = _canonical(line)
+            texts.append(text)
+            end = ChainEnd(end.seq + 1, _sha256(text), time)
+        return texts, end
+
+
+def _setup_body(config: GameConfig, meta: dict | None) -> dict:
+    return {"kind": "setup", "format": FORMAT, "version": VERSION, "config": config.to_dict(), "meta": meta or {}}
+
+
+def _event_bodies(event: E.Event, results: Iterable[RoundResult]) -> list[dict]:
+    """One event and the resolutions it caused: what a single durable write holds."""
+    return ([{"kind": event_kind(event), "event": E.to_dict(event)}]
+            + [{"kind": "resolution", "result": result.to_dict()} for result in results])
+
+
+def encode_record(config: GameConfig, events: Iterable[E.Event], meta: dict | None = None,
+                  clock: Callable[[], str] = utc_now) -> bytes:
+    """The record :class:`RecordedGame` writes for ``events``, built in memory (no disk
+    writes): for examples and benchmarks. Raises IllegalAction at an illegal event."""
+    game = Game(config)
+    texts, end = ChainEnd().seal([_setup_body(config, meta)], clock)
+    for event in events:
+        before = len(game.results)
+        game.apply(event)
+        more, end = end.seal(_event_bodies(event, game.results[before:]), clock)
+        texts += more
+    return "".join(text + "\n" for text in texts).encode("utf-8")
 
 
 class RecordWriter:
     """Appends lines to a record file, each written and ``fsync``\\ ed before returning."""
 
-    def __init__(self, path: str | os.PathLike, *, seq: int, prev: str | None, clock: Callable[[], str] = utc_now):
+    def __init__(self, path: str | os.PathLike, end: ChainEnd, clock: Callable[[], str] = utc_now):
         self.path = Path(path)
         self.clock = clock
-        self._seq = seq
-        self._prev = prev
+        self._end = end
 
     @property
-    def fingerprint(self) -> str | None:
-        return self._prev
+    def last_hash(self) -> str | None:
+        return self._end.prev
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the record as written so far (see :func:`fingerprint`)."""
+        return fingerprint(self._end.prev)
 
     @classmethod
     def create(cls, path, config: GameConfig, meta: dict | None = None, clock: Callable[[], str] = utc_now):
@@ -196,40 +452,30 @@ class RecordWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists():
             raise FileExistsError(f"{path} already exists: a record is never overwritten")
-        writer = cls(path, seq=0, prev=None, clock=clock)
-        writer._append([{"kind": "setup", "format": FORMAT, "version": VERSION,
-                         "config": config.to_dict(), "meta": meta or {}}])
+        writer = cls(path, ChainEnd(), clock)
+        writer._append([_setup_body(config, meta)])
         _fsync_dir(path.parent)
         return writer
 
-    def append_event(self, event: E.Event, results: list | None = None) -> None:
+    def append_event(self, event: E.Event, results: Iterable[RoundResult] = ()) -> None:
         """One event and the resolutions it caused, in a single durable write."""
-        bodies = [{"kind": event_kind(event), "event": E.to_dict(event)}]
-        bodies += [{"kind": "resolution", "result": result.to_dict()} for result in results or ()]
-        self._append(bodies)
+        self._append(_event_bodies(event, results))
 
     def append_note(self, note: dict) -> None:
         self._append([{"kind": "note", "note": note}])
 
     def _append(self, bodies: list[dict]) -> None:
-        chunk = []
-        seq, prev = self._seq, self._prev
-        for body in bodies:
-            line = dict(body, seq=seq, time=self.clock(), prev=prev)
-            line["hash"] = _sha256(_canonical(line))
-            text = _canonical(line)
-            chunk.append(text + "\n")
-            seq, prev = seq + 1, _sha256(text)
+        texts, end = self._end.seal(bodies, self.clock)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
         try:
-            data = "".join(chunk).encode("utf-8")
+            data = "".join(text + "\n" for text in texts).encode("utf-8")
             written = os.write(fd, data)
             if written != len(data):
                 raise OSError(f"short write to {self.path}")
             os.fsync(fd)
         finally:
             os.close(fd)
-        self._seq, self._prev = seq, prev
+        self._end = end
 
 
 def _fsync_dir(path: Path) -> None:
@@ -282,7 +528,7 @@ class RecordedGame:
         path = Path(path)
         record = read_record(path, allow_torn_tail=True)
         _cut_torn_tail(path)
-        writer = RecordWriter(path, seq=len(record.lines), prev=record.fingerprint, clock=clock)
+        writer = RecordWriter(path, ChainEnd(len(record.lines), record.last_hash, record.lines[-1]["time"]), clock)
         shown = sum(1 for line in record.lines if line.get("kind") == "resolution")
         missing = record.game.results[shown:]
         if missing:
@@ -304,7 +550,12 @@ class RecordedGame:
             raise
 
     def note(self, **note: object) -> None:
-        """Record something the table saw that is not a game event (e.g. an unreadable card)."""
+        """Record something the table saw that is not a game event (e.g. an unreadable card).
+
+        Nothing follows the final resolution, so a finished game takes no note (IllegalAction).
+        """
+        if self.game.phase == OVER:
+            raise IllegalAction(f"the game is over: seat {self.game.winner} has won", code="game_over")
         self.writer.append_note(note)
 
 

@@ -1,16 +1,34 @@
 """The game record: durable appends, strict validation, resume after a crash."""
 
+import base64
+import doctest
 import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from coyote_pi import record as record_module
+from coyote_pi.cli import main
 from coyote_pi.engine import Bid, Challenge, GameConfig, IllegalAction, Undo
+from coyote_pi.engine.events import from_dict
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import arbiter_state
-from coyote_pi.record import RecordedGame, RecordError, RecordWriter, _canonical, _sha256, read_record
+from coyote_pi.record import (
+    RecordedGame,
+    RecordError,
+    RecordWriter,
+    _canonical,
+    _sha256,
+    encode_record,
+    fingerprint,
+    fingerprint_qr,
+    normalize_fingerprint,
+    read_record,
+)
 
 CONFIG = GameConfig(players=3, variant="trickster", start_seat=2)
 
@@ -43,15 +61,19 @@ def lines_of(path):
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def write_lines(path, lines, rechain=True):
-    """Write lines back, recomputing the hash chain when asked (a careful forger)."""
+def write_lines(path, lines, rechain=True, texts=None):
+    """Write lines back, recomputing the hash chain when asked (a careful forger).
+
+    ``texts`` maps a line's index to a function giving its stored text (default: its
+    canonical JSON); the chain follows whatever text is stored.
+    """
     out, prev = [], None
     for seq, line in enumerate(lines):
         if rechain:
             line = {k: v for k, v in line.items() if k != "hash"}
             line.update(seq=seq, prev=prev)
             line["hash"] = _sha256(_canonical(line))
-        text = _canonical(line)
+        text = (texts or {}).get(seq, _canonical)(line)
         out.append(text)
         prev = _sha256(text)
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
@@ -84,10 +106,10 @@ def test_replay_command_prints_the_final_state(finished):
     assert state["winner"] == table.game.winner
     assert state["phase"] == "over"
     assert state["record"]["fingerprint"] == table.writer.fingerprint
-    short = table.writer.fingerprint[:8]
-    ok = subprocess.run([sys.executable, "-m", "coyote_pi", "replay", str(path), "--expect", short],
+    assert state["record"]["last_hash"] == table.writer.last_hash
+    ok = subprocess.run([sys.executable, "-m", "coyote_pi", "replay", str(path), "--expect", table.writer.fingerprint],
                         capture_output=True, text=True, check=False)
-    assert ok.returncode == 0
+    assert ok.returncode == 0, ok.stderr
 
 
 def _replay_error(path):
@@ -158,7 +180,7 @@ def test_a_cut_record_is_rejected_and_the_fingerprint_catches_removed_tails(fini
     lines = data.decode().splitlines(keepends=True)
     path.write_text("".join(lines[:-3]), encoding="utf-8")  # whole lines removed from the end
     done = subprocess.run([sys.executable, "-m", "coyote_pi", "replay", str(path), "--expect",
-                           table.writer.fingerprint[:8]], capture_output=True, text=True, check=False)
+                           table.writer.fingerprint], capture_output=True, text=True, check=False)
     assert done.returncode == 1 and "does not match" in done.stderr
 
 
@@ -166,7 +188,9 @@ def test_a_cut_record_is_rejected_and_the_fingerprint_catches_removed_tails(fini
     (b"", "is empty"),
     (b"not json\n", "line 1: not valid JSON"),
     (b"[1, 2]\n", "line 1: a line must be a JSON object"),
-    (b"\xff\xfe\n", "line 1: not valid JSON"),
+    (b"\n", "line 1: an empty line"),
+    (b"NaN\n", "line 1: not valid JSON (NaN is not a JSON number)"),
+    (b"\xff\xfe\n", "line 1: not UTF-8 text"),
 ])
 def test_bad_files_get_a_clear_message(tmp_path, content, reason):
     path = tmp_path / "bad.jsonl"
@@ -272,3 +296,261 @@ def test_undo_is_recorded_and_replayed(tmp_path):
     assert record.undone == [4]
     assert [line["event"]["type"] for line in record.lines[1:]] == ["deal", "bid", "undo", "bid"]
     assert record.game.round.bids == [(seat, 4)]
+
+
+# ---------------------------------------------------------------------- a strict record
+
+EARLIER = "2026-11-21T11:59:59.999Z"  # a moment before fixed_clock's
+
+
+def _set(path, value):
+    """A mutation that sets ``lines[i][k1][k2]... = value`` (deletes the key for ``...``)."""
+    def mutate(lines):
+        *parents, key = path
+        target = lines
+        for step in parents:
+            target = target[step]
+        if value is ...:
+            del target[key]
+        else:
+            target[key] = value
+        return lines
+    return mutate
+
+
+def _retype(path, kind):
+    """A mutation that shows a value as another JSON type that compares equal in Python."""
+    def mutate(lines):
+        *parents, key = path
+        target = lines
+        for step in parents:
+            target = target[step]
+        target[key] = kind(target[key])
+        return lines
+    return mutate
+
+
+NOTE = {"kind": "note", "note": {"table": "verdict_seen", "round": 9}, "time": fixed_clock()}
+
+#: (what, mutation of the finished game's lines, {index: stored text}, line, reason). The
+#: hash chain is recomputed afterwards: every one of these passed the chain and the rules.
+STRICT_CASES = [
+    ("spaces", None, {2: lambda line: json.dumps(line, sort_keys=True)}, 3, "not in canonical form"),
+    ("keys unsorted", None, {2: lambda line: json.dumps(line, separators=(",", ":"))}, 3, "not in canonical form"),
+    ("unicode escaped", _set([0, "meta", "device"], "café"),
+     {0: lambda line: json.dumps(line, sort_keys=True, separators=(",", ":"))}, 1, "not in canonical form"),
+    ("total 600 shown, 6 used", None,
+     {62: lambda line: _canonical(line).replace('"total":', '"total":600,"total":', 1)}, 63, "'total' appears twice"),
+    ("total 6.0 for 6", _retype([62, "result", "total"], float), None, 63,
+     "differs from the rules' result in 'total' ('total': 31.0 recorded, 31 by the rules)"),
+    ("0 for false", _retype([62, "result", "challenger_wins"], int), None, 63, "in 'challenger_wins'"),
+    ("card alias", _set([1, "event", "seats", "3"], "Max 0"), None, 2, "the card 'Max 0' must be written 'max0'"),
+    ("seat as a string", _set([2, "event", "seat"], "2"), None, 3, "a seat must be a whole number, not '2'"),
+    ("seat key 02", lambda lines: (lines[1]["event"]["seats"].update({"02": lines[1]["event"]["seats"].pop("2")}),
+                                   lines)[1], None, 2, "'02' is not a seat number"),
+    ("unknown event key", _set([2, "event", "comment"], "x"), None, 3, "unknown key(s) in a bid event: 'comment'"),
+    ("missing event key", _set([1, "event", "deck"], ...), None, 2, "a deal event needs the key(s) 'deck'"),
+    ("unknown config key", _set([0, "config", "house_rules"], True), None, 1,
+     "unknown key(s) in the game setup: 'house_rules'"),
+    ("missing config key", _set([0, "config", "variant"], ...), None, 1, "the game setup needs the key(s) 'variant'"),
+    ("unknown line key", _set([2, "comment"], "x"), None, 3, "unknown key(s) in this action line: 'comment'"),
+    ("meta not an object", _set([0, "meta"], "x"), None, 1, "'meta' must be a JSON object"),
+    ("missing time", _set([2, "time"], ...), None, 3, "this action line needs the key(s) 'time'"),
+    ("time not ISO 8601", _set([2, "time"], "21/11/2026 12:00"), None, 3, "the time '21/11/2026 12:00' is not"),
+    ("no such date", _set([2, "time"], "2026-02-30T12:00:00.000Z"), None, 3, "is not a UTC time"),
+    ("offset, not Z", _set([2, "time"], "2026-11-21T12:00:00.000+00:00"), None, 3, "is not a UTC time"),
+    ("time runs back", _set([3, "time"], EARLIER), None, 4, f"its time {EARLIER} is earlier than the line before it"),
+    ("note after the end", lambda lines: lines + [dict(NOTE)], None, 64, "a note after the game is over"),
+    ("note inside a challenge", lambda lines: lines[:7] + [dict(NOTE)] + lines[7:], None, 8,
+     "a note between a challenge's last event and its resolution"),
+]
+
+
+@pytest.mark.parametrize("what,mutate,texts,line,reason", STRICT_CASES, ids=[c[0] for c in STRICT_CASES])
+def test_anything_but_the_canonical_record_is_rejected_at_its_line(finished, what, mutate, texts, line, reason):
+    path, _ = finished
+    lines = lines_of(path)
+    assert len(lines) == 63 and lines[62]["kind"] == "resolution"  # the cases were written for this game
+    write_lines(path, mutate(lines) if mutate else lines, texts=texts)
+    with pytest.raises(RecordError) as caught:
+        read_record(path)
+    assert (caught.value.line, reason in caught.value.reason) == (line, True), str(caught.value)
+
+
+def test_a_last_line_without_its_newline_never_counted(finished, tmp_path):
+    """Complete JSON, but without its newline the line was never finished: replay says so,
+    and resume moves it aside and continues from the line before."""
+    path, _ = finished
+    data = path.read_bytes()
+    path.write_bytes(data[:-1])
+    with pytest.raises(RecordError) as caught:
+        read_record(path)
+    assert caught.value.line == 63 and "has no newline at its end" in caught.value.reason
+    assert "never finished" in caught.value.reason
+    resumed = RecordedGame.resume(path)
+    assert (tmp_path / "game.jsonl.torn").read_bytes() == data.splitlines()[-1]
+    # The line before it is kept; the resolution that never counted is recomputed and written again.
+    assert path.read_bytes().startswith(data[: data.rstrip(b"\n").rfind(b"\n") + 1])
+    again = read_record(path)
+    assert again.lines[-1]["result"] == json.loads(data.splitlines()[-1])["result"]
+    assert again.last_hash == resumed.writer.last_hash and resumed.game.winner is not None
+
+
+def test_the_writer_keeps_times_in_order_when_the_clock_goes_back(tmp_path):
+    times = iter(["2026-11-21T12:00:00.000Z", "2026-11-21T12:00:05.000Z", EARLIER] + ["2026-11-21T12:00:06.000Z"] * 99)
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=lambda: next(times))
+    play(table, stop_after=4)
+    written = [line["time"] for line in lines_of(path)]
+    assert written[:4] == ["2026-11-21T12:00:00.000Z"] + ["2026-11-21T12:00:05.000Z"] * 2 + ["2026-11-21T12:00:06.000Z"]
+    assert written == sorted(written)
+    read_record(path, allow_torn_tail=True)
+
+
+def test_the_writer_refuses_a_clock_in_another_format(tmp_path):
+    with pytest.raises(ValueError, match="not a UTC time"):
+        RecordedGame.start(tmp_path / "g.jsonl", CONFIG, clock=lambda: "2026-11-21 12:00:00")
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_the_writer_stores_notes_as_a_reader_sees_them(tmp_path):
+    """Tuples and number keys have no JSON form of their own: the stored line is the
+    canonical JSON of what a reader gets back, so the record stays valid."""
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
+    table.note(table="camera", problems=({"key": "x", "seats": (1, 2)},), counts={10: 1, 9: 2})
+    assert read_record(path).lines[-1]["note"] == {"table": "camera", "problems": [{"key": "x", "seats": [1, 2]}],
+                                                   "counts": {"9": 2, "10": 1}}
+
+
+def test_a_finished_game_takes_no_note(finished):
+    path, table = finished
+    before = path.read_bytes()
+    with pytest.raises(IllegalAction, match="the game is over"):
+        table.note(table="verdict_seen", round=9)
+    assert path.read_bytes() == before
+
+
+def test_encode_record_writes_what_the_recorded_game_writes(finished):
+    path, table = finished
+    assert encode_record(CONFIG, table.game.history, {"device": "test"}, fixed_clock) == path.read_bytes()
+
+
+def test_the_docstring_examples_run():
+    result = doctest.testmod(record_module)
+    assert (result.attempted > 0, result.failed) == (True, 0)
+
+
+# ---------------------------------------------------------------------- the fingerprint
+
+RFC4648 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def test_the_fingerprint_is_80_bits_in_crockford_base32(finished):
+    _, table = finished
+    digest = table.writer.last_hash
+    expected = base64.b32encode(bytes.fromhex(digest[:20])).decode().translate(str.maketrans(RFC4648, CROCKFORD))
+    shown = fingerprint(digest)
+    assert shown.replace("-", "") == expected and len(expected) == 16
+    assert [len(group) for group in shown.split("-")] == [4, 4, 4, 4]
+    assert not set(shown) & set("ILOU")
+    assert fingerprint_qr(digest) == digest.upper()
+
+
+@pytest.mark.parametrize("noted", [
+    lambda fp, digest: fp,
+    lambda fp, digest: fp.lower().replace("-", " "),
+    lambda fp, digest: fp.replace("-", "").replace("0", "O").replace("1", "l"),
+    lambda fp, digest: digest.upper(),
+    lambda fp, digest: " ".join(digest[i:i + 8] for i in range(0, 64, 8)),
+])
+def test_the_fingerprint_may_be_noted_in_any_case_with_spaces_or_as_the_full_hash(finished, noted):
+    _, table = finished
+    digest = table.writer.last_hash
+    record = read_record(finished[0])
+    assert record.line_of(normalize_fingerprint(noted(fingerprint(digest), digest))) == len(record.lines)
+
+
+@pytest.mark.parametrize("noted", ["", "   ", "1a2b3c4d", "7K2M-9QXD-4HTR-BW3", "U" * 16, "g" * 64])
+def test_what_is_not_a_fingerprint_is_refused(noted):
+    with pytest.raises(ValueError, match="is not a fingerprint"):
+        normalize_fingerprint(noted)
+
+
+def _expect(path, noted):
+    return main(["replay", str(path), "--expect", noted])
+
+
+def test_replay_expect_refuses_an_empty_or_short_fingerprint(finished, capsys):
+    path, table = finished
+    for noted in ("", table.writer.last_hash[:8]):
+        assert _expect(path, noted) == 1
+        assert "is not a fingerprint" in capsys.readouterr().err
+
+
+def test_replay_expect_accepts_the_short_form_and_the_full_hash(finished, capsys):
+    path, table = finished
+    assert _expect(path, table.writer.fingerprint.lower()) == 0
+    assert _expect(path, fingerprint_qr(table.writer.last_hash)) == 0
+
+
+def test_replay_expect_says_lines_were_removed_from_the_end(finished, capsys):
+    path, table = finished
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines[:-6]), encoding="utf-8")  # back to the end of an earlier round
+    assert _expect(path, table.writer.fingerprint) == 1
+    said = capsys.readouterr().err
+    assert "lines were removed from its end" in said and "changed" not in said
+
+
+def test_replay_expect_says_lines_were_added_after_a_fingerprint_noted_earlier(finished, capsys):
+    path, _ = finished
+    record = read_record(path)
+    verdict = next(n for n, line in enumerate(record.lines, start=1) if line["kind"] == "resolution")
+    assert _expect(path, fingerprint(record.digests[verdict - 1])) == 1
+    said = capsys.readouterr().err
+    assert f"it is the fingerprint of line {verdict}" in said and f"{63 - verdict} line(s) after it were added" in said
+
+
+def test_replay_expect_says_lines_were_changed(finished, capsys):
+    path, table = finished
+    lines = lines_of(path)
+    lines[-1]["time"] = "2026-11-21T12:00:00.001Z"  # a rechained edit of the last line
+    write_lines(path, lines)
+    assert _expect(path, table.writer.fingerprint) == 1
+    assert "lines were changed after it was noted" in capsys.readouterr().err
+
+
+
+# ---------------------------------------------------------------------- the format's documentation
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "game-record.md"
+
+
+def test_the_worked_example_in_the_docs_is_a_valid_record(tmp_path, capsys):
+    """The example replays, its stated hash and fingerprint are right, and it is byte for
+    byte what the device writes for those events at those times."""
+    section = DOCS.read_text(encoding="utf-8").split("## Worked example", 1)[1]
+    block = re.search(r"```jsonl\n(.*?)```", section, re.S).group(1)
+    stated_hash = re.search(r"hashes to `([0-9a-f]{64})`", section).group(1)
+    stated_fingerprint = re.search(r"fingerprint is \*\*`([0-9A-Z-]+)`\*\*", section).group(1)
+    path = tmp_path / "example.jsonl"
+    path.write_text(block, encoding="utf-8")
+    record = read_record(path)
+    assert (record.last_hash, record.fingerprint) == (stated_hash, stated_fingerprint)
+    assert (record.game.last_result.score.total, record.game.last_result.winner) == (4, 1)
+    assert main(["replay", str(path), "--expect", stated_fingerprint]) == 0
+    capsys.readouterr()
+
+    lines = [json.loads(line) for line in block.splitlines()]
+    times = iter(line["time"] for line in lines)  # resolutions take their time in their event's write
+    written = tmp_path / "written.jsonl"
+    table = RecordedGame.start(written, GameConfig.from_dict(lines[0]["config"]), lines[0]["meta"],
+                               clock=lambda: next(times))
+    for line in lines[1:]:
+        if line["kind"] in ("action", "observation"):
+            table.apply(from_dict(line["event"]))
+        elif line["kind"] == "note":
+            table.note(**line["note"])
+    assert written.read_text(encoding="utf-8") == block

@@ -1,18 +1,27 @@
-"""Engine speed: simulated games per second, microseconds per resolution and per odds query.
+"""Engine speed: simulated games per second, microseconds per resolution and per odds
+query, and the replay of a long evening's record.
 
 Everything runs in this one process on one core (the engine is pure Python and
 single-threaded). Targets on one core of the development machine: at least 1,000 full
-4-player games per second, an odds query in at most 2 ms.
+4-player games per second, an odds query in at most 2 ms, and a 2,000-line record with
+100 undos replayed (``coyote-pi replay``, ``run`` resuming) in under 0.5 s, its time per
+line at most 1.5 times that of a record of the same length without undos: an undo must
+cost no more than any other line.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import tempfile
 import time
+from pathlib import Path
 
 TARGET_GAMES_PER_S = 1000
 TARGET_ODDS_MS = 2.0
+REPLAY_LINES, REPLAY_UNDOS = 2000, 100
+TARGET_REPLAY_S = 0.5
+TARGET_UNDO_RATIO = 1.5
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -64,4 +73,32 @@ def run(args: argparse.Namespace) -> int:
     worst = [(rng.sample(C.ALL_CARDS, 1), 3) for _ in range(50)]
     per_worst = _rate(lambda i: total_distribution(*worst[i]), len(worst))
     print(f"  odds query, worst case (2 players, Coyote-card draw unseen): {per_worst * 1e6:8.1f} us")
+    _bench_replay()
     return 0
+
+
+def _bench_replay() -> None:
+    """Replay two records of the same length, with and without undos, taking turns (so a
+    busy machine slows both alike), best of five each."""
+    from coyote_pi.engine.players import long_bidding_game
+    from coyote_pi.record import encode_record, read_record
+
+    best = {}
+    with tempfile.TemporaryDirectory() as folder:
+        paths = {}
+        for undos in (0, REPLAY_UNDOS):
+            config, events = long_bidding_game(REPLAY_LINES, undos)
+            paths[undos] = Path(folder) / f"evening-{undos}-undos.jsonl"
+            paths[undos].write_bytes(encode_record(config, events, clock=lambda: "2026-11-21T19:00:00.000Z"))
+        for _ in range(5):
+            for undos, path in paths.items():
+                start = time.perf_counter()
+                read_record(path)
+                best[undos] = min(best.get(undos, float("inf")), time.perf_counter() - start)
+    seconds, ratio = best[REPLAY_UNDOS], best[REPLAY_UNDOS] / best[0]
+    mark = "ok" if seconds < TARGET_REPLAY_S else "ABOVE TARGET"
+    print(f"  replay of a {REPLAY_LINES:,}-line record with {REPLAY_UNDOS} undos: {seconds:8.3f} s   "
+          f"(target < {TARGET_REPLAY_S} s: {mark})")
+    mark = "ok" if ratio <= TARGET_UNDO_RATIO else "ABOVE TARGET"
+    print(f"  time per line against the same length without undos ({best[0]:.3f} s): {ratio:8.2f} x   "
+          f"(target <= {TARGET_UNDO_RATIO}: {mark})")

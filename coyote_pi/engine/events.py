@@ -14,7 +14,7 @@ Each event turns into a plain dict for the game record (:func:`to_dict`) and bac
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from coyote_pi import cards as C
@@ -129,49 +129,69 @@ def to_dict(event: Event) -> dict:
     return out
 
 
+#: The keys of each event type as :func:`to_dict` writes them (``type`` included).
+_KEYS: dict[type, frozenset[str]] = {
+    Deal: frozenset({"type", "seats", "centre", "deck"}),
+    Bid: frozenset({"type", "seat", "amount"}),
+    Guess: frozenset({"type", "seat", "winner"}),
+    Reveal: frozenset({"type", "centre", "extra", "seats"}),
+    DrawReplacement: frozenset({"type", "card"}),
+}
+_SEAT_KEYS = frozenset({"type", "seat"})
+
+
 def from_dict(data: object) -> Event:
-    """Parse a dict made by :func:`to_dict`; raises IllegalAction(code="bad_event")."""
+    """Parse a dict exactly as :func:`to_dict` writes it; raises IllegalAction(code="bad_event").
+
+    Strict, because a record must show what was used: every key present and no other,
+    seats as numbers (as strings only where they are keys of an object), card names as
+    the record writes them (``max0``, not ``Max 0``), whole numbers as whole numbers.
+    """
     if not isinstance(data, Mapping):
         raise _bad(f"an event must be a JSON object, not {type(data).__name__}")
     name = data.get("type")
     cls = _TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise _bad(f"unknown event type {name!r} (known: {', '.join(_TYPES)})")
-    try:
-        if cls is Deal:
-            seats = data.get("seats")
-            if not isinstance(seats, Mapping):
-                raise _bad("a deal needs 'seats': an object mapping seat numbers to cards")
-            deck = data.get("deck")
-            if deck is not None and not isinstance(deck, Sequence):
-                raise _bad("'deck' must be a list of cards")
-            return Deal(
-                seats={_seat(s): _card_or_none(c) for s, c in seats.items()},
-                centre=_card_or_none(data.get("centre")),
-                deck=tuple(C.parse_cards(deck)) if deck is not None else None,
-            )
-        if cls is Bid:
-            return Bid(_seat(data.get("seat")), _integer(data.get("amount"), "amount"))
-        if cls is Guess:
-            return Guess(_seat(data.get("seat")), _seat(data.get("winner")))
-        if cls is Reveal:
-            seats = data.get("seats")
-            if seats is not None and not isinstance(seats, Mapping):
-                raise _bad("'seats' of a reveal must map seat numbers to cards")
-            return Reveal(
-                C.parse_card(data.get("centre")),
-                _card_or_none(data.get("extra")),
-                None if seats is None else {_seat(s): C.parse_card(c) for s, c in seats.items()},
-            )
-        if cls is DrawReplacement:
-            return DrawReplacement(C.parse_card(data.get("card")))
-        return cls(_seat(data.get("seat")))
-    except C.CardError as error:
-        raise _bad(str(error)) from None
+    keys = _KEYS.get(cls, _SEAT_KEYS)
+    unknown, missing = sorted(set(data) - keys), sorted(keys - set(data))
+    if unknown:
+        raise _bad(f"unknown key(s) in a {name} event: {', '.join(map(repr, unknown))}")
+    if missing:
+        raise _bad(f"a {name} event needs the key(s) {', '.join(map(repr, missing))}")
+    if cls is Deal:
+        deck = data["deck"]
+        if deck is not None and not isinstance(deck, list):
+            raise _bad("'deck' must be a list of cards or null")
+        return Deal(
+            seats={_seat_key(s): _card_or_none(c) for s, c in _object(data["seats"], "seats of a deal").items()},
+            centre=_card_or_none(data["centre"]),
+            deck=None if deck is None else tuple(_card(c) for c in deck),
+        )
+    if cls is Bid:
+        return Bid(_seat(data["seat"]), _integer(data["amount"], "amount"))
+    if cls is Guess:
+        return Guess(_seat(data["seat"]), _seat(data["winner"]))
+    if cls is Reveal:
+        seats = data["seats"]
+        return Reveal(
+            _card(data["centre"]),
+            _card_or_none(data["extra"]),
+            None if seats is None else {_seat_key(s): _card(c) for s, c in _object(seats, "seats of a reveal").items()},
+        )
+    if cls is DrawReplacement:
+        return DrawReplacement(_card(data["card"]))
+    return cls(_seat(data["seat"]))
 
 
 def _bad(message: str) -> IllegalAction:
     return IllegalAction(message, code="bad_event")
+
+
+def _object(value: object, what: str) -> Mapping:
+    if not isinstance(value, Mapping):
+        raise _bad(f"the {what} must be an object mapping seat numbers to cards")
+    return value
 
 
 def _integer(value: object, what: str) -> int:
@@ -181,10 +201,25 @@ def _integer(value: object, what: str) -> int:
 
 
 def _seat(value: object) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
     return _integer(value, "a seat")
 
 
+def _seat_key(key: str) -> int:
+    """A seat number where JSON needs a string (an object's key): ``"3"``, nothing else."""
+    if not (key.isascii() and key.isdigit() and not key.startswith("0")):
+        raise _bad(f"{key!r} is not a seat number")
+    return int(key)
+
+
+def _card(value: object) -> str:
+    if isinstance(value, str) and value in C.ALL_CARDS:
+        return value
+    try:
+        name = C.parse_card(value)
+    except C.CardError as error:
+        raise _bad(str(error)) from None
+    raise _bad(f"the card {value!r} must be written {name!r}")
+
+
 def _card_or_none(value: object) -> str | None:
-    return None if value is None else C.parse_card(value)
+    return None if value is None else _card(value)

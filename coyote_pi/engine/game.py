@@ -68,9 +68,16 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, data: object) -> GameConfig:
+        """Parse exactly what :meth:`to_dict` writes: all three keys and no other."""
         if not isinstance(data, dict):
             raise IllegalAction("the game setup must be a JSON object", code="bad_config")
-        return cls(data.get("players"), data.get("variant", BASIC), data.get("start_seat", 1))
+        keys = {"players", "variant", "start_seat"}
+        unknown, missing = sorted(set(data) - keys), sorted(keys - set(data))
+        if unknown:
+            raise IllegalAction(f"unknown key(s) in the game setup: {', '.join(map(repr, unknown))}", code="bad_config")
+        if missing:
+            raise IllegalAction(f"the game setup needs the key(s) {', '.join(map(repr, missing))}", code="bad_config")
+        return cls(data["players"], data["variant"], data["start_seat"])
 
 
 @dataclass
@@ -208,6 +215,16 @@ class RoundResult:
         }
 
 
+@dataclass(frozen=True)
+class UndoPoint:
+    """The turn state a bid replaced (the bid itself is the last entry of ``bids``)."""
+
+    bid: int | None
+    bidder: int | None
+    peeked_this_turn: bool
+    coyote_card_this_turn: bool
+
+
 @dataclass
 class RoundState:
     """The cards and the bidding of the round in progress."""
@@ -232,6 +249,9 @@ class RoundState:
     guesses: dict[int, int] = field(default_factory=dict)
     guessers: tuple[int, ...] = ()
     replacement: str | None = None
+    #: What each bid of this round overwrote, newest last: an undo pops the newest and
+    #: puts it back, so taking a bid back costs the same however long the game is.
+    undo_points: list[UndoPoint] = field(default_factory=list)
 
     def in_play(self) -> list[str]:
         """The known cards that count at a challenge."""
@@ -490,6 +510,7 @@ class Game:
                 amount=amount,
                 current=r.bid,
             )
+        r.undo_points.append(UndoPoint(r.bid, r.bidder, r.peeked_this_turn, r.coyote_card_this_turn))
         r.bid, r.bidder = amount, event.seat
         r.bids.append((event.seat, amount))
         r.turns_done[event.seat] += 1
@@ -639,11 +660,12 @@ class Game:
             self.phase = OVER
         else:
             next_start = loser if eliminated is None else self.next_active_after(loser)
-            self.next_start = next_start
             if self.variant == TRICKSTER:
                 holder = next_start  # the loser, or the next starter if the loser is out
-                self.coyote_holder = holder
             self.phase = DEAL
+        # Once the game is over there is no next round: nobody starts it or holds the
+        # Coyote card (keeping the previous ones would name a seat that may be out).
+        self.next_start, self.coyote_holder = next_start, holder
         self.results.append(
             RoundResult(
                 round=r.number,
@@ -690,10 +712,13 @@ class Game:
             raise IllegalAction(
                 f"only seat {last.seat}, who made the last bid, can take it back", code="not_your_bid", seat=event.seat
             )
-        history = self.history
-        rebuilt = Game.from_events(self.config, history[:-1])
-        self.__dict__.update(rebuilt.__dict__)
-        self.history = history + [event]
+        r = self.round
+        point = r.undo_points.pop()
+        r.bids.pop()
+        r.turns_done[last.seat] -= 1
+        r.bid, r.bidder, r.turn = point.bid, point.bidder, last.seat
+        r.peeked_this_turn, r.coyote_card_this_turn = point.peeked_this_turn, point.coyote_card_this_turn
+        self.history.append(event)
 
     _HANDLERS = {
         E.Deal: _deal,

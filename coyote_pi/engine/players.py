@@ -152,3 +152,41 @@ def simulate(config: GameConfig, seed: int | str, on_event=None, *, physical: bo
         if on_event is not None:
             on_event(game, event)
     return game
+
+
+#: Rounds of :func:`long_bidding_game`: fewer than the 9 a 4-player game needs at least
+#: (each round costs its loser one of the 12 peek cards, and the winner keeps 3 at most).
+_LONG_ROUNDS = 8
+
+
+def long_bidding_game(lines: int, undos: int) -> tuple[GameConfig, list[E.Event]]:
+    """A legal, unfinished 4-player game whose record has exactly ``lines`` lines, with
+    ``undos`` bids taken back (and made again): a long evening for replay benchmarks.
+
+    Eight rounds from a seeded deck; in each, the seats raise by one in turn, then the
+    next seat challenges. Its record is the setup line, and per round the deal, the
+    bids, an undo and the repeated bid per undo, the challenge and the resolution.
+    """
+    bids = lines - 1 - 3 * _LONG_ROUNDS - 2 * undos
+    if bids < _LONG_ROUNDS or undos > bids:
+        raise ValueError(f"{lines} lines cannot hold {_LONG_ROUNDS} rounds with {undos} undos")
+    undone = {i * bids // undos for i in range(undos)} if undos else set()
+    config = GameConfig(players=4)
+    game, events = Game(config), []
+
+    def play(event: E.Event) -> None:
+        game.apply(event)
+        events.append(event)
+
+    made = 0
+    for round_number in range(_LONG_ROUNDS):
+        play(game.virtual_deal(C.shuffled_deck("long evening", round_number + 1)))
+        for amount in range(bids // _LONG_ROUNDS + (round_number < bids % _LONG_ROUNDS)):
+            bid = E.Bid(game.turn, amount)
+            play(bid)
+            if made in undone:
+                play(E.Undo(bid.seat))
+                play(bid)
+            made += 1
+        play(E.Challenge(game.turn))
+    return config, events

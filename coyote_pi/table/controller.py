@@ -361,7 +361,7 @@ class Controller:
             for line in result.explanation():
                 self._log(f"  {line}")
         if self.game.phase == OVER:
-            self._log(f"seat {self.game.winner} wins the game (record {self.table.writer.fingerprint[:8]})")
+            self._log(f"seat {self.game.winner} wins the game (record {self.table.writer.fingerprint})")
         return True
 
     # ------------------------------------------------------------------ setup

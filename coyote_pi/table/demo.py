@@ -146,6 +146,6 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     print(f"  oled.gif            {len(gif)} OLED frames")
     print(f"  reveal/draw PNGs    {len(reporter.frames)} annotated camera frames")
     print(f"  {table.path.name}     the game record, {len(record.lines)} lines; check it with")
-    print(f"                      coyote-pi replay {table.path} --expect {record.fingerprint[:8]}")
+    print(f"                      coyote-pi replay {table.path} --expect {record.fingerprint}")
     print("  play-by-play.txt    this transcript")
     return 0

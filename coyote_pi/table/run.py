@@ -153,7 +153,7 @@ def _run_table(args, config, devices_config) -> int:
     game = rig.controller.game
     if game is not None and game.winner is not None:
         print(f"seat {game.winner} wins; record {rig.controller.table.path} "
-              f"(fingerprint {rig.controller.table.writer.fingerprint[:8]})")
+              f"(fingerprint {rig.controller.table.writer.fingerprint})")
     return 0
 
 

@@ -19,10 +19,6 @@ from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
 
-#: Digits of the record's fingerprint shown at the end (``coyote-pi replay --expect``).
-FINGERPRINT_DIGITS = 8
-
-
 def seat_strip(game: Game, highlight: Iterable[int] = ()) -> list[SeatStatus]:
     """One cell per seat: eyes, out of the game or not, highlighted, Coyote-card holder."""
     marked = set(highlight)
@@ -213,14 +209,14 @@ def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint
         lines=[tr("verdict.loser", seat=result.loser)],
         seats=seat_strip(game, [result.winner]),
     )
-    lines = explanation_lines(tr, result) + [tr("expl.fingerprint", fingerprint=fingerprint[:FINGERPRINT_DIGITS])]
+    lines = explanation_lines(tr, result) + [tr("expl.fingerprint", fingerprint=fingerprint)]
     if not final:
         lines.append(tr("verdict.continue"))
     return [headline, Screen(title=tr("verdict.explain_title", round=result.round), lines=lines)]
 
 
 def over_screen(tr: Translator, game: Game, fingerprint: str, *, offer_new_game: bool) -> Screen:
-    lines = [tr("expl.fingerprint", fingerprint=fingerprint[:FINGERPRINT_DIGITS])]
+    lines = [tr("expl.fingerprint", fingerprint=fingerprint)]
     if offer_new_game:
         lines.append(tr("over.hint"))
     return Screen(title=tr("over.title"), big=tr("over.big", seat=game.winner), lines=lines,

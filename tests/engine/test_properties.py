@@ -267,6 +267,8 @@ def check_end(game: Game) -> None:
     assert sorted(r.eliminated for r in game.results if r.eliminated is not None) == losers
     # Every round takes exactly one peek card from its loser, and nothing gives one back.
     assert len(game.results) == 3 * game.config.players - sum(eyes[game.winner])
+    # No next round: the final state names no seat to start it or to hold the Coyote card.
+    assert (public_view(game)["next_start"], public_view(game)["coyote_holder"]) == (None, None)
 
 
 # ---------------------------------------------------------------------- the properties

@@ -393,6 +393,19 @@ def test_game_ends_when_one_seat_is_left(make_deal, refused, play_round):
     refused(game, make_deal({2: "5"}, "3"), "game_over", "the game is over: seat 2 has won")
 
 
+def test_a_finished_game_names_no_next_starter_and_no_coyote_card_holder(play_round):
+    """Seat 1 loses every round, so it starts each one and holds the Coyote card until it
+    is out: the final state must not name it (nor anyone) for a round that never comes."""
+    game = Game(GameConfig(2, TRICKSTER))
+    for _ in range(2):
+        play_round(game, 1)
+    assert (game.next_start, game.coyote_holder) == (1, 1)
+    play_round(game, 1)
+    shown = public_view(game)
+    assert (game.phase, game.winner, shown["next_start"], shown["coyote_holder"]) == (OVER, 2, None, None)
+    assert seat_view(game, 2).coyote_holder is None
+
+
 # ---------------------------------------------------------------------------- Trickster: guesses
 
 

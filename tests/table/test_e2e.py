@@ -77,6 +77,7 @@ def test_a_whole_game_on_simulated_hardware(games, tmp_path, capsys, players, va
     last_stage, last_screen = game.spy.screens[-1]
     assert last_stage == "over"
     shown = next(line for line in last_screen.lines if line.startswith("Record "))
+    assert re.fullmatch(r"Record [0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}", shown)  # 80 bits
     assert coyote_pi(["replay", str(game.path), "--expect", shown.split()[-1]]) == 0
     capsys.readouterr()
 
