@@ -73,7 +73,7 @@ from coyote_pi.table import screens as S
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.i18n import LANGUAGES, Translator
-from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice, Selector
+from coyote_pi.table.selector import PEEK, Choice, Selector, event_for
 
 log = logging.getLogger(__name__)
 
@@ -575,7 +575,7 @@ class Controller:
         elif event.button == "ok" and event.kind == PRESS:
             choice = self._selector.choice
             self._log_press(event, "confirm")
-            self._apply(_choice_event(seat, choice))
+            self._apply(event_for(seat, choice))
             if choice.kind == PEEK and game.round.peeked_this_turn:
                 self._notice = _Timed(self.clock() + 2 * self.pacing.page_seconds, S.peek_screen(self.tr, game, seat), seat)
 
@@ -905,12 +905,6 @@ class Controller:
         self._log("a new game starts")
         self.table, self.memory, self._final_seen = None, store.TableMemory(), False
         self._begin_setup()
-
-
-def _choice_event(seat: int, choice: Choice) -> E.Event:
-    if choice.kind == BID:
-        return Bid(seat, choice.amount)
-    return {CHALLENGE: Challenge, PEEK: Peek, COYOTE_CARD: UseCoyoteCard}[choice.kind](seat)
 
 
 #: Play-by-play lines of the actions that only name their seat.
