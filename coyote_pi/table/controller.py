@@ -73,6 +73,7 @@ from coyote_pi.table import screens as S
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.i18n import LANGUAGES, Translator
+from coyote_pi.table.notifier import SILENT, Notifier
 from coyote_pi.table.selector import PEEK, Choice, Selector, event_for
 
 log = logging.getLogger(__name__)
@@ -203,7 +204,9 @@ class Controller:
     ``camera``/``reader`` the camera and :class:`~coyote_pi.vision.reader.TableReader`
     (None: the manual path everywhere); ``table`` a resumed record with its memory (or
     None: setup, then a new record in ``config.record_dir``). ``meta`` is written into a
-    new record's setup line. ``notifier`` is :mod:`coyote_pi.pi.notify` or a stand-in.
+    new record's setup line. ``notifier`` is told when the loop starts, how it goes and
+    when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
+    :mod:`coyote_pi.pi.notify`; None: no one is told).
     """
 
     def __init__(
@@ -216,7 +219,7 @@ class Controller:
         table: tuple[RecordedGame, store.TableMemory] | None = None,
         listeners: Iterable[Listener] = (),
         meta: dict | None = None,
-        notifier=None,
+        notifier: Notifier | None = None,
         clock: Callable[[], float] = time.monotonic,
         epoch: int = 0,
         new_game_when_over: bool = False,
@@ -231,7 +234,7 @@ class Controller:
         self.clock = clock
         self.epoch = epoch
         self.new_game_when_over = new_game_when_over
-        self._notifier = notifier
+        self._notifier = notifier if notifier is not None else SILENT
         self._camera = CameraWorker(camera, reader, self.queue) if camera is not None and reader is not None else None
         self.store = store.RecordStore(config.record_dir)
         self.table, self.memory = table if table is not None else (None, store.TableMemory())
@@ -263,7 +266,7 @@ class Controller:
         self._prompt: Prompt | None = None
         self._last_ping = float("-inf")
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
-        self._watchdog_every = None if notifier is None else notifier.watchdog_interval()
+        self._watchdog_every = self._notifier.watchdog_interval()
         if self.table is None:
             self._begin_setup()
 
@@ -276,8 +279,8 @@ class Controller:
     def run(self, *, until_over: bool = False) -> None:
         """Run the loop until :data:`STOP` (or, with ``until_over``, the game-over screen)."""
         self._refresh()
-        self._notify("ready")
-        self._notify("status", self._status_text())
+        self._notifier.ready()
+        self._notifier.status(self._status_text())
         while not (until_over and self.stage == GAME_OVER):
             try:
                 if not self._handle(self.queue.get(timeout=self._timeout())):
@@ -287,7 +290,7 @@ class Controller:
             self._on_time()
             self._refresh()
             self._ping_watchdog()
-        self._notify("stopping")
+        self._notifier.stopping()
 
     def _handle(self, item) -> bool:
         """Act on one queue item; False for :data:`STOP`. (A method, so that no camera frame
@@ -312,16 +315,12 @@ class Controller:
 
     # ------------------------------------------------------------------ helpers
 
-    def _notify(self, what: str, *args) -> None:
-        if self._notifier is not None:
-            getattr(self._notifier, what)(*args)
-
     def _ping_watchdog(self) -> None:
         """Tell systemd the loop is alive: a hung loop stops pinging and gets restarted."""
         now = self.clock()
         if self._watchdog_every is not None and now - self._last_ping >= self._watchdog_every:
             self._last_ping = now
-            self._notify("watchdog")
+            self._notifier.watchdog()
 
     def _log(self, line: str) -> None:
         log.info("%s", line)
@@ -470,7 +469,7 @@ class Controller:
             self._verdict_pages()
         elif self.stage == GAME_OVER:
             self._log("game over")
-        self._notify("status", self._status_text())
+        self._notifier.status(self._status_text())
 
     def _look_for(self, stage: str) -> Callable:
         game = self.game
