@@ -72,6 +72,7 @@ from coyote_pi.table import camera_wait as W
 from coyote_pi.table import screens as S
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
+from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import LANGUAGES, Translator
 from coyote_pi.table.notifier import SILENT, Notifier
 from coyote_pi.table.selector import PEEK, Choice, Selector, event_for
@@ -187,15 +188,6 @@ class _Setup:
         return self.steps[0]
 
 
-@dataclass
-class _Timed:
-    """Something shown or pending until a deadline."""
-
-    until: float
-    screen: Screen | None = None
-    seat: int | None = None
-
-
 class Controller:
     """Runs one table. Build it, put button events into :attr:`queue`, call :meth:`run`.
 
@@ -248,23 +240,16 @@ class Controller:
         self._wait: W.CameraWait | None = None
         self._wait_id = 0
         self._camera_busy = False
-        self._next_read = 0.0
         self._last_problems: tuple = ()
         self._stands: int | None = None
-        self._offer: _Timed | None = None
-        self._flash: _Timed | None = None
-        self._notice: _Timed | None = None
         self._entry_index = 0
         self._renderer = None
         self._frames: list[tuple[Screen, int]] = []
         self._frame = 0
-        self._frame_due: float | None = None
-        self._verdict_due: float | None = None
-        self._page_flip: float | None = None
+        self.deadlines = Deadlines()
         self._final_seen = False
         self._shown: Screen | None = None
         self._prompt: Prompt | None = None
-        self._last_ping = float("-inf")
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
         if self.table is None:
@@ -281,6 +266,8 @@ class Controller:
         self._refresh()
         self._notifier.ready()
         self._notifier.status(self._status_text())
+        if self._watchdog_every is not None:
+            self.deadlines.set(Timer.WATCHDOG, self.clock())
         while not (until_over and self.stage == GAME_OVER):
             try:
                 if not self._handle(self.queue.get(timeout=self._timeout())):
@@ -289,7 +276,6 @@ class Controller:
                 pass
             self._on_time()
             self._refresh()
-            self._ping_watchdog()
         self._notifier.stopping()
 
     def _handle(self, item) -> bool:
@@ -315,20 +301,13 @@ class Controller:
 
     # ------------------------------------------------------------------ helpers
 
-    def _ping_watchdog(self) -> None:
-        """Tell systemd the loop is alive: a hung loop stops pinging and gets restarted."""
-        now = self.clock()
-        if self._watchdog_every is not None and now - self._last_ping >= self._watchdog_every:
-            self._last_ping = now
-            self._notifier.watchdog()
-
     def _log(self, line: str) -> None:
         log.info("%s", line)
         for listener in self.listeners:
             listener.on_log(line)
 
     def _flash_message(self, text: str) -> None:
-        self._flash = _Timed(self.clock() + self.pacing.message_seconds, S.message_screen(text))
+        self.deadlines.set(Timer.FLASH, self.clock() + self.pacing.message_seconds, S.message_screen(text))
 
     def _refuse(self, error: IllegalAction) -> None:
         self._flash_message(self.tr.refusal(error.code, error.params))
@@ -353,7 +332,7 @@ class Controller:
             return False
         if isinstance(event, Undo):
             self.memory.undos += 1
-        self._flash = None
+        self.deadlines.cancel(Timer.FLASH)
         self._log(_describe(event))
         for result in self.game.results[results_before:]:
             self._log(f"verdict of round {result.round}:")
@@ -453,9 +432,10 @@ class Controller:
         """Set up what a new situation needs: a selector, a camera wait, verdict pages."""
         self._selector = None
         self._wait = None
-        self._offer = None
-        self._notice = self._notice if self.stage == TURN else None
-        self._frames, self._frame, self._frame_due, self._verdict_due = [], 0, None, None
+        self._frames, self._frame = [], 0
+        self.deadlines.cancel(Timer.CAMERA, Timer.OFFER, Timer.VERDICT_PAGE, Timer.VERDICT_DONE)
+        if self.stage != TURN:
+            self.deadlines.cancel(Timer.NOTICE)
         if self.stage == SETUP:
             if self.setup.step == "players" and self._camera is not None:
                 self._start_wait(W.STANDS, lambda reading: W.Look(result=W.stands_seen(reading)), stable=1)
@@ -488,7 +468,8 @@ class Controller:
     def _start_wait(self, name: str, look: Callable, stable: int) -> None:
         self._wait_id += 1
         self._wait = W.CameraWait(name, look, stable)
-        self._next_read = self.clock()  # the first read at once
+        if not self._camera_busy:  # else the next read waits for the one in flight
+            self.deadlines.set(Timer.CAMERA, self.clock())  # the first read at once
         self._last_problems = ()
 
     def _new_selector(self) -> None:
@@ -510,9 +491,10 @@ class Controller:
                                     final=game.phase == OVER)
         self._frames = [(screen, page) for screen in screens for page in range(self._page_count(screen))]
         now = self.clock()
-        self._frame_due = now + self.pacing.page_seconds
+        self.deadlines.set(Timer.VERDICT_PAGE, now + self.pacing.page_seconds)
         if self.pacing.verdict_seconds:
-            self._verdict_due = now + max(self.pacing.verdict_seconds, self.pacing.page_seconds * len(self._frames))
+            seconds = max(self.pacing.verdict_seconds, self.pacing.page_seconds * len(self._frames))
+            self.deadlines.set(Timer.VERDICT_DONE, now + seconds)
 
     def _page_count(self, screen: Screen) -> int:
         if self.display is not None:
@@ -534,7 +516,7 @@ class Controller:
             if event.kind == PRESS:
                 self._flash_message(self.tr("msg.not_playing", seat=event.seat))
             return
-        if self._offer is not None and self._answer_offer(event):
+        if Timer.OFFER in self.deadlines and self._answer_offer(event):
             return
         if stage == TURN:
             self._turn_button(event)
@@ -566,17 +548,18 @@ class Controller:
             if event.kind == PRESS:
                 self._out_of_turn(event.seat)
             return
-        self._notice = None
+        self.deadlines.cancel(Timer.NOTICE)
         if event.button in ("minus", "plus"):
             self._selector.press(event.button, repeat=event.kind == REPEAT)
             self._log_press(event, S.choice_text(self.tr, self._selector.choice))
-            self._flash = None
+            self.deadlines.cancel(Timer.FLASH)
         elif event.button == "ok" and event.kind == PRESS:
             choice = self._selector.choice
             self._log_press(event, "confirm")
             self._apply(event_for(seat, choice))
             if choice.kind == PEEK and game.round.peeked_this_turn:
-                self._notice = _Timed(self.clock() + 2 * self.pacing.page_seconds, S.peek_screen(self.tr, game, seat), seat)
+                notice = S.peek_screen(self.tr, game, seat)
+                self.deadlines.set(Timer.NOTICE, self.clock() + 2 * self.pacing.page_seconds, notice)
 
     def _out_of_turn(self, seat: int) -> None:
         game = self.game
@@ -611,7 +594,7 @@ class Controller:
             return
         step = 1 if event.button == "plus" else -1
         self._frame = (self._frame + step) % len(self._frames)
-        self._frame_due = self.clock() + self.pacing.page_seconds
+        self.deadlines.set(Timer.VERDICT_PAGE, self.clock() + self.pacing.page_seconds)
 
     def _acknowledge_verdict(self) -> None:
         game = self.game
@@ -624,16 +607,16 @@ class Controller:
         if self._manual():
             self._manual_button(event)
         elif event.kind == CHORD:
-            self._offer = _Timed(self.clock() + MANUAL_OFFER_SECONDS, S.manual_offer_screen(self.tr, event.seat), event.seat)
+            self.deadlines.set(Timer.OFFER, self.clock() + MANUAL_OFFER_SECONDS, event.seat)
             self._log_press(event, "asks to enter cards by hand")
         elif event.kind == PRESS:
             self._flash_message(self.tr("msg.wait_camera"))
 
     def _answer_offer(self, event: ButtonEvent) -> bool:
         """The answer to "enter cards by hand?": ok from the asking seat says yes."""
-        if event.seat != self._offer.seat or event.kind == REPEAT:
+        if event.seat != self.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
             return False
-        self._offer = None
+        self.deadlines.cancel(Timer.OFFER)
         if event.button == "ok" and event.kind == PRESS and self.stage in W.WAITS:
             self._log_press(event, "yes, by hand")
             self._go_manual("asked at the table")
@@ -644,6 +627,7 @@ class Controller:
         self._log(f"{self.stage}: cards are entered by hand ({why})")
         self._flash_message(self.tr("msg.manual_on"))
         self._wait = None
+        self.deadlines.cancel(Timer.CAMERA)
 
     def _manual_button(self, event: ButtonEvent) -> None:
         stage, game = self.stage, self.game
@@ -706,8 +690,9 @@ class Controller:
 
     def _on_camera(self, result: CameraResult) -> None:
         self._camera_busy = False
-        self._next_read = self.clock() + self.pacing.camera_interval
         wait = self._wait
+        if wait is not None:
+            self.deadlines.set(Timer.CAMERA, self.clock() + self.pacing.camera_interval)
         if wait is None or result.wait != self._wait_id:
             return  # the flow moved on while this frame was read
         settled = wait.feed(result.reading, error=result.error is not None)
@@ -758,32 +743,26 @@ class Controller:
 
     def _timeout(self) -> float | None:
         """Seconds until the loop must act by itself; None: only an item can wake it."""
-        deadlines = [t.until for t in (self._flash, self._notice, self._offer) if t is not None]
-        deadlines += [d for d in (self._frame_due, self._verdict_due, self._page_flip) if d is not None]
-        if self._wait is not None and self._camera is not None and not self._camera_busy:
-            deadlines.append(self._next_read)
-        if self._watchdog_every is not None:
-            deadlines.append(self._last_ping + self._watchdog_every)
-        if not deadlines:
-            return None
-        return max(0.0, min(deadlines) - self.clock())
+        due = self.deadlines.next_due()
+        return None if due is None else max(0.0, due - self.clock())
 
     def _on_time(self) -> None:
+        """Do what has fallen due. A message, a notice or an offer that expires just goes
+        (with its screen), and a screen's page flip only needs the redraw that follows."""
         now = self.clock()
-        for name in ("_flash", "_notice", "_offer"):
-            timed = getattr(self, name)
-            if timed is not None and now >= timed.until:
-                setattr(self, name, None)
-        if self._frame_due is not None and now >= self._frame_due:
-            self._frame = (self._frame + 1) % len(self._frames)
-            self._frame_due = now + self.pacing.page_seconds
-        if self._verdict_due is not None and now >= self._verdict_due:
-            self._verdict_due = None
-            self._log("verdict: moving on by itself")
-            self._acknowledge_verdict()
-        if self._wait is not None and self._camera is not None and not self._camera_busy and now >= self._next_read:
-            self._camera_busy = True
-            self._camera.request(self._wait_id)
+        for timer in self.deadlines.due(now):
+            if timer is Timer.VERDICT_PAGE:
+                self._frame = (self._frame + 1) % len(self._frames)
+                self.deadlines.set(Timer.VERDICT_PAGE, now + self.pacing.page_seconds)
+            elif timer is Timer.VERDICT_DONE:
+                self._log("verdict: moving on by itself")
+                self._acknowledge_verdict()
+            elif timer is Timer.CAMERA:
+                self._camera_busy = True
+                self._camera.request(self._wait_id)
+            elif timer is Timer.WATCHDOG:  # a hung loop stops pinging, and systemd restarts it
+                self._notifier.watchdog()
+                self.deadlines.set(Timer.WATCHDOG, now + self._watchdog_every)
 
     # ------------------------------------------------------------------ the screen
 
@@ -797,7 +776,7 @@ class Controller:
             self._on_time()  # a new wait reads the camera at once
         screen = self._screen()
         if self.stage == VERDICT:
-            self._page_flip = None  # the verdict turns its own pages
+            self.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict turns its own pages
         else:
             screen = self._paged(screen)
         if screen != self._shown:
@@ -821,10 +800,10 @@ class Controller:
                 len(game.results), self.table.path)
 
     def _screen(self) -> Screen:
-        if self._flash is not None:
-            return self._flash.screen
-        if self._offer is not None:
-            return self._offer.screen
+        if (flash := self.deadlines.payload(Timer.FLASH)) is not None:
+            return flash
+        if (asking := self.deadlines.payload(Timer.OFFER)) is not None:
+            return S.manual_offer_screen(self.tr, asking)
         tr, stage = self.tr, self.stage
         if stage == SETUP:
             step = self.setup.step
@@ -833,8 +812,8 @@ class Controller:
             return S.setup_screen(tr, step, self.setup.values[step], self._stands)
         game = self.game
         if stage == TURN:
-            if self._notice is not None:
-                return self._notice.screen
+            if (notice := self.deadlines.payload(Timer.NOTICE)) is not None:
+                return notice
             return S.turn_screen(tr, game, game.turn, self._selector.choice)
         if stage == GUESS:
             return S.guess_screen(tr, game)
@@ -870,10 +849,10 @@ class Controller:
         """Lines that need several pages turn them by themselves, one per ``page_seconds``."""
         pages = self._page_count(screen)
         if pages == 1:
-            self._page_flip = None
+            self.deadlines.cancel(Timer.PAGE_FLIP)
             return screen
         slot = int(self.clock() / self.pacing.page_seconds)
-        self._page_flip = (slot + 1) * self.pacing.page_seconds
+        self.deadlines.set(Timer.PAGE_FLIP, (slot + 1) * self.pacing.page_seconds)
         return Screen(screen.title, screen.big, screen.lines, screen.seats, screen.alert, slot % pages)
 
     def _make_prompt(self) -> Prompt:
