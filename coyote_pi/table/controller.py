@@ -54,28 +54,25 @@ from coyote_pi.engine import (
     OVER,
     REVEAL,
     Bid,
-    Challenge,
     Deal,
     DrawReplacement,
     GameConfig,
     Guess,
     IllegalAction,
-    Peek,
     Reveal,
     Undo,
-    UseCoyoteCard,
 )
 from coyote_pi.engine import events as E
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from coyote_pi.record import RecordedGame
 from coyote_pi.table import camera_wait as W
 from coyote_pi.table import screens as S
-from coyote_pi.table import store
+from coyote_pi.table import play_by_play, store
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import LANGUAGES, Translator
 from coyote_pi.table.notifier import SILENT, Notifier
-from coyote_pi.table.selector import PEEK, Choice, Selector, event_for
+from coyote_pi.table.selector import PEEK, Choice, Selector, event_for, opening_bid
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +83,6 @@ SETUP, TURN, GUESS, VERDICT = "setup", "turn", "guess", "verdict"
 DEAL_WAIT, EXTRA_WAIT, REVEAL_WAIT, DRAW_WAIT, GAME_OVER = W.DEAL, W.EXTRA, W.REVEAL, W.DRAW, "over"
 #: Seconds a seat has to confirm with ok after asking (minus+plus) to enter cards by hand.
 MANUAL_OFFER_SECONDS = 6.0
-#: The average a card adds to a total, for the first bid's starting value (see docs).
-FIRST_BID_PER_CARD = 4
 #: Players offered first when setup asks (and the camera has not counted the stands).
 DEFAULT_PLAYERS = 4
 
@@ -333,13 +328,8 @@ class Controller:
         if isinstance(event, Undo):
             self.memory.undos += 1
         self.deadlines.cancel(Timer.FLASH)
-        self._log(_describe(event))
-        for result in self.game.results[results_before:]:
-            self._log(f"verdict of round {result.round}:")
-            for line in result.explanation():
-                self._log(f"  {line}")
-        if self.game.phase == OVER:
-            self._log(f"seat {self.game.winner} wins the game (record {self.table.writer.fingerprint[:8]})")
+        for line in play_by_play.accepted(event, self.game, results_before, self.table.writer.fingerprint):
+            self._log(line)
         return True
 
     # ------------------------------------------------------------------ setup
@@ -473,17 +463,10 @@ class Controller:
         self._last_problems = ()
 
     def _new_selector(self) -> None:
-        game = self.game
-        legal = game.legal()
-        if legal.min_bid is not None:
-            start = legal.min_bid
-        elif game.results:
-            start = game.results[-1].score.total
-        else:
-            start = FIRST_BID_PER_CARD * (len(game.active_seats) + 1)
+        start = opening_bid(self.game)
         if self._selector_start is not None:
             start, self._selector_start = max(start, self._selector_start), None
-        self._selector = Selector(legal, start)
+        self._selector = Selector(self.game.legal(), start)
 
     def _verdict_pages(self) -> None:
         game = self.game
@@ -883,28 +866,3 @@ class Controller:
         self._log("a new game starts")
         self.table, self.memory, self._final_seen = None, store.TableMemory(), False
         self._begin_setup()
-
-
-#: Play-by-play lines of the actions that only name their seat.
-_SEAT_ACTIONS = {
-    Challenge: "seat {seat}: Coyote!",
-    Peek: "seat {seat} peeks at the centre card",
-    UseCoyoteCard: "seat {seat} uses the Coyote card",
-    Guess: "seat {seat} has guessed",  # which way stays secret until the verdict
-    Undo: "seat {seat} takes back their last bid",
-}
-
-
-def _describe(event: E.Event) -> str:
-    """One play-by-play line for an accepted event (no card of an open round)."""
-    if isinstance(event, Deal):
-        read = sum(1 for c in event.seats.values() if c is not None)
-        how = f"camera read {read} seat card(s)" if read else "cards to be entered at the reveal"
-        return f"round dealt ({how})"
-    if isinstance(event, Bid):
-        return f"seat {event.seat} bids {event.amount}"
-    if isinstance(event, Reveal):
-        return "cards revealed"
-    if isinstance(event, DrawReplacement):
-        return f"drawn for ?: {C.display_name(event.card)}"
-    return _SEAT_ACTIONS[type(event)].format(seat=event.seat)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from coyote_pi.engine import Bid, Challenge, Event, Legal, Peek, UseCoyoteCard
+from coyote_pi.engine import Bid, Challenge, Event, Game, Legal, Peek, UseCoyoteCard
 
 BID, CHALLENGE, PEEK, COYOTE_CARD = "bid", "challenge", "peek", "coyote_card"
 #: Special choices in the order minus reaches them below the lowest bid.
@@ -48,6 +48,8 @@ SPECIALS: tuple[str, ...] = (CHALLENGE, PEEK, COYOTE_CARD)
 BID_LIMIT = 999
 #: How far one auto-repeat step of a held button moves a bid.
 REPEAT_STEP = 5
+#: The average a card adds to a total, for the first bid's starting value (see docs).
+FIRST_BID_PER_CARD = 4
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,17 @@ def event_for(seat: int, choice: Choice) -> Event:
 def choice_for(event: Event) -> Choice:
     """The choice that, confirmed, gives ``event`` (a bid, a challenge, a peek or the Coyote card)."""
     return Choice(_CHOICE_KINDS[type(event)], getattr(event, "amount", None))
+
+
+def opening_bid(game: Game) -> int:
+    """Where the turn's choice starts: at the lowest legal bid; for a round's first bid, at
+    the last round's total (in round 1: :data:`FIRST_BID_PER_CARD` per card in play)."""
+    legal = game.legal()
+    if legal.min_bid is not None:
+        return legal.min_bid
+    if game.results:
+        return game.results[-1].score.total
+    return FIRST_BID_PER_CARD * (len(game.active_seats) + 1)
 
 
 class Selector:
