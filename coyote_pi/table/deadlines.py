@@ -61,9 +61,6 @@ class Deadlines:
         for timer in timers:
             self._set.pop(timer, None)
 
-    def __contains__(self, timer: Timer) -> bool:
-        return timer in self._set
-
     def payload(self, timer: Timer) -> object:
         """What ``timer`` keeps alive; None when it is off."""
         return self._set.get(timer, (None, None))[1]
