@@ -35,21 +35,9 @@ from typing import TYPE_CHECKING
 
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import OVER, GameConfig
-from coyote_pi.table import screens
+from coyote_pi.table import screens, stages
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.selector import Choice
-from coyote_pi.table.stages import (
-    DEAL_WAIT,
-    DRAW_WAIT,
-    EXTRA_WAIT,
-    GAME_OVER,
-    GUESS,
-    REVEAL_WAIT,
-    SETUP,
-    TURN,
-    VERDICT,
-    WAITS,
-)
 
 if TYPE_CHECKING:
     from coyote_pi.table.controller import Controller
@@ -109,7 +97,7 @@ class Presenter:
         controller = self.controller
         self._pages, self._page = [], 0
         controller.deadlines.cancel(Timer.VERDICT_PAGE, Timer.VERDICT_DONE)
-        if controller.stage != VERDICT:
+        if controller.stage != stages.VERDICT:
             return
         game, pacing = controller.game, controller.pacing
         verdict = screens.verdict_screens(controller.tr, game, game.last_result, controller.table.writer.fingerprint,
@@ -131,7 +119,7 @@ class Presenter:
         """Hand the screen and the prompt on, each if it changed."""
         controller = self.controller
         screen = self._screen()
-        if controller.stage == VERDICT:
+        if controller.stage == stages.VERDICT:
             controller.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict turns its own pages
         else:
             screen = self._paged(screen)
@@ -154,22 +142,22 @@ class Presenter:
             return flash
         if (asking := deadlines.payload(Timer.OFFER)) is not None:
             return screens.manual_offer_screen(tr, asking)
-        if stage == SETUP:
+        if stage == stages.SETUP:
             setup = controller.setup
             if setup.step == "start":
                 return screens.start_screen(tr)
             return screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands)
         game = controller.game
-        if stage == TURN:
+        if stage == stages.TURN:
             if (notice := deadlines.payload(Timer.NOTICE)) is not None:
                 return notice
             return screens.turn_screen(tr, game, game.turn, controller.selector.choice)
-        if stage == GUESS:
+        if stage == stages.GUESS:
             return screens.guess_screen(tr, game)
-        if stage == VERDICT:
+        if stage == stages.VERDICT:
             screen, page = self._pages[self._page]
             return dataclasses.replace(screen, page=page)
-        if stage == GAME_OVER:
+        if stage == stages.GAME_OVER:
             return screens.over_screen(tr, game, controller.table.writer.fingerprint,
                                        offer_new_game=controller.new_game_when_over)
         return self._wait_screen()
@@ -180,16 +168,16 @@ class Presenter:
         manual = controller.is_manual()
         problems = wait.problems if wait is not None else ()
         offer = wait is not None and wait.reads >= controller.pacing.stable_reads + 2 and bool(problems)
-        if stage in (REVEAL_WAIT, DRAW_WAIT) and manual:
+        if stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and manual:
             return screens.entry_screen(tr, controller.entry.item() or "centre", controller.entry.card)
         no_camera = not controller.camera.present
-        if stage == DEAL_WAIT:
+        if stage == stages.DEAL_WAIT:
             return screens.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
                                        no_camera=no_camera)
-        if stage == EXTRA_WAIT:
+        if stage == stages.EXTRA_WAIT:
             return screens.extra_screen(tr, game.turn, problems, manual=manual, offer_manual=offer,
                                         no_camera=no_camera)
-        if stage == REVEAL_WAIT:
+        if stage == stages.REVEAL_WAIT:
             r = game.round
             return screens.reveal_screen(tr, r.challenger, r.bid, extra=r.extra_used, problems=problems,
                                          offer_manual=offer)
@@ -219,19 +207,19 @@ class Presenter:
 
     def _make_prompt(self) -> Prompt:
         controller = self.controller
+        setup = controller.setup
         if controller.table is None:
-            step = controller.setup.step
-            return Prompt(SETUP, controller.epoch, 0, (), None, setup=(step, controller.setup.values.get(step)))
-        game, stage = controller.game, controller.stage
+            return Prompt(stages.SETUP, controller.epoch, 0, (), None, setup=(setup.step, setup.values.get(setup.step)))
+        game, stage, entry = controller.game, controller.stage, controller.entry
         seats: tuple[int, ...] = ()
-        if stage == TURN or stage == EXTRA_WAIT:
+        if stage == stages.TURN or stage == stages.EXTRA_WAIT:
             seats = (game.turn,)
-        elif stage == GUESS:
+        elif stage == stages.GUESS:
             seats = game.legal().seats
-        manual = stage in WAITS and controller.is_manual()
-        entry = None
-        if manual and stage in (REVEAL_WAIT, DRAW_WAIT) and (item := controller.entry.item()) is not None:
-            entry = (item, controller.entry.card)
-        choice = controller.selector.choice if stage == TURN and controller.selector is not None else None
+        manual = stage in stages.WAITS and controller.is_manual()
+        entered = None
+        if manual and stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and (item := entry.item()) is not None:
+            entered = (item, entry.card)
+        choice = controller.selector.choice if stage == stages.TURN and controller.selector is not None else None
         return Prompt(stage, controller.epoch, game.round_number, seats, game.config, tuple(game.history),
-                      controller.memory.undos, choice, manual, entry)
+                      controller.memory.undos, choice, manual, entered)

@@ -15,6 +15,5 @@ pages through the round's result and ``over`` shows the winner.
 from coyote_pi.table import camera_wait
 
 SETUP, TURN, GUESS, VERDICT, GAME_OVER = "setup", "turn", "guess", "verdict", "over"
-DEAL_WAIT, EXTRA_WAIT, REVEAL_WAIT, DRAW_WAIT = camera_wait.DEAL, camera_wait.EXTRA, camera_wait.REVEAL, camera_wait.DRAW
-#: The stages that wait for cards.
-WAITS = camera_wait.WAITS
+#: The stages that wait for cards: they are the camera waits, under the same names.
+DEAL_WAIT, EXTRA_WAIT, REVEAL_WAIT, DRAW_WAIT = WAITS = camera_wait.WAITS
