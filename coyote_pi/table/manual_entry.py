@@ -68,8 +68,8 @@ class ManualEntry:
             controller.flash(controller.tr("msg.wait_camera"))
 
     def answer_offer(self, event: ButtonEvent) -> bool:
-        """The answer to "enter cards by hand?": ok from the asking seat says yes, any other
-        press of that seat says no. False when there is no offer, or the press is not its answer."""
+        """The answer to "enter cards by hand?": ok from the asking seat says yes, its other
+        presses (not a held button's repeats) say no. False when the press is no answer."""
         controller = self.controller
         if event.seat != controller.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
             return False
