@@ -18,6 +18,9 @@ loop pings at :func:`watchdog_interval`, half the watchdog period, as systemd ad
 Outside systemd (``NOTIFY_SOCKET`` unset: a terminal, the tests, the demo) every call
 does nothing and returns False, so callers never need to check where they run.
 
+This module, as it is, is the table controller's
+:class:`~coyote_pi.table.notifier.Notifier`: ``coyote-pi run`` hands it over.
+
 The protocol (``sd_notify(3)``): one datagram of ``KEY=VALUE`` lines sent to the
 ``AF_UNIX`` socket named in ``NOTIFY_SOCKET``. A name starting with ``@`` lives in the
 abstract namespace (the ``@`` stands for a leading NUL byte). Only the standard library

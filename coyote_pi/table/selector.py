@@ -24,13 +24,22 @@ special choice: repeats stop at the lowest legal bid.
 For the first bid of a round any whole number is legal, so minus simply counts down
 (negative bids included). The selector never offers an illegal choice; the engine still
 checks every action it is given.
+
+Confirming a choice gives the engine event of the same name; :data:`CHOICE_EVENTS` is
+the one table between the two, read both ways (the controller turns a confirmed choice
+into an event, the simulated players turn the event they want into the choice to dial)::
+
+    >>> event_for(3, Choice(BID, 20))
+    Bid(seat=3, amount=20)
+    >>> choice_for(Challenge(2))
+    Choice(kind='challenge', amount=None)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from coyote_pi.engine import Legal
+from coyote_pi.engine import Bid, Challenge, Event, Game, Legal, Peek, UseCoyoteCard
 
 BID, CHALLENGE, PEEK, COYOTE_CARD = "bid", "challenge", "peek", "coyote_card"
 #: Special choices in the order minus reaches them below the lowest bid.
@@ -39,12 +48,42 @@ SPECIALS: tuple[str, ...] = (CHALLENGE, PEEK, COYOTE_CARD)
 BID_LIMIT = 999
 #: How far one auto-repeat step of a held button moves a bid.
 REPEAT_STEP = 5
+#: The average a card adds to a total, for the first bid's starting value (see docs).
+FIRST_BID_PER_CARD = 4
 
 
 @dataclass(frozen=True)
 class Choice:
     kind: str
     amount: int | None = None
+
+
+#: The engine event each kind of choice confirms.
+CHOICE_EVENTS: dict[str, type] = {BID: Bid, CHALLENGE: Challenge, PEEK: Peek, COYOTE_CARD: UseCoyoteCard}
+_CHOICE_KINDS = {event: kind for kind, event in CHOICE_EVENTS.items()}
+
+
+def event_for(seat: int, choice: Choice) -> Event:
+    """The engine event ``seat`` asks for by confirming ``choice``."""
+    if choice.kind == BID:
+        return Bid(seat, choice.amount)
+    return CHOICE_EVENTS[choice.kind](seat)
+
+
+def choice_for(event: Event) -> Choice:
+    """The choice that, confirmed, gives ``event`` (a bid, a challenge, a peek or the Coyote card)."""
+    return Choice(_CHOICE_KINDS[type(event)], getattr(event, "amount", None))
+
+
+def opening_bid(game: Game) -> int:
+    """Where the turn's choice starts: at the lowest legal bid; for a round's first bid, at
+    the last round's total (in round 1: :data:`FIRST_BID_PER_CARD` per card in play)."""
+    legal = game.legal()
+    if legal.min_bid is not None:
+        return legal.min_bid
+    if game.results:
+        return game.results[-1].score.total
+    return FIRST_BID_PER_CARD * (len(game.active_seats) + 1)
 
 
 class Selector:

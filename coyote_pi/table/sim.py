@@ -39,7 +39,7 @@ from coyote_pi.engine import Deal, DrawReplacement, Game, Reveal, seat_view
 from coyote_pi.engine.game import TRICKSTER
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
 from coyote_pi.table import controller as K
-from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, REPEAT_STEP, SPECIALS, Choice
+from coyote_pi.table.selector import BID, REPEAT_STEP, SPECIALS, Choice, choice_for
 
 log = logging.getLogger(__name__)
 
@@ -341,11 +341,10 @@ class _Player(_Actor):
 
     def _wanted(self, prompt: K.Prompt, truth: Game) -> Choice:
         event = self.brain.act(seat_view(truth, self.seat), truth.legal(), decision_rng(self.table.seed, self.seat, truth))
-        kind = {"Bid": BID, "Challenge": CHALLENGE, "Peek": PEEK, "UseCoyoteCard": COYOTE_CARD}[type(event).__name__]
-        amount = getattr(event, "amount", None)
-        if kind == BID and self._misclicks(prompt, truth):
-            amount += 3  # a finger slips: this bid will be taken back with minus+plus
-        return Choice(kind, amount)
+        wanted = choice_for(event)
+        if wanted.kind == BID and self._misclicks(prompt, truth):
+            wanted = Choice(BID, wanted.amount + 3)  # a finger slips: this bid will be taken back with minus+plus
+        return wanted
 
     # -- the scripted misclick (the demo shows an undo) --------------------------------
 

@@ -8,6 +8,7 @@ import socket
 import pytest
 
 from coyote_pi.pi import notify
+from coyote_pi.table.notifier import Notifier
 
 
 @pytest.fixture
@@ -27,6 +28,10 @@ def test_each_message_arrives_as_one_datagram(listener):
     assert notify.stopping() and listener.recv(4096) == b"STOPPING=1"
     assert notify.notify("STATUS=seat 2 bids", "WATCHDOG=1")
     assert listener.recv(4096) == b"STATUS=seat 2 bids\nWATCHDOG=1"
+
+
+def test_the_module_is_what_the_table_controller_notifies():
+    assert isinstance(notify, Notifier)
 
 
 def test_a_status_stays_on_one_line(listener):

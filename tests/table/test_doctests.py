@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["selector", "i18n", "config"])
+@pytest.mark.parametrize("name", ["selector", "i18n", "config", "notifier", "deadlines", "setup_wizard", "play_by_play"])
 def test_docstring_examples(name):
     module = importlib.import_module(f"coyote_pi.table.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -1,7 +1,9 @@
 """The turn's selector: one pending choice, minus/plus to move it, specials below the lowest bid."""
 
-from coyote_pi.engine import Legal
-from coyote_pi.table.selector import BID_LIMIT, Choice, Selector
+import pytest
+
+from coyote_pi.engine import Bid, Challenge, Guess, Legal, Peek, UseCoyoteCard
+from coyote_pi.table.selector import BID_LIMIT, SPECIALS, Choice, Selector, choice_for, event_for
 
 
 def _legal(min_bid=None, challenge=False, peek=False, coyote_card=False) -> Legal:
@@ -59,3 +61,15 @@ def test_the_first_bid_may_be_any_whole_number_within_the_display_range():
 
 def test_the_start_is_raised_to_the_lowest_legal_bid():
     assert Selector(_legal(min_bid=30), start=20).choice == Choice("bid", 30)
+
+
+def test_every_choice_confirms_its_engine_event_and_back():
+    choices = [Choice("bid", 17), Choice("bid", -4)] + [Choice(kind) for kind in SPECIALS]
+    events = [event_for(3, choice) for choice in choices]
+    assert events == [Bid(3, 17), Bid(3, -4), Challenge(3), Peek(3), UseCoyoteCard(3)]
+    assert [choice_for(event) for event in events] == choices
+
+
+def test_an_event_no_choice_confirms_has_no_choice():
+    with pytest.raises(KeyError):
+        choice_for(Guess(2, 1))

@@ -1,0 +1,169 @@
+"""The camera's side of a card wait: one reading at a time, read on a worker thread.
+
+Reading a full-resolution still takes a few hundred milliseconds on a Pi. Done in the
+controller's loop, every press during a read would wait; on the :class:`CameraWorker`'s
+thread, the loop stays responsive and simply receives the reading as one more queue
+item (a :class:`CameraResult`). Only one read is ever in flight, each read is asked
+for explicitly, and the camera is idle between reads (every ``[table]
+camera_interval`` seconds, and only while the flow waits for cards).
+
+The controller opens a wait with :meth:`CameraReads.start` when a card wait begins
+(``deal``, ``extra``, ``reveal``, ``draw``; during setup, ``stands`` counts the stands).
+From then on the ``CAMERA`` timer of the :class:`~coyote_pi.table.deadlines.Deadlines`
+says when to :meth:`~CameraReads.ask` for the next reading, and
+:meth:`~CameraReads.take` feeds each result to the
+:class:`~coyote_pi.table.camera_wait.CameraWait`, which tells when the cards are
+settled. A result that arrives after the flow moved on (the wait it was asked for
+is gone) is dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from coyote_pi.engine import Game
+from coyote_pi.table import camera_wait
+from coyote_pi.table.config import Pacing
+from coyote_pi.table.deadlines import Deadlines, Timer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CameraResult:
+    """One camera read, as the worker reports it: a reading, or the error that stopped it."""
+
+    wait: int  #: the wait it was asked for; a result for an older wait is dropped
+    reading: object | None
+    error: str | None
+    frame: object | None = None
+
+
+class CameraWorker:
+    """Captures and reads one frame per request on its own thread; results go to ``out``."""
+
+    def __init__(self, camera, reader, out: queue.Queue) -> None:
+        self.camera = camera
+        self.reader = reader
+        self._out = out
+        self._requests: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="camera reads", daemon=True)
+        self._thread.start()
+
+    def request(self, wait: int) -> None:
+        self._requests.put(wait)
+
+    def close(self) -> None:
+        self._requests.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        while (wait := self._requests.get()) is not None:
+            # No frame stays referenced here between reads: a full-resolution still is 36 MB.
+            self._out.put(self._read(wait))
+
+    def _read(self, wait: int) -> CameraResult:
+        from coyote_pi.devices.errors import CameraError
+
+        try:
+            frame = self.camera.capture()
+            return CameraResult(wait, self.reader.read(frame), None, frame)
+        except CameraError as error:
+            return CameraResult(wait, None, str(error))
+        except Exception as error:  # a reader bug must not kill the table: it counts as a failed read
+            log.exception("reading the camera frame failed")
+            return CameraResult(wait, None, f"{type(error).__name__}: {error}")
+
+
+class CameraReads:
+    """The open camera wait, if any, and the reads asked for it (see the module docstring).
+
+    ``camera`` and ``reader`` may be None: no camera, so no wait is ever opened (the
+    table is on the manual path everywhere). Results go to ``out``, the controller's queue.
+    """
+
+    def __init__(self, camera, reader, out: queue.Queue, deadlines: Deadlines, clock: Callable[[], float],
+                 pacing: Pacing) -> None:
+        self._worker = CameraWorker(camera, reader, out) if camera is not None and reader is not None else None
+        self._deadlines = deadlines
+        self._clock = clock
+        self._pacing = pacing
+        #: The wait open now (None: the flow waits for no cards from the camera).
+        self.wait: camera_wait.CameraWait | None = None
+        self._wait_id = 0
+        self._busy = False
+        self._last_problems: tuple = ()
+
+    @property
+    def present(self) -> bool:
+        """There is a camera (it may still fail)."""
+        return self._worker is not None
+
+    def start(self, name: str, game: Game | None) -> None:
+        """Open the wait ``name`` for ``game``'s cards (``stands``, during setup: no game yet)."""
+        if name == camera_wait.STANDS:
+            look, stable = _count_stands, 1
+        else:
+            look, stable = _look_for(name, game), self._pacing.stable_reads
+        self._wait_id += 1
+        self.wait = camera_wait.CameraWait(name, look, stable)
+        if not self._busy:  # else the next read waits for the one in flight
+            self._deadlines.set(Timer.CAMERA, self._clock())  # the first read at once
+        self._last_problems = ()
+
+    def stop(self) -> None:
+        """Close the open wait: no more reads are asked for it."""
+        self.wait = None
+        self._deadlines.cancel(Timer.CAMERA)
+
+    def ask(self) -> None:
+        """The ``CAMERA`` timer went off: ask the worker for a reading for the open wait."""
+        self._busy = True
+        self._worker.request(self._wait_id)
+
+    def take(self, result: CameraResult) -> tuple[camera_wait.CameraWait, object] | None:
+        """A reading arrived: the open wait it was asked for and what it settled (None: not
+        yet), after feeding it; None when the wait it was asked for is gone."""
+        self._busy = False
+        if self.wait is not None:
+            self._deadlines.set(Timer.CAMERA, self._clock() + self._pacing.camera_interval)
+        if self.wait is None or result.wait != self._wait_id:
+            return None
+        return self.wait, self.wait.feed(result.reading, error=result.error is not None)
+
+    def new_problems(self) -> tuple[dict, ...]:
+        """The open wait's problems when they differ from the last ones looked at, else ()
+        (the record keeps them once per change, not once per read)."""
+        problems = tuple(p.to_dict() for p in self.wait.problems)
+        changed = problems if problems != self._last_problems else ()
+        self._last_problems = problems
+        return changed
+
+    def close(self) -> None:
+        """Stop the worker (the camera belongs to the caller)."""
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+
+def _count_stands(reading) -> camera_wait.Look:
+    return camera_wait.Look(result=camera_wait.stands_seen(reading))
+
+
+def _look_for(name: str, game: Game) -> Callable[[object], camera_wait.Look]:
+    """How the wait ``name`` judges a reading, for the cards ``game`` waits for now."""
+    if name == camera_wait.DEAL:
+        active = game.active_seats
+        return lambda reading: camera_wait.look_deal(reading, active)
+    if name == camera_wait.EXTRA:
+        return camera_wait.look_extra
+    if name == camera_wait.REVEAL:
+        r = game.round
+        extra = r.extra_used and r.extra is None
+        unknown = tuple(s for s, c in sorted(r.seat_cards.items()) if c is None)
+        return lambda reading: camera_wait.look_reveal(reading, extra=extra, seats=unknown)
+    return camera_wait.look_draw

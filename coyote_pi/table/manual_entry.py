@@ -1,0 +1,151 @@
+"""The manual path: cards told to the table with the buttons when the camera cannot help.
+
+Each of the four card waits (deal, extra, reveal, draw) goes on the manual path when
+there is no camera, after ``[pacing] manual_after`` failed reads in a row, or when a
+seat asks: minus+plus (a chord) at a wait offers "enter the cards by hand?" for
+:data:`MANUAL_OFFER_SECONDS`, and ok from the same seat says yes. The switch is a note
+in the record, so a resumed table stays on the manual path.
+
+On the manual path the buttons stand in for the camera without ever showing a card
+of an open round:
+
+- deal: any seat in the game presses ok once the cards are out; the round is dealt
+  with every seat card unknown;
+- extra: the seat that used the Coyote card presses ok once its draw lies on the extra slot;
+- reveal and draw, when the cards are public anyway: the table asks for each card it
+  does not know (the centre, the extra card, the seat cards the deal did not read, or
+  the card drawn for ``?``), and any seat in the game dials it with minus/plus and
+  confirms with ok.
+
+Every card confirmed is a note too; with the last one the reveal (or the draw) is
+applied. Should the engine refuse it, the entries are cleared and asked for again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from coyote_pi import cards
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
+from coyote_pi.engine import Deal, DrawReplacement, Reveal
+from coyote_pi.table import store
+from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.stages import DEAL_WAIT, DRAW_WAIT, EXTRA_WAIT, WAITS
+
+if TYPE_CHECKING:
+    from coyote_pi.table.controller import Controller
+
+#: Seconds a seat has to confirm with ok after asking (minus+plus) to enter cards by hand.
+MANUAL_OFFER_SECONDS = 6.0
+
+
+class ManualEntry:
+    """The buttons at a card wait, for the ``controller`` (see the module docstring)."""
+
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
+        #: Where the card being dialled stands in :data:`coyote_pi.cards.ALL_CARDS`.
+        self.index = 0
+
+    @property
+    def card(self) -> str:
+        """The card dialled now."""
+        return cards.ALL_CARDS[self.index]
+
+    def begin(self) -> None:
+        """A wait on the manual path starts: dialling starts at 0."""
+        self.index = cards.ALL_CARDS.index("0")
+
+    def button(self, event: ButtonEvent) -> None:
+        """A press at a card wait: by hand on the manual path; else a chord asks to go there."""
+        controller = self.controller
+        if controller.is_manual():
+            self._by_hand(event)
+        elif event.kind == CHORD:
+            controller.deadlines.set(Timer.OFFER, controller.clock() + MANUAL_OFFER_SECONDS, event.seat)
+            controller.log_press(event, "asks to enter cards by hand")
+        elif event.kind == PRESS:
+            controller.flash(controller.tr("msg.wait_camera"))
+
+    def answer_offer(self, event: ButtonEvent) -> bool:
+        """The answer to "enter cards by hand?": ok from the asking seat says yes, its other
+        presses (not a held button's repeats) say no. False when the press is no answer."""
+        controller = self.controller
+        if event.seat != controller.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
+            return False
+        controller.deadlines.cancel(Timer.OFFER)
+        if event.button == "ok" and event.kind == PRESS and controller.stage in WAITS:
+            controller.log_press(event, "yes, by hand")
+            self.go_manual("asked at the table")
+        return True
+
+    def go_manual(self, why: str) -> None:
+        """Put this card wait on the manual path, for good (a note), and stop its camera wait."""
+        controller = self.controller
+        controller.note(table=store.MANUAL, round=controller.wait_round(), wait=controller.stage, why=why)
+        controller.log(f"{controller.stage}: cards are entered by hand ({why})")
+        controller.flash(controller.tr("msg.manual_on"))
+        controller.camera.stop()
+
+    def item(self) -> str | None:
+        """What the table asks to enter now (``"centre"``, ``"extra"``, ``"seat:3"`` or
+        ``"draw"``); None once everything is entered."""
+        entered = self._entered()
+        return next((item for item in self._items() if item not in entered), None)
+
+    def _by_hand(self, event: ButtonEvent) -> None:
+        controller = self.controller
+        stage, game = controller.stage, controller.game
+        if stage == DEAL_WAIT:
+            if event.button == "ok" and event.kind == PRESS and event.seat in game.active_seats:
+                controller.log_press(event, "dealt")
+                controller.apply(Deal({seat: None for seat in game.active_seats}))
+        elif stage == EXTRA_WAIT:
+            if event.button == "ok" and event.kind == PRESS and event.seat == game.turn:
+                controller.log_press(event, "the card lies on the extra slot")
+                controller.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="button")
+        elif event.seat in game.active_seats:
+            self._dial(event)
+
+    def _items(self) -> list[str]:
+        controller = self.controller
+        if controller.stage == DRAW_WAIT:
+            return ["draw"]
+        r = controller.game.round
+        items = ["centre"]
+        if r.extra_used and r.extra is None:
+            items.append("extra")
+        items += [f"seat:{s}" for s, c in sorted(r.seat_cards.items()) if c is None]
+        return items
+
+    def _entered(self) -> dict[str, str]:
+        controller = self.controller
+        return controller.memory.entered.get((controller.game.round.number, controller.stage), {})
+
+    def _dial(self, event: ButtonEvent) -> None:
+        controller = self.controller
+        item = self.item()
+        if item is None:
+            return
+        if event.button in ("minus", "plus") and event.kind in (PRESS, REPEAT):
+            step = 1 if event.button == "plus" else -1
+            self.index = (self.index + step) % len(cards.ALL_CARDS)
+            controller.log_press(event, cards.display_name(self.card))
+        elif event.button == "ok" and event.kind == PRESS:
+            card = self.card
+            controller.log_press(event, f"{item} is {cards.display_name(card)}")
+            controller.note(table=store.ENTERED, round=controller.game.round.number, wait=controller.stage,
+                            item=item, card=card)
+            if self.item() is None:
+                self._apply_entries()
+
+    def _apply_entries(self) -> None:
+        controller = self.controller
+        entered, round_number, stage = self._entered(), controller.game.round.number, controller.stage
+        if stage == DRAW_WAIT:
+            event = DrawReplacement(entered["draw"])
+        else:
+            seats = {int(item[5:]): card for item, card in entered.items() if item.startswith("seat:")}
+            event = Reveal(entered["centre"], entered.get("extra"), seats or None)
+        if not controller.apply(event):
+            controller.note(table=store.ENTRIES_CLEARED, round=round_number, wait=stage)

@@ -1,0 +1,69 @@
+"""The play-by-play lines for the game's events, as the controller logs them.
+
+The lines go to the log (the journal, on a Pi) and to the controller's listeners (the
+demo's ``play-by-play.txt``, a failing test's message), in English. People at the
+table may read them, so they keep the screens' rule: never a card of an open round.
+A deal says how many seat cards the camera read, not which; a guess says that the
+seat has guessed, not whom for (that waits for the verdict). Cards appear once the
+round is resolved: the card drawn for ``?``, and the verdict's explanation.
+
+    >>> from coyote_pi.engine import Bid, Deal, Guess
+    >>> describe(Deal({1: "5", 2: None}))
+    'round dealt (camera read 1 seat card(s))'
+    >>> describe(Bid(2, 17)), describe(Guess(3, 1))
+    ('seat 2 bids 17', 'seat 3 has guessed')
+"""
+
+from __future__ import annotations
+
+from coyote_pi import cards
+from coyote_pi.engine import (
+    OVER,
+    Bid,
+    Challenge,
+    Deal,
+    DrawReplacement,
+    Event,
+    Game,
+    Guess,
+    Peek,
+    Reveal,
+    Undo,
+    UseCoyoteCard,
+)
+
+#: The lines of the actions that only name their seat.
+_SEAT_ACTIONS = {
+    Challenge: "seat {seat}: Coyote!",
+    Peek: "seat {seat} peeks at the centre card",
+    UseCoyoteCard: "seat {seat} uses the Coyote card",
+    Guess: "seat {seat} has guessed",  # which way stays secret until the verdict
+    Undo: "seat {seat} takes back their last bid",
+}
+
+
+def describe(event: Event) -> str:
+    """One line for an accepted event (no card of an open round)."""
+    if isinstance(event, Deal):
+        read = sum(1 for c in event.seats.values() if c is not None)
+        how = f"camera read {read} seat card(s)" if read else "cards to be entered at the reveal"
+        return f"round dealt ({how})"
+    if isinstance(event, Bid):
+        return f"seat {event.seat} bids {event.amount}"
+    if isinstance(event, Reveal):
+        return "cards revealed"
+    if isinstance(event, DrawReplacement):
+        return f"drawn for ?: {cards.display_name(event.card)}"
+    return _SEAT_ACTIONS[type(event)].format(seat=event.seat)
+
+
+def accepted(event: Event, game: Game, results_before: int, fingerprint: str) -> list[str]:
+    """The lines for ``event``, just accepted by ``game``: the event, the verdicts it
+    settled (``game`` had ``results_before`` results before it) and the game's end."""
+    lines = [describe(event)]
+    for result in game.results[results_before:]:
+        lines.append(f"verdict of round {result.round}:")
+        lines += [f"  {line}" for line in result.explanation()]
+    if game.phase == OVER:
+        lines.append(f"seat {game.winner} wins the game (record {fingerprint})")
+    return lines

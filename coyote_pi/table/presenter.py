@@ -1,0 +1,225 @@
+"""Which screen now: what the table shows on the OLED, and what it asks of its watchers.
+
+After every queue item and every timer the controller calls :meth:`Presenter.refresh`.
+The presenter works out the screen from where the table stands, hands it to the
+display (and to the :class:`Listener` objects) if it differs from the one shown, and
+does the same with the :class:`Prompt`, the plain-data form of what the table asks
+for, which the simulated table's players act on the way people act on the OLED.
+
+The screen, first match wins:
+
+1. a short message (a refusal, "undone", "cards by hand"), for ``message_seconds``;
+2. a seat's question "enter the cards by hand?", until it is answered or expires;
+3. the stage's own screen: the setup question; the turn's pending choice (or, for a
+   moment after a peek, the peek notice); who has guessed; the verdict's current page;
+   the game's end; or a card wait, with what the camera still misses, or the card
+   being dialled on the manual path.
+
+Pages: the panel shows a few small lines. A screen with more turns its pages by
+itself, one per ``page_seconds`` (counted on the clock, so a screen redrawn for
+another reason keeps its page). The verdict is several screens, each perhaps of
+several pages: plus/minus turn them, they also turn by themselves, and with
+``verdict_seconds`` the verdict moves on by itself. Both are timers of the
+controller's :class:`~coyote_pi.table.deadlines.Deadlines`.
+
+Hidden information: screens come only from :mod:`~coyote_pi.table.screens`, which
+shows what the public view of the game allows, and the card dialled on the manual
+path is one the round has already made public.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from coyote_pi.devices.screen import Screen
+from coyote_pi.engine import OVER, GameConfig
+from coyote_pi.table import screens, stages
+from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.selector import Choice
+
+if TYPE_CHECKING:
+    from coyote_pi.table.controller import Controller
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the table is asking for right now: the simulated table's players and hands
+    act on it the way people act on the OLED. Emitted whenever it changes."""
+
+    stage: str
+    epoch: int  #: counts controller starts: a resumed table asks again
+    round: int
+    seats: tuple[int, ...]  #: the seats asked to act (turn, guessers, start of setup)
+    config: GameConfig | None
+    history: tuple = ()  #: the game's events so far
+    undos: int = 0
+    choice: Choice | None = None  #: the turn's pending choice
+    manual: bool = False  #: this wait is on the manual path
+    entry: tuple[str, str] | None = None  #: (item, card shown) while entering cards by hand
+    setup: tuple[str, object] | None = None  #: (step, value shown) during setup
+
+
+class Listener:
+    """Hooks for whoever watches the table (the demo, the simulated table, the bench).
+
+    Called on the controller's thread: keep them quick and never call back into it.
+    """
+
+    def on_prompt(self, prompt: Prompt) -> None:
+        """The table now asks for something else."""
+
+    def on_log(self, line: str) -> None:
+        """One line of the play-by-play (English; never a card of an open round)."""
+
+    def on_screen(self, stage: str, screen: Screen) -> None:
+        """A screen was handed to the display."""
+
+    def on_reveal(self, round_number: int, what: str, frame, reading) -> None:
+        """The camera frame and reading that settled a reveal or a ``?`` draw."""
+
+
+class Presenter:
+    """The screen and the prompt of the ``controller``'s table (see the module docstring)."""
+
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
+        #: The verdict's pages in order: (screen, page of its lines).
+        self._pages: list[tuple[Screen, int]] = []
+        self._page = 0
+        self._shown: Screen | None = None
+        self._prompt: Prompt | None = None
+        self._renderer = None
+
+    def enter(self) -> None:
+        """A new situation: lay out the verdict's pages if it is the verdict, else forget them."""
+        controller = self.controller
+        self._pages, self._page = [], 0
+        controller.deadlines.cancel(Timer.VERDICT_PAGE, Timer.VERDICT_DONE)
+        if controller.stage != stages.VERDICT:
+            return
+        game, pacing = controller.game, controller.pacing
+        verdict = screens.verdict_screens(controller.tr, game, game.last_result, controller.table.writer.fingerprint,
+                                          final=game.phase == OVER)
+        self._pages = [(screen, page) for screen in verdict for page in range(self._page_count(screen))]
+        now = controller.clock()
+        controller.deadlines.set(Timer.VERDICT_PAGE, now + pacing.page_seconds)
+        if pacing.verdict_seconds:
+            seconds = max(pacing.verdict_seconds, pacing.page_seconds * len(self._pages))
+            controller.deadlines.set(Timer.VERDICT_DONE, now + seconds)
+
+    def turn_verdict_page(self, step: int) -> None:
+        """Show the verdict's next (1) or previous (-1) page; the next turns by itself later."""
+        controller = self.controller
+        self._page = (self._page + step) % len(self._pages)
+        controller.deadlines.set(Timer.VERDICT_PAGE, controller.clock() + controller.pacing.page_seconds)
+
+    def refresh(self) -> None:
+        """Hand the screen and the prompt on, each if it changed."""
+        controller = self.controller
+        screen = self._screen()
+        if controller.stage == stages.VERDICT:
+            controller.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict turns its own pages
+        else:
+            screen = self._paged(screen)
+        if screen != self._shown:
+            self._shown = screen
+            if controller.display is not None:
+                controller.display.show(screen)
+            for listener in controller.listeners:
+                listener.on_screen(controller.stage, screen)
+        prompt = self._make_prompt()
+        if prompt != self._prompt:
+            self._prompt = prompt
+            for listener in controller.listeners:
+                listener.on_prompt(prompt)
+
+    def _screen(self) -> Screen:
+        controller = self.controller
+        deadlines, tr, stage = controller.deadlines, controller.tr, controller.stage
+        if (flash := deadlines.payload(Timer.FLASH)) is not None:
+            return flash
+        if (asking := deadlines.payload(Timer.OFFER)) is not None:
+            return screens.manual_offer_screen(tr, asking)
+        if stage == stages.SETUP:
+            setup = controller.setup
+            if setup.step == "start":
+                return screens.start_screen(tr)
+            return screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands)
+        game = controller.game
+        if stage == stages.TURN:
+            if (notice := deadlines.payload(Timer.NOTICE)) is not None:
+                return notice
+            return screens.turn_screen(tr, game, game.turn, controller.selector.choice)
+        if stage == stages.GUESS:
+            return screens.guess_screen(tr, game)
+        if stage == stages.VERDICT:
+            screen, page = self._pages[self._page]
+            return dataclasses.replace(screen, page=page)
+        if stage == stages.GAME_OVER:
+            return screens.over_screen(tr, game, controller.table.writer.fingerprint,
+                                       offer_new_game=controller.new_game_when_over)
+        return self._wait_screen()
+
+    def _wait_screen(self) -> Screen:
+        controller = self.controller
+        tr, stage, game, wait = controller.tr, controller.stage, controller.game, controller.camera.wait
+        manual = controller.is_manual()
+        problems = wait.problems if wait is not None else ()
+        offer = wait is not None and wait.reads >= controller.pacing.stable_reads + 2 and bool(problems)
+        if stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and manual:
+            return screens.entry_screen(tr, controller.entry.item() or "centre", controller.entry.card)
+        no_camera = not controller.camera.present
+        if stage == stages.DEAL_WAIT:
+            return screens.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
+                                       no_camera=no_camera)
+        if stage == stages.EXTRA_WAIT:
+            return screens.extra_screen(tr, game.turn, problems, manual=manual, offer_manual=offer,
+                                        no_camera=no_camera)
+        if stage == stages.REVEAL_WAIT:
+            r = game.round
+            return screens.reveal_screen(tr, r.challenger, r.bid, extra=r.extra_used, problems=problems,
+                                         offer_manual=offer)
+        return screens.draw_screen(tr, problems, offer_manual=offer)
+
+    def _paged(self, screen: Screen) -> Screen:
+        """Lines that need several pages turn them by themselves, one per ``page_seconds``."""
+        controller = self.controller
+        pages = self._page_count(screen)
+        if pages == 1:
+            controller.deadlines.cancel(Timer.PAGE_FLIP)
+            return screen
+        seconds = controller.pacing.page_seconds
+        slot = int(controller.clock() / seconds)
+        controller.deadlines.set(Timer.PAGE_FLIP, (slot + 1) * seconds)
+        return dataclasses.replace(screen, page=slot % pages)
+
+    def _page_count(self, screen: Screen) -> int:
+        display = self.controller.display
+        if display is not None:
+            return display.page_count(screen)
+        if self._renderer is None:  # no OLED: page as a 128x64 panel would
+            from coyote_pi.devices.render import ScreenRenderer
+
+            self._renderer = ScreenRenderer()
+        return self._renderer.page_count(screen)
+
+    def _make_prompt(self) -> Prompt:
+        controller = self.controller
+        setup = controller.setup
+        if controller.table is None:
+            return Prompt(stages.SETUP, controller.epoch, 0, (), None, setup=(setup.step, setup.values.get(setup.step)))
+        game, stage, entry = controller.game, controller.stage, controller.entry
+        seats: tuple[int, ...] = ()
+        if stage == stages.TURN or stage == stages.EXTRA_WAIT:
+            seats = (game.turn,)
+        elif stage == stages.GUESS:
+            seats = game.legal().seats
+        manual = stage in stages.WAITS and controller.is_manual()
+        entered = None
+        if manual and stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and (item := entry.item()) is not None:
+            entered = (item, entry.card)
+        choice = controller.selector.choice if stage == stages.TURN and controller.selector is not None else None
+        return Prompt(stage, controller.epoch, game.round_number, seats, game.config, tuple(game.history),
+                      controller.memory.undos, choice, manual, entered)

@@ -1,0 +1,119 @@
+"""Setup: the questions the table asks before the first round.
+
+The configuration (``[game]`` in the TOML file, or ``run``'s flags) may leave open the
+number of players, the variant, the language and who starts. The table asks for each
+open one on the OLED, in that order, and any seat's buttons answer:
+
+- players, variant, language: minus/plus change the value shown, ok moves on;
+- who starts: the youngest player presses ok at their own seat.
+
+While the players are asked, the camera may count the stands on the table; the count
+becomes the offered number until a seat changes it by hand.
+
+    >>> from coyote_pi.devices.events import PRESS, ButtonEvent
+    >>> from coyote_pi.table.config import GameSettings
+    >>> wizard = SetupWizard(GameSettings(players=None, variant="basic", language="en", start_seat=None), "en")
+    >>> wizard.step, wizard.values["players"]
+    ('players', 4)
+    >>> wizard.press(ButtonEvent(2, "plus", PRESS, 0.0)), wizard.values["players"]
+    (True, 5)
+    >>> wizard.press(ButtonEvent(2, "ok", PRESS, 0.0)), wizard.step
+    (True, 'start')
+    >>> wizard.press(ButtonEvent(6, "ok", PRESS, 0.0))   # seat 6 does not play in a 5-player game
+    False
+    >>> wizard.press(ButtonEvent(3, "ok", PRESS, 0.0)), wizard.done, wizard.game_config()
+    (True, True, GameConfig(players=5, variant='basic', start_seat=3))
+
+Nothing is recorded until the last answer: the controller then starts the game's
+record with :meth:`SetupWizard.game_config` (and the language in its setup line).
+"""
+
+from __future__ import annotations
+
+from coyote_pi.devices.events import PRESS, ButtonEvent
+from coyote_pi.engine import GameConfig
+from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+from coyote_pi.table.config import GameSettings
+from coyote_pi.table.i18n import LANGUAGES
+
+#: Players offered first when setup asks (and the camera has not counted the stands).
+DEFAULT_PLAYERS = 4
+#: The questions whose values minus/plus walk through (who starts is answered by a seat's ok).
+_OPTIONS = {"variant": VARIANTS, "language": LANGUAGES}
+
+
+class SetupWizard:
+    """The answers collected before the first round, and the questions still open.
+
+    ``settings`` is the configuration's ``[game]``; ``language`` the one the table
+    speaks now (offered first when the language is asked).
+    """
+
+    def __init__(self, settings: GameSettings, language: str) -> None:
+        self._start_seat = settings.start_seat
+        self.values: dict[str, object] = {
+            "players": settings.players or max(DEFAULT_PLAYERS, settings.start_seat or MIN_PLAYERS),
+            "variant": settings.variant or VARIANTS[0],
+            "language": settings.language or language,
+            "start": settings.start_seat,
+        }
+        configured = {"players": settings.players, "variant": settings.variant, "language": settings.language,
+                      "start": settings.start_seat}
+        #: The questions still open, the one asked now first.
+        self.steps = [step for step, value in configured.items() if value is None]
+        #: The questions a seat has changed the value of (a stand count no longer overrides those).
+        self._touched: set[str] = set()
+
+    @property
+    def step(self) -> str:
+        """The question asked now (only while not :attr:`done`)."""
+        return self.steps[0]
+
+    @property
+    def done(self) -> bool:
+        return not self.steps
+
+    @property
+    def language(self) -> str:
+        """The language chosen so far: the table speaks it at once."""
+        return self.values["language"]
+
+    def press(self, event: ButtonEvent) -> bool:
+        """Answer with one button event. False when a seat that does not play presses ok
+        to start (the table says so); True otherwise."""
+        step = self.step
+        if step == "start":
+            if event.button != "ok" or event.kind != PRESS:
+                return True
+            if event.seat > self.values["players"]:
+                return False
+            self.values["start"] = event.seat
+            self.steps.pop(0)
+        elif event.button == "ok" and event.kind == PRESS:
+            self.steps.pop(0)
+        elif event.button in ("minus", "plus"):
+            self._touched.add(step)
+            delta = 1 if event.button == "plus" else -1
+            value = self.values[step]
+            if step == "players":
+                self.values[step] = self._players_within(value + delta)
+            else:
+                options = _OPTIONS[step]
+                self.values[step] = options[(options.index(value) + delta) % len(options)]
+        return True
+
+    def count_stands(self, stands: int) -> bool:
+        """Offer the number of stands the camera counted as the number of players, unless
+        a seat has chosen by hand; True if taken."""
+        if "players" in self._touched:
+            return False
+        self.values["players"] = self._players_within(stands)
+        return True
+
+    def game_config(self) -> GameConfig:
+        """The game the answers describe (once :attr:`done`)."""
+        return GameConfig(self.values["players"], self.values["variant"], self.values["start"])
+
+    def _players_within(self, players: int) -> int:
+        """``players`` moved into 2..6, and up to a start seat the configuration names."""
+        return min(MAX_PLAYERS, max(MIN_PLAYERS, self._start_seat or MIN_PLAYERS, players))
