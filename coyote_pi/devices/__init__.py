@@ -9,7 +9,7 @@ so the controller runs the same code on a Pi, on a laptop and in the tests.
 - :mod:`~coyote_pi.devices.events`: :class:`ButtonEvent`, what every button backend reports.
 - :mod:`~coyote_pi.devices.buttons`: GPIO buttons through gpiozero (``TableButtons``),
   debounced in software, with auto-repeat and the minus+plus chord;
-  :mod:`~coyote_pi.devices.presser` presses gpiozero mock pins like fingers do;
+  :mod:`~coyote_pi.sim.presser` presses gpiozero mock pins like fingers do;
   :mod:`~coyote_pi.devices.keyboard` maps keys to seat buttons.
 - :mod:`~coyote_pi.devices.screen`: the ``Screen``/``SeatStatus`` model of what the OLED shows;
   :mod:`~coyote_pi.devices.render` lays it out; :mod:`~coyote_pi.devices.display` puts it

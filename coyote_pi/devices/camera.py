@@ -16,7 +16,7 @@ Backends (``[camera] backend`` in the configuration):
 - ``folder``: :class:`FolderCamera`, replays image files in natural name order
   (``frame2`` before ``frame10``), optionally looping.
 - ``synthetic``: :class:`SyntheticCamera`, renders the current scripted table scene with
-  ``coyote_pi.vision.render_scene``.
+  ``coyote_pi.sim.render_scene``.
 - ``failing``: :class:`FailingCamera`, simulated faults: raises, or returns noise.
 """
 
@@ -197,14 +197,11 @@ SceneRenderer = Callable[..., np.ndarray]
 
 
 def _vision_renderer() -> SceneRenderer:
-    """``coyote_pi.vision.render_scene``, imported only when a synthetic camera first captures."""
+    """``coyote_pi.sim.render.render_scene``, imported only when a synthetic camera first captures."""
     try:
-        from coyote_pi.vision import render_scene
-    except ImportError:
-        try:
-            from coyote_pi.vision.render import render_scene
-        except ImportError as err:
-            raise CameraError(f"the synthetic camera needs coyote_pi.vision.render_scene: {err}") from None
+        from coyote_pi.sim.render import render_scene
+    except ImportError as err:
+        raise CameraError(f"the synthetic camera needs coyote_pi.sim.render.render_scene: {err}") from None
     return render_scene
 
 
@@ -215,7 +212,7 @@ class SyntheticCamera(Camera):
     demo's players change it as they act). Each capture renders it at ``size`` with the
     seed ``seed + capture number`` (so noise differs between frames yet every run is
     identical) under ``conditions``. ``renderer`` replaces
-    ``coyote_pi.vision.render_scene`` (same keyword arguments), e.g. in tests.
+    ``coyote_pi.sim.render_scene`` (same keyword arguments), e.g. in tests.
     """
 
     def __init__(

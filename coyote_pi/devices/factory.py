@@ -13,7 +13,7 @@ code runs on the Pi, on a laptop and in the tests; only the configuration differ
 
 A part configured as ``"none"`` is ``None`` in :class:`Devices`. With mock buttons,
 ``devices.pin_factory`` is gpiozero's ``MockFactory``: press its pins with
-:class:`~coyote_pi.devices.presser.SimulatedPresser`.
+:class:`~coyote_pi.sim.presser.SimulatedPresser`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
   the flow waits for are on the table (and says why not).
 - :mod:`~coyote_pi.table.store` keeps the game records and the table's own notes in them.
 - :mod:`~coyote_pi.table.config` reads the TOML configuration.
-- :mod:`~coyote_pi.table.sim` is the simulated table: scripted hands and players.
+- :mod:`~coyote_pi.sim.table` is the simulated table: scripted hands and players.
 - :mod:`~coyote_pi.table.rig` assembles devices, vision, record and controller.
 - ``demo``, ``run`` and ``bench table`` are the commands.
 

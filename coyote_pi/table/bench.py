@@ -263,7 +263,7 @@ def _peak_memory_table(folder: Path, seconds: float) -> Peak:
     """Max RSS of ``coyote-pi run`` reading full-resolution stills of a deal in progress."""
     import cv2
 
-    from coyote_pi.vision import Conditions, TableScene, render_scene
+    from coyote_pi.sim.render import Conditions, TableScene, render_scene
 
     stills = folder / "stills"
     stills.mkdir()

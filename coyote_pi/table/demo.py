@@ -114,7 +114,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     from coyote_pi.record import read_record
     from coyote_pi.table.config import GameSettings, Pacing, TableConfig
     from coyote_pi.table.rig import SimOptions, open_rig
-    from coyote_pi.table.sim import DEMO_PACE
+    from coyote_pi.sim.table import DEMO_PACE
 
     config = TableConfig(
         game=GameSettings(players=args.players, variant=args.variant, language=args.language, start_seat=None),

@@ -10,8 +10,8 @@ table here, so they exercise the same wiring. :func:`open_rig` takes a
         rig.run(until_over=True)
 
 On a simulated table the synthetic camera renders :meth:`SimTable.scene
-<coyote_pi.table.sim.SimTable.scene>`; ``camera="scene"`` swaps the camera and vision
-for the :class:`~coyote_pi.table.sim.SceneReader` test double (fast logic tests).
+<coyote_pi.sim.table.SimTable.scene>`; ``camera="scene"`` swaps the camera and vision
+for the :class:`~coyote_pi.sim.table.SceneReader` test double (fast logic tests).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.controller import Controller
-from coyote_pi.table.sim import PresserFingers, QueueFingers, SceneCamera, SceneReader, SimPace, SimTable
+from coyote_pi.sim.table import PresserFingers, QueueFingers, SceneCamera, SceneReader, SimPace, SimTable
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +177,7 @@ def _fingers(sim: SimOptions, devices, events: queue.Queue, devices_config):
     if sim.fingers == "queue" or devices.pin_factory is None:
         return QueueFingers(events)
     from coyote_pi.devices.buttons import ButtonTiming
-    from coyote_pi.devices.presser import NO_BOUNCE, Bounce, SimulatedPresser
+    from coyote_pi.sim.presser import NO_BOUNCE, Bounce, SimulatedPresser
 
     buttons = devices_config.buttons
     timing = ButtonTiming(buttons.debounce_ms / 1000, buttons.hold_ms / 1000, buttons.repeat_ms / 1000)

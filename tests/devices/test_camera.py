@@ -127,9 +127,9 @@ def test_synthetic_camera_rejects_a_renderer_that_returns_no_image():
         camera.capture()
 
 
-@pytest.mark.skipif(importlib.util.find_spec("coyote_pi.vision.render") is None, reason="vision renderer not present")
+@pytest.mark.skipif(importlib.util.find_spec("coyote_pi.sim.render") is None, reason="vision renderer not present")
 def test_synthetic_camera_with_the_vision_renderer():
-    from coyote_pi.vision.render import TableScene
+    from coyote_pi.sim.render import TableScene
 
     scene = TableScene(seats=3, seat_cards={1: "5", 2: "?", 3: "max0"})
     camera = SyntheticCamera(lambda: scene, size=(320, 180), seed=1)

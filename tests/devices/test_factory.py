@@ -20,7 +20,7 @@ from coyote_pi.devices.events import PRESS
 from coyote_pi.devices.factory import make_camera, make_devices, make_display
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.devices.outputs import GifRecorder, TerminalView
-from coyote_pi.devices.presser import SimulatedPresser
+from coyote_pi.sim.presser import SimulatedPresser
 from coyote_pi.devices.screen import Screen
 
 CONFIG = """

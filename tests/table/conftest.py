@@ -21,7 +21,7 @@ from coyote_pi.record import Record, read_record
 from coyote_pi.table.config import GameSettings, Pacing, TableConfig
 from coyote_pi.table.controller import Listener
 from coyote_pi.table.rig import SimOptions, open_rig
-from coyote_pi.table.sim import SimPace
+from coyote_pi.sim.table import SimPace
 
 #: Pacing for tests: no pause between camera reads, quick pages and messages.
 FAST = Pacing(camera_interval=0.0, page_seconds=0.3, message_seconds=0.3, manual_after=3)

@@ -1,7 +1,7 @@
 """A simulated table: scripted hands that handle the cards and scripted players at the buttons.
 
 The controller never knows it is simulated. It sees button events (from gpiozero's mock
-pins pressed by :class:`~coyote_pi.devices.presser.SimulatedPresser`, or from the
+pins pressed by :class:`~coyote_pi.sim.presser.SimulatedPresser`, or from the
 keyboard) and camera frames (rendered by the synthetic camera from :meth:`SimTable.scene`
 and read by the real vision code). The simulated table watches the controller's
 :class:`~coyote_pi.table.controller.Prompt` the way people watch the OLED, and acts:
@@ -432,7 +432,7 @@ class SimTable(K.Listener):
 
     def __init__(self, *, seats: int, seed: int, fingers=None, players: bool = True, pace: SimPace = SimPace(),
                  scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False) -> None:
-        from coyote_pi.vision import TableScene
+        from coyote_pi.sim.render import TableScene
 
         self.seed = seed
         self.fingers = fingers
