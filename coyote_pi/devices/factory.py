@@ -26,20 +26,15 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from coyote_pi.devices.buttons import ButtonTiming, TableButtons
-from coyote_pi.devices.camera import (
-    Camera,
-    FailingCamera,
-    FolderCamera,
-    Picamera2Camera,
-    SyntheticCamera,
-    WebcamCamera,
-)
+from coyote_pi.devices.camera import Camera, FolderCamera, Picamera2Camera, WebcamCamera
 from coyote_pi.devices.config import ButtonsConfig, CameraConfig, DevicesConfig, DisplayConfig
-from coyote_pi.devices.display import FlakyDummy, TableDisplay, open_luma_device
+from coyote_pi.devices.display import TableDisplay, open_luma_device
 from coyote_pi.devices.errors import DeviceConfigError
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.devices.outputs import GifRecorder, TerminalView
 from coyote_pi.devices.pinmap import PinMap, load_pinmap
+from coyote_pi.sim.camera import FailingCamera, SyntheticCamera
+from coyote_pi.sim.display import FlakyDummy
 
 
 @dataclass

@@ -65,62 +65,6 @@ class SimPace:
 DEMO_PACE = SimPace(think=0.1, card=0.08, verdict=1.3)
 
 
-class PresserFingers:
-    """Fingers on gpiozero mock pins, through the device layer's SimulatedPresser.
-
-    ``timing`` is the buttons' :class:`~coyote_pi.devices.buttons.ButtonTiming`: a hold
-    lasts long enough for the wanted number of auto-repeats (give or take one: the
-    players look at the screen and correct, as people do).
-    """
-
-    def __init__(self, presser, pace: SimPace, timing) -> None:
-        self._presser = presser
-        self._pace = pace
-        self._timing = timing
-
-    def tap(self, seat: int, button: str) -> None:
-        self._presser.tap(seat, button, hold=self._pace.hold)
-        time.sleep(self._pace.gap)
-
-    def hold(self, seat: int, button: str, repeats: int) -> None:
-        seconds = self._timing.hold_delay + self._timing.repeat_interval * (repeats - 0.5)
-        self._presser.tap(seat, button, hold=seconds)
-        time.sleep(self._pace.gap)
-
-    def chord(self, seat: int) -> None:
-        self._presser.chord(seat)
-        time.sleep(self._pace.gap)
-
-
-class QueueFingers:
-    """Fingers that put button events straight into the controller's queue (no pins).
-
-    For tests of the controller's logic and for benchmarks, where gpiozero's timing is
-    not what is measured; the end-to-end tests press real mock pins instead.
-    """
-
-    def __init__(self, events: queue.Queue, clock=time.monotonic) -> None:
-        self.events = events
-        self._clock = clock
-
-    def tap(self, seat: int, button: str) -> None:
-        from coyote_pi.devices.events import PRESS, ButtonEvent
-
-        self.events.put(ButtonEvent(seat, button, PRESS, self._clock()))
-
-    def hold(self, seat: int, button: str, repeats: int) -> None:
-        from coyote_pi.devices.events import REPEAT, ButtonEvent
-
-        self.tap(seat, button)
-        for _ in range(repeats):
-            self.events.put(ButtonEvent(seat, button, REPEAT, self._clock()))
-
-    def chord(self, seat: int) -> None:
-        from coyote_pi.devices.events import CHORD, CHORD_BUTTON, ButtonEvent
-
-        self.events.put(ButtonEvent(seat, CHORD_BUTTON, CHORD, self._clock()))
-
-
 def truth_game(config, history, seed) -> Game:
     """The game as the simulated table knows it: every card known.
 
@@ -432,7 +376,7 @@ class SimTable(K.Listener):
 
     def __init__(self, *, seats: int, seed: int, fingers=None, players: bool = True, pace: SimPace = SimPace(),
                  scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False) -> None:
-        from coyote_pi.sim.render import TableScene
+        from coyote_pi.sim.scene import TableScene
 
         self.seed = seed
         self.fingers = fingers
@@ -506,31 +450,3 @@ class SimTable(K.Listener):
                 actor.thread.join(timeout=5)
 
 
-class SceneCamera:
-    """Test double for the camera: a "frame" is the scene itself (``scene()`` gives it)."""
-
-    description = "scene camera (test double)"
-
-    def __init__(self, scene) -> None:
-        self._scene = scene
-
-    def capture(self):
-        return self._scene()
-
-    def close(self) -> None:
-        pass
-
-
-class SceneReader:
-    """Test double for the vision code: reads a scene perfectly (see :class:`SceneCamera`)."""
-
-    def read(self, scene):
-        from coyote_pi.vision import SeatRead, SlotRead, TableReading
-
-        seats = {s: SeatRead(scene.seat_cards.get(s), "ok" if scene.seat_cards.get(s) else "missing")
-                 for s in scene.present}
-        slots = {}
-        for name in ("centre", "extra", "draw"):
-            state, card = scene.slot(name)
-            slots[name] = SlotRead(state, card if state == "face_up" else None)
-        return TableReading(seats=seats, slots=slots)

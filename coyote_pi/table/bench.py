@@ -263,7 +263,8 @@ def _peak_memory_table(folder: Path, seconds: float) -> Peak:
     """Max RSS of ``coyote-pi run`` reading full-resolution stills of a deal in progress."""
     import cv2
 
-    from coyote_pi.sim.render import Conditions, TableScene, render_scene
+    from coyote_pi.sim.render import render_scene
+    from coyote_pi.sim.scene import Conditions, TableScene
 
     stills = folder / "stills"
     stills.mkdir()

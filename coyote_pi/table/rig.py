@@ -25,7 +25,9 @@ from pathlib import Path
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.controller import Controller
-from coyote_pi.sim.table import PresserFingers, QueueFingers, SceneCamera, SceneReader, SimPace, SimTable
+from coyote_pi.sim.camera import SceneCamera, SceneReader
+from coyote_pi.sim.presser import PresserFingers, QueueFingers
+from coyote_pi.sim.table import SimPace, SimTable
 
 log = logging.getLogger(__name__)
 

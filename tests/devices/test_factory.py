@@ -12,14 +12,15 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from coyote_pi.devices.buttons import TableButtons
-from coyote_pi.devices.camera import FailingCamera, FolderCamera, SyntheticCamera
+from coyote_pi.devices.camera import FolderCamera
 from coyote_pi.devices.config import PRESETS, DevicesConfig, DisplayConfig
-from coyote_pi.devices.display import FlakyDummy
 from coyote_pi.devices.errors import CameraError, DeviceConfigError
 from coyote_pi.devices.events import PRESS
 from coyote_pi.devices.factory import make_camera, make_devices, make_display
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.devices.outputs import GifRecorder, TerminalView
+from coyote_pi.sim.camera import FailingCamera, SyntheticCamera
+from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import SimulatedPresser
 from coyote_pi.devices.screen import Screen
 

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from coyote_pi.sim.render import Conditions, TableScene, render_scene, render_scene_with_truth, scene_truth
+from coyote_pi.sim.render import render_scene, render_scene_with_truth, scene_truth
+from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.vision import artwork
 from coyote_pi.vision.markerset import load_markers
 

@@ -9,12 +9,12 @@ import time
 
 import pytest
 
-from coyote_pi.devices.camera import FailingCamera, SyntheticCamera
-from coyote_pi.devices.display import FlakyDummy, TableDisplay
-from coyote_pi.sim.presser import Bounce, SimulatedPresser
+from coyote_pi.devices.display import TableDisplay
 from coyote_pi.record import read_record
+from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
+from coyote_pi.sim.display import FlakyDummy
+from coyote_pi.sim.presser import Bounce, QueueFingers, SimulatedPresser
 from coyote_pi.table.rig import SimOptions, open_rig
-from coyote_pi.sim.table import QueueFingers, SceneCamera
 
 from .conftest import FAST, Spy, fast_sim, game_events, play, running_table, same_game, sim_devices, table_config
 

@@ -26,9 +26,8 @@ import pytest
 
 from coyote_pi.record import RecordWriter, read_record
 from coyote_pi.table.controller import Controller
+from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.table.rig import open_rig, resume_or_none
-
-from coyote_pi.sim.table import QueueFingers
 
 from .conftest import Spy, fast_sim, game_events, play, run_rig, running_table, same_game, sim_devices, table_config
 

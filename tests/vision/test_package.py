@@ -8,7 +8,8 @@ import sys
 import numpy as np
 
 from coyote_pi.cli import main
-from coyote_pi.sim.render import Conditions, TableScene, render_scene
+from coyote_pi.sim.render import render_scene
+from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.vision import TableReader, annotate
 
 
