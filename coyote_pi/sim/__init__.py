@@ -14,4 +14,6 @@ mock pins apart from the real ones.
   or straight into the controller's queue.
 - :mod:`~coyote_pi.sim.table`: scripted hands that deal the cards and scripted players
   at the buttons.
+- :mod:`~coyote_pi.sim.rig`: all of it around the real controller, assembled by the
+  same :func:`~coyote_pi.table.rig.open_rig` as the real table.
 """

@@ -19,10 +19,9 @@ Everything is a pure function of the seed and the game so far (the deck of round
 ``shuffled_deck(seed, r)``; decisions use :func:`~coyote_pi.engine.players.decision_rng`),
 so a simulated game that crashes and resumes plays on exactly as it would have.
 
-:class:`SceneCamera` and :class:`SceneReader` are test doubles for the camera and the
-vision code together: they hand the scene itself over as a perfect reading. Tests of
-the controller's logic and the benchmark's fast path use them; the demo, ``run --sim``
-and the end-to-end tests render real frames.
+The players press through *fingers* (:mod:`coyote_pi.sim.presser`); the camera is
+one of :mod:`coyote_pi.sim.camera`'s, fed by :meth:`SimTable.scene`;
+:mod:`coyote_pi.sim.rig` puts them together.
 """
 
 from __future__ import annotations
@@ -38,6 +37,7 @@ from coyote_pi import cards as C
 from coyote_pi.engine import Deal, DrawReplacement, Game, Reveal, seat_view
 from coyote_pi.engine.game import TRICKSTER
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
+from coyote_pi.sim.scene import TableScene
 from coyote_pi.table import controller as K
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, REPEAT_STEP, SPECIALS, Choice
 
@@ -368,7 +368,8 @@ def _true_card(truth: Game, item: str) -> str:
 class SimTable(K.Listener):
     """The hands and (optionally) the players of a simulated table of ``seats`` stands.
 
-    ``fingers`` presses buttons (:class:`PresserFingers` or :class:`QueueFingers`);
+    ``fingers`` presses buttons (:class:`~coyote_pi.sim.presser.PresserFingers` or
+    :class:`~coyote_pi.sim.presser.QueueFingers`);
     ``players=False`` leaves the buttons to a person (``run --sim``). ``setup_answers``
     are what the players choose when setup asks (``players``, ``variant``, ``language``,
     ``start``). Register it as a controller listener, :meth:`start` it, :meth:`close` it.
@@ -376,8 +377,6 @@ class SimTable(K.Listener):
 
     def __init__(self, *, seats: int, seed: int, fingers=None, players: bool = True, pace: SimPace = SimPace(),
                  scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False) -> None:
-        from coyote_pi.sim.scene import TableScene
-
         self.seed = seed
         self.fingers = fingers
         self.pace = pace

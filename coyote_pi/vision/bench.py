@@ -225,8 +225,8 @@ def _print_verdict(results: list[PathResult]) -> None:
 def _compare_dictionaries(aruco, frames_n: int, seed: int) -> None:
     """Each family on the same tables under harsh conditions, with card stickers shrunk
     until recall drops: where a family gives out first is what tells them apart."""
-    from coyote_pi.vision.reader import TableReader
     from coyote_pi.sim.scene import Conditions
+    from coyote_pi.vision.reader import TableReader
 
     print("\nmarker families, tuned path, harsh conditions, card stickers of several sizes:")
     print(f"{'dictionary':<20} {'card mm':>7} {'resolution':>11} {'ms/frame':>9} {'recall':>13} {'wrong':>6}")
