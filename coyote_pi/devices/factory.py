@@ -106,7 +106,8 @@ def make_display(config: DisplayConfig, *, outputs: Iterable = ()) -> TableDispl
     return TableDisplay(open_device, size=config.logical_size, outputs=display_outputs(config, outputs))
 
 
-def _pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pinmap: PinMap, pin_factory, clock, **_) -> TableButtons:
+def _pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pinmap: PinMap, pin_factory, clock,
+                 **_) -> TableButtons:
     return TableButtons(pinmap, events, pin_factory=pin_factory, timing=config.timing, clock=clock)
 
 

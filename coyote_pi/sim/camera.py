@@ -19,6 +19,7 @@ from coyote_pi.devices.camera import FULL_RESOLUTION, Camera, checked_frame
 from coyote_pi.devices.errors import CameraError
 from coyote_pi.sim.render import render_scene
 from coyote_pi.vision.reader import SeatRead, SlotRead, TableReading
+from coyote_pi.vision.states import SeatState, SlotState
 
 SceneRenderer = Callable[..., np.ndarray]
 
@@ -128,10 +129,10 @@ class SceneReader:
     """Test double for the vision code: reads a scene perfectly (see :class:`SceneCamera`)."""
 
     def read(self, scene):
-        seats = {s: SeatRead(scene.seat_cards.get(s), "ok" if scene.seat_cards.get(s) else "missing")
+        seats = {s: SeatRead(scene.seat_cards.get(s), SeatState.OK if scene.seat_cards.get(s) else SeatState.MISSING)
                  for s in scene.present}
         slots = {}
         for name in ("centre", "extra", "draw"):
             state, card = scene.slot(name)
-            slots[name] = SlotRead(state, card if state == "face_up" else None)
+            slots[name] = SlotRead(state, card if state == SlotState.FACE_UP else None)
         return TableReading(seats=seats, slots=slots)

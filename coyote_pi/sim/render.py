@@ -41,6 +41,7 @@ from coyote_pi.vision.geometry import (
     table_plane,
 )
 from coyote_pi.vision.markerset import COYOTE_ROLE, SLOTS, card_role, load_markers
+from coyote_pi.vision.states import SlotState
 
 # ------------------------------------------------------------------------- the layout
 
@@ -146,12 +147,12 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
         stickers.append(_Sticker(role_name, role_name, mat, square_corners((x, y), markers.marker_mm(role_name)), 0))
     for slot in SLOTS:
         state, value = scene.slot(slot)
-        if state == "empty":
+        if state == SlotState.EMPTY:
             continue
         sx, sy = markers.mat.slots[slot]
         turn = float(rng.uniform(-5, 5) * jitter + (180 if rng.random() < 0.5 else 0))
         plane = mat.offset(0.4).sub_plane((sx + rng.uniform(-4, 4) * jitter, sy + rng.uniform(-4, 4) * jitter), turn)
-        add_card(plane, value or ALL_CARDS[0], f"slot:{slot}", face_up=state == "face_up")
+        add_card(plane, value or ALL_CARDS[0], f"slot:{slot}", face_up=state == SlotState.FACE_UP)
 
     # Stands, the cards in them, and the ledges that hide the cards' bottom edges.
     stand_planes: dict[int, Plane] = {}

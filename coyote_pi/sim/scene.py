@@ -20,8 +20,10 @@ import numpy as np
 from coyote_pi.cards import parse_card, shuffled_deck
 from coyote_pi.vision.geometry import Camera
 from coyote_pi.vision.markerset import COYOTE_ROLE, SCHEMES, SLOTS, MarkerSet
+from coyote_pi.vision.states import SlotState
 
-SLOT_STATES = ("empty", "face_down", "face_up")
+#: How a slot of a scene can look (a reading may also find it "unclear").
+SLOT_STATES = (SlotState.EMPTY, SlotState.FACE_DOWN, SlotState.FACE_UP)
 #: A reader must read every sticker at least this wide (pixels) ...
 MIN_READABLE_WIDTH_PX = 40.0
 #: ... and seen at most this far off its normal (degrees) ...
@@ -132,9 +134,9 @@ class TableScene:
         for name, (state, card) in self.slots.items():
             if name not in SLOTS or state not in SLOT_STATES:
                 raise ValueError(f"bad slot {name!r} state {state!r}")
-            if state == "face_up" and card is None:
+            if state == SlotState.FACE_UP and card is None:
                 raise ValueError(f"slot {name}: a face-up card needs a value")
-            slots[name] = (state, None if card is None else parse_card(card))
+            slots[name] = (SlotState(state), None if card is None else parse_card(card))
         self.slots = slots
         if self.markers is not None:
             self.scheme = self.markers.scheme
@@ -143,7 +145,7 @@ class TableScene:
         self.loose_cards = tuple((parse_card(c), float(x), float(y)) for c, x, y in self.loose_cards)
 
     def slot(self, name: str) -> tuple[str, str | None]:
-        return self.slots.get(name, ("empty", None))
+        return self.slots.get(name, (SlotState.EMPTY, None))
 
 
 def random_scene(rng: np.random.Generator, scheme: str = "aruco", seats: int | None = None) -> TableScene:
@@ -154,13 +156,13 @@ def random_scene(rng: np.random.Generator, scheme: str = "aruco", seats: int | N
     present = tuple(s for s in range(1, seats + 1) if rng.random() > 0.1) or (1,)
     cards = {s: deck.pop() for s in present if rng.random() > 0.08}
     phase = rng.random()
-    slots: dict[str, tuple[str, str | None]] = {"centre": ("face_down", deck.pop())}
+    slots: dict[str, tuple[str, str | None]] = {"centre": (SlotState.FACE_DOWN, deck.pop())}
     if phase > 0.5:
-        slots["centre"] = ("face_up", slots["centre"][1])
+        slots["centre"] = (SlotState.FACE_UP, slots["centre"][1])
     if phase > 0.75:
-        slots["draw"] = ("face_up", deck.pop())
+        slots["draw"] = (SlotState.FACE_UP, deck.pop())
     if rng.random() < 0.25:
-        slots["extra"] = ("face_down" if phase <= 0.5 else "face_up", deck.pop())
+        slots["extra"] = (SlotState.FACE_DOWN if phase <= 0.5 else SlotState.FACE_UP, deck.pop())
     coyote = None
     if rng.random() < 0.3:
         coyote = "centre" if rng.random() < 0.5 else int(rng.choice(present))

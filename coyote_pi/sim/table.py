@@ -40,6 +40,7 @@ from coyote_pi.engine.players import ScriptedPlayer, decision_rng
 from coyote_pi.sim.scene import TableScene
 from coyote_pi.table import controller as K
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, REPEAT_STEP, SPECIALS, Choice
+from coyote_pi.vision.states import SlotState
 
 log = logging.getLogger(__name__)
 
@@ -188,13 +189,13 @@ class _Hands(_Actor):
         table.deal(truth, truth.round_number, slowly=False)  # a no-op unless the table restarted
         r = truth.round
         if r.extra_used:
-            table.lay("extra", "face_down", r.extra)
+            table.lay("extra", SlotState.FACE_DOWN, r.extra)
         if stage in (K.REVEAL_WAIT, K.DRAW_WAIT):
-            table.lay("centre", "face_up", r.centre)
+            table.lay("centre", SlotState.FACE_UP, r.centre)
             if r.extra_used:
-                table.lay("extra", "face_up", r.extra)
+                table.lay("extra", SlotState.FACE_UP, r.extra)
         if stage == K.DRAW_WAIT:
-            table.lay("draw", "face_up", r.replacement)
+            table.lay("draw", SlotState.FACE_UP, r.replacement)
 
 
 class _Player(_Actor):
@@ -416,10 +417,10 @@ class SimTable(K.Listener):
             self._change(seat_cards=dict(cards))
             if slowly:
                 time.sleep(self.pace.card)
-        self._change(slots={"centre": ("face_down", order[len(seats)])})
+        self._change(slots={"centre": (SlotState.FACE_DOWN, order[len(seats)])})
         self.dealt_round = round_number
 
-    def lay(self, slot: str, state: str, card: str) -> None:
+    def lay(self, slot: str, state: SlotState, card: str) -> None:
         """Put ``card`` on ``slot`` (face up or down), after a moment for the hand to move."""
         with self._lock:
             already = self._scene.slot(slot) == (state, card)
