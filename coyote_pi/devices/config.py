@@ -40,10 +40,10 @@ Presets (:data:`PRESETS`): ``real`` = ssd1306 on I2C, GPIO buttons, picamera2;
 display, mock pins, synthetic camera. Unknown keys and bad values raise
 :class:`~coyote_pi.devices.errors.DeviceConfigError` naming the table and key.
 
-Two things here exist only on the simulated table: the ``synthetic`` and ``failing``
-cameras and a display with ``fail_calls``. They are valid settings, but
-:mod:`coyote_pi.sim` builds them (each config says so in its ``simulated`` property),
-so that the device layer never loads the simulation.
+Some settings name parts only the simulated table has: the ``synthetic`` and
+``failing`` cameras and a display with ``fail_calls``. They are valid here, but
+:mod:`coyote_pi.sim` builds those parts (each config says so in its ``simulated``
+property), so that the device layer never loads the simulation.
 """
 
 from __future__ import annotations
