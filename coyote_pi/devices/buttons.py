@@ -14,7 +14,7 @@ the caller owns; the controller's loop is the only reader::
 
 Leave ``pin_factory`` as ``None`` on a Pi (gpiozero picks lgpio); pass gpiozero's
 ``MockFactory`` to simulate, and drive its pins with
-:class:`~coyote_pi.devices.presser.SimulatedPresser`.
+:class:`~coyote_pi.sim.presser.SimulatedPresser`.
 
 Each button is a gpiozero ``DigitalInputDevice`` with the internal pull-up, the class
 gpiozero's ``Button`` is built on. ``Button`` itself adds a hold thread per button that

@@ -15,15 +15,12 @@ Backends (``[camera] backend`` in the configuration):
 - ``webcam``: :class:`WebcamCamera`, OpenCV ``VideoCapture`` (a device index or a path/URL).
 - ``folder``: :class:`FolderCamera`, replays image files in natural name order
   (``frame2`` before ``frame10``), optionally looping.
-- ``synthetic``: :class:`SyntheticCamera`, renders the current scripted table scene with
-  ``coyote_pi.vision.render_scene``.
-- ``failing``: :class:`FailingCamera`, simulated faults: raises, or returns noise.
+- ``synthetic`` and ``failing``: the simulated table's cameras, in :mod:`coyote_pi.sim.camera`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -193,103 +190,3 @@ class FolderCamera(Camera):
         return checked_frame(frame, str(path))
 
 
-SceneRenderer = Callable[..., np.ndarray]
-
-
-def _vision_renderer() -> SceneRenderer:
-    """``coyote_pi.vision.render_scene``, imported only when a synthetic camera first captures."""
-    try:
-        from coyote_pi.vision import render_scene
-    except ImportError:
-        try:
-            from coyote_pi.vision.render import render_scene
-        except ImportError as err:
-            raise CameraError(f"the synthetic camera needs coyote_pi.vision.render_scene: {err}") from None
-    return render_scene
-
-
-class SyntheticCamera(Camera):
-    """Renders the table as it is now: ``scene()`` gives the current scene, the renderer draws it.
-
-    ``scene`` is a function returning the scripted table's current ``TableScene`` (the
-    demo's players change it as they act). Each capture renders it at ``size`` with the
-    seed ``seed + capture number`` (so noise differs between frames yet every run is
-    identical) under ``conditions``. ``renderer`` replaces
-    ``coyote_pi.vision.render_scene`` (same keyword arguments), e.g. in tests.
-    """
-
-    def __init__(
-        self,
-        scene: Callable[[], object],
-        *,
-        size: tuple[int, int] = FULL_RESOLUTION,
-        seed: int = 0,
-        conditions: object | None = None,
-        renderer: SceneRenderer | None = None,
-    ):
-        self._scene = scene
-        self._size = size
-        self._seed = seed
-        self._conditions = conditions
-        self._renderer = renderer
-        self.captures = 0
-        self.description = f"synthetic table at {size[0]}x{size[1]}"
-
-    def capture(self) -> np.ndarray:
-        renderer = self._renderer or _vision_renderer()
-        width, height = self._size
-        frame = renderer(
-            self._scene(), width=width, height=height, seed=self._seed + self.captures, conditions=self._conditions
-        )
-        self.captures += 1
-        return checked_frame(frame, self.description)
-
-
-FAULTS = ("error", "garbage")
-
-
-class FailingCamera(Camera):
-    """A camera with simulated faults, to exercise the controller's manual path.
-
-    The first ``after`` captures come from ``inner`` (a working camera; required when
-    ``after`` > 0); every later capture fails according to ``fault``:
-
-    - ``"error"``: raises :class:`CameraError`, like an unplugged camera;
-    - ``"garbage"``: returns random noise of ``size`` (or of the inner camera's last
-      frame), like a corrupted transfer: no card can be read from it.
-    """
-
-    def __init__(
-        self,
-        fault: str = "error",
-        *,
-        after: int = 0,
-        inner: Camera | None = None,
-        size: tuple[int, int] = (640, 480),
-        seed: int = 0,
-    ):
-        if fault not in FAULTS:
-            raise ValueError(f"unknown camera fault {fault!r} (choose from {', '.join(FAULTS)})")
-        if after and inner is None:
-            raise ValueError("a FailingCamera that works for a while needs an inner camera")
-        self.fault = fault
-        self.after = after
-        self.inner = inner
-        self._shape = (size[1], size[0], 3)
-        self._random = np.random.default_rng(seed)
-        self.captures = 0
-        self.description = f"failing camera ({fault} after {after} captures)"
-
-    def capture(self) -> np.ndarray:
-        self.captures += 1
-        if self.captures <= self.after:
-            frame = self.inner.capture()
-            self._shape = frame.shape
-            return frame
-        if self.fault == "error":
-            raise CameraError(f"simulated camera failure on capture {self.captures}")
-        return self._random.integers(0, 256, size=self._shape, dtype=np.uint8)
-
-    def close(self) -> None:
-        if self.inner is not None:
-            self.inner.close()

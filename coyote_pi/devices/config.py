@@ -39,6 +39,11 @@ Presets (:data:`PRESETS`): ``real`` = ssd1306 on I2C, GPIO buttons, picamera2;
 ``desktop`` = dummy display drawn in the terminal, keyboard, webcam; ``sim`` = dummy
 display, mock pins, synthetic camera. Unknown keys and bad values raise
 :class:`~coyote_pi.devices.errors.DeviceConfigError` naming the table and key.
+
+Some settings name parts only the simulated table has: the ``synthetic`` and
+``failing`` cameras and a display with ``fail_calls``. They are valid here, but
+:mod:`coyote_pi.sim` builds those parts (each config says so in its ``simulated``
+property), so that the device layer never loads the simulation.
 """
 
 from __future__ import annotations
@@ -47,10 +52,13 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from coyote_pi.devices.buttons import ButtonTiming
 from coyote_pi.devices.errors import DeviceConfigError
 
 BUTTON_BACKENDS = ("gpio", "mock", "keyboard", "none")
 CAMERA_BACKENDS = ("picamera2", "webcam", "folder", "synthetic", "failing", "none")
+#: The camera backends only the simulated table has.
+SIMULATED_CAMERAS = ("synthetic", "failing")
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,11 @@ class DisplayConfig:
             raise DeviceConfigError("[display] fail_calls simulates glitches and needs driver = \"dummy\"")
 
     @property
+    def simulated(self) -> bool:
+        """True for a display on a glitching bus (``fail_calls``): only :mod:`coyote_pi.sim` builds it."""
+        return bool(self.fail_calls)
+
+    @property
     def logical_size(self) -> tuple[int, int]:
         """The drawing size: width x height, swapped when the panel is turned a quarter."""
         return (self.height, self.width) if self.rotate % 2 else (self.width, self.height)
@@ -104,6 +117,11 @@ class ButtonsConfig:
         for name in ("debounce_ms", "hold_ms", "repeat_ms"):
             if getattr(self, name) <= 0:
                 raise DeviceConfigError(f"[buttons] {name} must be positive")
+
+    @property
+    def timing(self) -> ButtonTiming:
+        """The press timing, in seconds."""
+        return ButtonTiming(self.debounce_ms / 1000, self.hold_ms / 1000, self.repeat_ms / 1000)
 
 
 @dataclass(frozen=True)
@@ -126,6 +144,11 @@ class CameraConfig:
             raise DeviceConfigError(f"[camera] width and height must be positive, not {self.width}x{self.height}")
         if self.backend == "folder" and not self.folder:
             raise DeviceConfigError("[camera] backend \"folder\" needs folder = \"path/to/images\"")
+
+    @property
+    def simulated(self) -> bool:
+        """True for the ``synthetic`` and ``failing`` backends: only :mod:`coyote_pi.sim` builds them."""
+        return self.backend in SIMULATED_CAMERAS
 
     @property
     def size(self) -> tuple[int, int]:
@@ -165,6 +188,11 @@ class DevicesConfig:
         self.display.validate()
         self.buttons.validate()
         self.camera.validate()
+
+    @property
+    def simulated(self) -> bool:
+        """True when a part is configured as only the simulated table has it (see each part's ``simulated``)."""
+        return self.display.simulated or self.camera.simulated
 
 
 def _check_choice(table: str, key: str, value: str, choices: tuple[str, ...]) -> None:

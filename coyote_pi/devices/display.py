@@ -22,12 +22,12 @@ A loose wire or electrical noise makes luma raise ``OSError`` or
 screen, and retries on a background timer after 0.5 s, 1 s, 2 s, 5 s and then every 10 s,
 each time reopening the device (which re-sends the panel's initialisation, needed
 after a brown-out) and drawing the newest screen. Screens shown meanwhile replace the
-pending one; a success ends the backoff. :class:`FlakyDummy` simulates such a bus.
+pending one; a success ends the backoff. :class:`coyote_pi.sim.display.FlakyDummy`
+simulates such a bus.
 """
 
 from __future__ import annotations
 
-import errno
 import logging
 import threading
 import time
@@ -216,37 +216,6 @@ class TableDisplay:
                 self._open_locked()
             elif not self._shown:
                 self._draw_locked()
-
-
-class FlakyDummy(dummy):
-    """luma's dummy device with a glitching bus: :meth:`display` raises on chosen calls.
-
-    ``failing_calls`` are 1-based numbers of ``display()`` calls that fail (or a
-    function of the call number returning True to fail). The error is what smbus2 raises
-    on a real I2C glitch (``OSError`` "Remote I/O error") unless ``error`` makes another.
-    ``calls`` counts every ``display()``; ``image`` is the last image that got through.
-    """
-
-    def __init__(
-        self,
-        failing_calls: Collection[int] | Callable[[int], bool],
-        *,
-        width: int = 128,
-        height: int = 64,
-        rotate: int = 0,
-        mode: str = "1",
-        error: Callable[[], Exception] = lambda: OSError(errno.EREMOTEIO, "Remote I/O error"),
-    ):
-        super().__init__(width=width, height=height, rotate=rotate, mode=mode)
-        self._fails = failing_calls if callable(failing_calls) else set(failing_calls).__contains__
-        self._error = error
-        self.calls = 0
-
-    def display(self, image) -> None:
-        self.calls += 1
-        if self._fails(self.calls):
-            raise self._error()
-        super().display(image)
 
 
 def open_luma_device(

@@ -5,15 +5,26 @@ code runs on the Pi, on a laptop and in the tests; only the configuration differ
 
     import queue
     events = queue.Queue()
-    config = DevicesConfig.from_mapping(tomllib.load(file), preset="sim")
-    with make_devices(config, events, scene=table.current_scene) as devices:
+    config = DevicesConfig.from_mapping(tomllib.load(file), preset="desktop")
+    with make_devices(config, events) as devices:
         devices.display.show(Screen(big="Hallo"))
         frame = devices.camera.capture()
         event = events.get()
 
-A part configured as ``"none"`` is ``None`` in :class:`Devices`. With mock buttons,
-``devices.pin_factory`` is gpiozero's ``MockFactory``: press its pins with
-:class:`~coyote_pi.devices.presser.SimulatedPresser`.
+Backend names are looked up in one registry per part: :data:`BUTTONS` and
+:data:`CAMERAS` map each name to the function that builds it; a display's driver is any
+name luma knows (:func:`~coyote_pi.devices.display.open_luma_device`).
+
+A caller can also hand parts in ready-made, ``make_devices(config, events,
+parts={"camera": camera})``: a part handed in replaces the configured one and is closed
+with the others. That is how the simulated table brings the parts only it has (the
+synthetic and failing cameras, a display on a glitching bus): :mod:`coyote_pi.sim`
+builds them and hands them in, so this package never imports the simulation. Asked to
+build one of those itself, the factory says so in a :class:`DeviceConfigError`.
+
+A part configured as ``"none"`` (or handed in as ``None``) is ``None`` in
+:class:`Devices`. With mock buttons, ``devices.pin_factory`` is gpiozero's
+``MockFactory``: press its pins with :class:`~coyote_pi.sim.presser.SimulatedPresser`.
 """
 
 from __future__ import annotations
@@ -21,25 +32,21 @@ from __future__ import annotations
 import queue
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
-from coyote_pi.devices.buttons import ButtonTiming, TableButtons
-from coyote_pi.devices.camera import (
-    Camera,
-    FailingCamera,
-    FolderCamera,
-    Picamera2Camera,
-    SyntheticCamera,
-    WebcamCamera,
-)
+from coyote_pi.devices.buttons import TableButtons
+from coyote_pi.devices.camera import Camera, FolderCamera, Picamera2Camera, WebcamCamera
 from coyote_pi.devices.config import ButtonsConfig, CameraConfig, DevicesConfig, DisplayConfig
-from coyote_pi.devices.display import FlakyDummy, TableDisplay, open_luma_device
+from coyote_pi.devices.display import TableDisplay, open_luma_device
 from coyote_pi.devices.errors import DeviceConfigError
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.devices.outputs import GifRecorder, TerminalView
 from coyote_pi.devices.pinmap import PinMap, load_pinmap
+
+#: The parts a :class:`Devices` holds, as named in ``make_devices(parts=...)``.
+PARTS = ("display", "buttons", "camera")
 
 
 @dataclass
@@ -65,19 +72,24 @@ class Devices:
         self.close()
 
 
-def make_display(config: DisplayConfig, *, outputs: Iterable = ()) -> TableDisplay | None:
-    """The display of ``[display]`` with its GIF/terminal outputs plus ``outputs``; ``None`` for "none"."""
-    config.validate()
-    if config.driver == "none":
-        return None
+def display_outputs(config: DisplayConfig, outputs: Iterable = ()) -> list:
+    """``outputs`` followed by the frame sinks ``[display]`` asks for: its GIF, the terminal view."""
     sinks = list(outputs)
     if config.gif:
         sinks.append(GifRecorder(config.gif))
     if config.terminal:
         sinks.append(TerminalView())
-    if config.fail_calls:
-        flaky = FlakyDummy(config.fail_calls, width=config.width, height=config.height, rotate=config.rotate)
-        return TableDisplay(flaky, outputs=sinks)
+    return sinks
+
+
+def make_display(config: DisplayConfig, *, outputs: Iterable = ()) -> TableDisplay | None:
+    """The display of ``[display]`` with its :func:`display_outputs`; ``None`` for "none"."""
+    config.validate()
+    if config.driver == "none":
+        return None
+    if config.simulated:
+        raise DeviceConfigError("[display] fail_calls simulates glitches: only the simulated table has them "
+                                "(coyote_pi.sim builds that display)")
 
     def open_device():
         return open_luma_device(
@@ -91,7 +103,42 @@ def make_display(config: DisplayConfig, *, outputs: Iterable = ()) -> TableDispl
             luma_args=config.luma_args,
         )
 
-    return TableDisplay(open_device, size=config.logical_size, outputs=sinks)
+    return TableDisplay(open_device, size=config.logical_size, outputs=display_outputs(config, outputs))
+
+
+def _pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pinmap: PinMap, pin_factory, clock,
+                 **_) -> TableButtons:
+    return TableButtons(pinmap, events, pin_factory=pin_factory, timing=config.timing, clock=clock)
+
+
+def _mock_pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pin_factory, **options) -> TableButtons:
+    """The GPIO buttons on gpiozero's mock pins (a ``MockFactory`` of their own unless one is given)."""
+    if pin_factory is None:
+        from gpiozero.pins.mock import MockFactory
+
+        pin_factory = MockFactory()
+    return _pin_buttons(config, events, pin_factory=pin_factory, **options)
+
+
+def _keyboard_buttons(config: ButtonsConfig, events: queue.Queue, *, keyboard, clock, **_) -> KeyboardButtons:
+    return KeyboardButtons(events, timing=config.timing, clock=clock, stream=keyboard or sys.stdin)
+
+
+#: ``[buttons] backend`` -> what builds those buttons, called as ``build(config, events,
+#: pinmap=..., pin_factory=..., keyboard=..., clock=...)`` (each takes what it needs).
+BUTTONS: dict[str, Callable[..., TableButtons | KeyboardButtons]] = {
+    "gpio": _pin_buttons,
+    "mock": _mock_pin_buttons,
+    "keyboard": _keyboard_buttons,
+}
+
+#: ``[camera] backend`` -> what builds that camera from the ``[camera]`` table. The
+#: simulated table's backends are not here: :mod:`coyote_pi.sim` builds those.
+CAMERAS: dict[str, Callable[[CameraConfig], Camera]] = {
+    "picamera2": lambda config: Picamera2Camera(config.size),
+    "webcam": lambda config: WebcamCamera(config.source, size=config.size),
+    "folder": lambda config: FolderCamera(config.folder, loop=config.loop),
+}
 
 
 def make_buttons(
@@ -109,68 +156,65 @@ def make_buttons(
     omitted); ``keyboard`` is the stream the keyboard backend reads (standard input by default).
     """
     config.validate()
-    timing = ButtonTiming(config.debounce_ms / 1000, config.hold_ms / 1000, config.repeat_ms / 1000)
     if config.backend == "none":
         return None
-    if config.backend == "keyboard":
-        return KeyboardButtons(events, timing=timing, clock=clock, stream=keyboard or sys.stdin)
-    if config.backend == "mock" and pin_factory is None:
-        from gpiozero.pins.mock import MockFactory
-
-        pin_factory = MockFactory()
-    return TableButtons(pinmap, events, pin_factory=pin_factory, timing=timing, clock=clock)
+    return BUTTONS[config.backend](config, events, pinmap=pinmap, pin_factory=pin_factory, keyboard=keyboard,
+                                   clock=clock)
 
 
-def make_camera(config: CameraConfig, *, scene: Callable[[], object] | None = None) -> Camera | None:
-    """The camera of ``[camera]``; ``scene`` feeds the synthetic backend. ``None`` for "none"."""
+def make_camera(config: CameraConfig) -> Camera | None:
+    """The camera of ``[camera]``; ``None`` for "none"."""
     config.validate()
-    backend = config.backend
-    if backend == "none":
+    if config.backend == "none":
         return None
-    if backend == "picamera2":
-        return Picamera2Camera(config.size)
-    if backend == "webcam":
-        return WebcamCamera(config.source, size=config.size)
-    if backend == "folder":
-        return FolderCamera(config.folder, loop=config.loop)
-    if backend == "synthetic":
-        if scene is None:
-            raise DeviceConfigError("[camera] backend \"synthetic\" needs the scripted table's scene (use it from the demo or run --sim)")
-        return SyntheticCamera(scene, size=config.size, seed=config.seed)
-    return FailingCamera(config.fault, size=config.size, seed=config.seed)
+    if config.simulated:
+        raise DeviceConfigError(f"[camera] backend \"{config.backend}\" is the simulated table's "
+                                "(coyote_pi.sim builds it: use it from the demo or run --sim)")
+    return CAMERAS[config.backend](config)
 
 
 def make_devices(
     config: DevicesConfig,
     events: queue.Queue,
     *,
-    scene: Callable[[], object] | None = None,
+    parts: Mapping[str, object] | None = None,
     pin_factory=None,
     keyboard: TextIO | None = None,
     outputs: Iterable = (),
     clock: Callable[[], float] = time.monotonic,
 ) -> Devices:
-    """Open everything ``config`` names; if one part fails, the parts already open are closed."""
-    config.validate()
-    pinmap = load_pinmap(config.buttons.pinmap or None)
-    opened: list = []
+    """Open everything ``config`` names, except the ``parts`` handed in ready-made.
+
+    ``parts`` maps a part's name (:data:`PARTS`) to the part to use instead of the
+    configured one (``None``: no such part). ``outputs`` are extra frame sinks for a
+    display built here. The :class:`Devices` owns every part, handed in or built: if
+    one fails to open, all the others are closed before the error goes on.
+    """
+    made = dict(parts or {})
+    unknown = set(made) - set(PARTS)
+    if unknown:
+        raise ValueError(f"unknown device parts {sorted(unknown)} (known: {', '.join(PARTS)})")
     try:
-        display = make_display(config.display, outputs=outputs)
-        opened.append(display)
-        buttons = make_buttons(
-            config.buttons, events, pinmap=pinmap, pin_factory=pin_factory, keyboard=keyboard, clock=clock
-        )
-        opened.append(buttons)
-        camera = make_camera(config.camera, scene=scene)
+        config.validate()
+        pinmap = load_pinmap(config.buttons.pinmap or None)
+        if "display" not in made:
+            made["display"] = make_display(config.display, outputs=outputs)
+        if "buttons" not in made:
+            made["buttons"] = make_buttons(
+                config.buttons, events, pinmap=pinmap, pin_factory=pin_factory, keyboard=keyboard, clock=clock
+            )
+        if "camera" not in made:
+            made["camera"] = make_camera(config.camera)
     except BaseException:
-        for part in reversed(opened):
+        for part in reversed(made.values()):
             if part is not None:
                 part.close()
         raise
+    buttons = made["buttons"]
     return Devices(
-        display=display,
+        display=made["display"],
         buttons=buttons,
-        camera=camera,
+        camera=made["camera"],
         pinmap=pinmap,
         pin_factory=buttons.pin_factory if isinstance(buttons, TableButtons) else None,
     )

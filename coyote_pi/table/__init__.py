@@ -9,8 +9,8 @@
   the flow waits for are on the table (and says why not).
 - :mod:`~coyote_pi.table.store` keeps the game records and the table's own notes in them.
 - :mod:`~coyote_pi.table.config` reads the TOML configuration.
-- :mod:`~coyote_pi.table.sim` is the simulated table: scripted hands and players.
-- :mod:`~coyote_pi.table.rig` assembles devices, vision, record and controller.
+- :mod:`~coyote_pi.table.rig` assembles devices, vision, record and controller (the
+  simulated table, :mod:`coyote_pi.sim`, hands its own parts to the same assembly).
 - ``demo``, ``run`` and ``bench table`` are the commands.
 
 docs/controller.md describes the buttons and flows for players.

@@ -80,14 +80,14 @@ class _Watcher:
 def _table(folder: Path):
     """A two-seat table with the perfect-reading camera, its simulated hands and a watcher."""
     from coyote_pi.devices.config import DevicesConfig
+    from coyote_pi.sim.rig import SimOptions, open_sim_rig
     from coyote_pi.table.config import GameSettings, Pacing, TableConfig
-    from coyote_pi.table.rig import SimOptions, open_rig
 
     config = TableConfig(game=GameSettings(2, "basic", "en", 1), pacing=Pacing(camera_interval=0.0),
                          record_dir=folder)
     watcher = _Watcher()
-    rig = open_rig(config, DevicesConfig.preset("sim"), sim=SimOptions(players=False, camera="scene"),
-                   listeners=[watcher])
+    rig = open_sim_rig(config, DevicesConfig.preset("sim"), SimOptions(players=False, camera="scene"),
+                       listeners=[watcher])
     thread = threading.Thread(target=rig.run, name="bench table", daemon=True)
     thread.start()
     return rig, watcher, thread
@@ -124,13 +124,13 @@ def _one_challenge(folder: Path) -> float:
 def _idle_cpu(folder: Path, seconds: float) -> float:
     """Percent of one core used by the whole process while the table waits for a press."""
     from coyote_pi.devices.config import DevicesConfig
+    from coyote_pi.sim.rig import SimOptions, open_sim_rig
     from coyote_pi.table.config import GameSettings, TableConfig
-    from coyote_pi.table.rig import SimOptions, open_rig
 
     config = TableConfig(game=GameSettings(3, "trickster", "en", 1), record_dir=folder)
     watcher = _Watcher()
-    rig = open_rig(config, DevicesConfig.preset("sim"), sim=SimOptions(players=False, camera="scene"),
-                   listeners=[watcher])
+    rig = open_sim_rig(config, DevicesConfig.preset("sim"), SimOptions(players=False, camera="scene"),
+                       listeners=[watcher])
     thread = threading.Thread(target=rig.run, name="bench idle", daemon=True)
     thread.start()
     try:
@@ -263,7 +263,8 @@ def _peak_memory_table(folder: Path, seconds: float) -> Peak:
     """Max RSS of ``coyote-pi run`` reading full-resolution stills of a deal in progress."""
     import cv2
 
-    from coyote_pi.vision import Conditions, TableScene, render_scene
+    from coyote_pi.sim.render import render_scene
+    from coyote_pi.sim.scene import Conditions, TableScene
 
     stills = folder / "stills"
     stills.mkdir()

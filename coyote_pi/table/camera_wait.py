@@ -30,17 +30,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from coyote_pi.vision.states import SeatState, SlotState
+
 DEAL, EXTRA, REVEAL, DRAW, STANDS = "deal", "extra", "reveal", "draw", "stands"
 WAITS = (DEAL, EXTRA, REVEAL, DRAW)
-
-# SeatRead.status and SlotRead.state values of coyote_pi.vision.reader.
-SEAT_OK = "ok"
-SEAT_MISSING = "missing"
-SEAT_UNREADABLE = "unreadable"
-SEAT_DUPLICATE = "duplicate"  # the seat's card is seen somewhere else too
-SEAT_AMBIGUOUS = "ambiguous"  # several cards in one stand
-SEAT_NO_STAND = "no_stand"
-EMPTY, FACE_DOWN, FACE_UP, UNCLEAR = "empty", "face_down", "face_up", "unclear"
 
 
 @dataclass(frozen=True)
@@ -85,18 +78,18 @@ NO_TABLE = Look(problems=(Problem.of("problem.no_table"),), failed=True)
 
 def _sees_table(reading) -> bool:
     """False when nothing of the table was found: a black, noisy or pointed-away picture."""
-    stands = any(read.status != SEAT_NO_STAND for read in reading.seats.values())
-    mat = any(read.state != UNCLEAR for read in reading.slots.values())
+    stands = any(read.status != SeatState.NO_STAND for read in reading.seats.values())
+    mat = any(read.state != SlotState.UNCLEAR for read in reading.slots.values())
     return stands or mat
 
 
 def _seat_problem(seat: int, read) -> Problem | None:
-    if read.status == SEAT_OK and read.card is not None:
+    if read.status == SeatState.OK and read.card is not None:
         return None
     key = {
-        SEAT_MISSING: "problem.seat_missing",
-        SEAT_AMBIGUOUS: "problem.seat_several",
-        SEAT_NO_STAND: "problem.seat_no_stand",
+        SeatState.MISSING: "problem.seat_missing",
+        SeatState.AMBIGUOUS: "problem.seat_several",
+        SeatState.NO_STAND: "problem.seat_no_stand",
     }.get(read.status, "problem.seat_unreadable")
     return Problem.of(key, seat=seat)
 
@@ -110,7 +103,7 @@ def _seat_cards(reading, seats: Iterable[int]) -> tuple[dict[int, str], list[Pro
     cards, problems, doubled = {}, [], []
     for seat in seats:
         read = reading.seats.get(seat)
-        if read is not None and read.status == SEAT_DUPLICATE:
+        if read is not None and read.status == SeatState.DUPLICATE:
             doubled.append(seat)
             continue
         problem = Problem.of("problem.seat_no_stand", seat=seat) if read is None else _seat_problem(seat, read)
@@ -129,18 +122,19 @@ def _slot(reading, name: str):
     return reading.slots.get(name)
 
 
-def _slot_state(reading, name: str) -> str:
+def _slot_state(reading, name: str) -> SlotState:
     read = _slot(reading, name)
-    return UNCLEAR if read is None else read.state
+    return SlotState.UNCLEAR if read is None else read.state
 
 
 def _face_up_card(reading, name: str) -> tuple[str | None, Problem | None]:
     """The card face up on slot ``name``, or the problem that stops reading it."""
     read = _slot(reading, name)
-    state = UNCLEAR if read is None else read.state
-    if state == FACE_UP and read.card is not None:
+    state = SlotState.UNCLEAR if read is None else read.state
+    if state == SlotState.FACE_UP and read.card is not None:
         return read.card, None
-    key = {EMPTY: "problem.slot_missing", FACE_DOWN: "problem.slot_face_down"}.get(state, "problem.slot_unclear")
+    key = {SlotState.EMPTY: "problem.slot_missing",
+           SlotState.FACE_DOWN: "problem.slot_face_down"}.get(state, "problem.slot_unclear")
     return None, Problem.of(key, slot=name)
 
 
@@ -154,11 +148,12 @@ def look_deal(reading, active: Iterable[int]) -> Look:
     def look() -> Look:
         cards, problems = _seat_cards(reading, active)
         centre = _slot_state(reading, "centre")
-        if centre != FACE_DOWN:
-            key = {EMPTY: "problem.slot_missing", FACE_UP: "problem.slot_face_up"}.get(centre, "problem.slot_unclear")
+        if centre != SlotState.FACE_DOWN:
+            key = {SlotState.EMPTY: "problem.slot_missing",
+                   SlotState.FACE_UP: "problem.slot_face_up"}.get(centre, "problem.slot_unclear")
             problems.append(Problem.of(key, slot="centre"))
         for name in ("extra", "draw"):
-            if _slot_state(reading, name) in (FACE_DOWN, FACE_UP):
+            if _slot_state(reading, name) in (SlotState.FACE_DOWN, SlotState.FACE_UP):
                 problems.append(Problem.of("problem.slot_occupied", slot=name))
         if reading.unplaced:
             problems.append(Problem.of("problem.loose_card"))
@@ -172,9 +167,10 @@ def look_extra(reading) -> Look:
 
     def look() -> Look:
         state = _slot_state(reading, "extra")
-        if state == FACE_DOWN:
+        if state == SlotState.FACE_DOWN:
             return Look(result=True)
-        key = {EMPTY: "problem.slot_missing", FACE_UP: "problem.slot_face_up"}.get(state, "problem.slot_unclear")
+        key = {SlotState.EMPTY: "problem.slot_missing",
+               SlotState.FACE_UP: "problem.slot_face_up"}.get(state, "problem.slot_unclear")
         return Look(problems=(Problem.of(key, slot="extra"),))
 
     return _checked(reading, look)
@@ -221,7 +217,7 @@ def look_draw(reading) -> Look:
 
 def stands_seen(reading) -> int:
     """How many seat stands the camera sees (setup offers it as the number of players)."""
-    return sum(1 for read in reading.seats.values() if read.status != SEAT_NO_STAND)
+    return sum(1 for read in reading.seats.values() if read.status != SeatState.NO_STAND)
 
 
 class CameraWait:

@@ -112,9 +112,9 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     from coyote_pi.devices.config import DevicesConfig
     from coyote_pi.devices.outputs import GifRecorder
     from coyote_pi.record import read_record
+    from coyote_pi.sim.rig import SimOptions, open_sim_rig
+    from coyote_pi.sim.table import DEMO_PACE
     from coyote_pi.table.config import GameSettings, Pacing, TableConfig
-    from coyote_pi.table.rig import SimOptions, open_rig
-    from coyote_pi.table.sim import DEMO_PACE
 
     config = TableConfig(
         game=GameSettings(players=args.players, variant=args.variant, language=args.language, start_seat=None),
@@ -130,8 +130,8 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     gif = GifRecorder(out / "oled.gif", min_frame_seconds=0.1, max_frame_seconds=3.0)
     print(f"coyote-pi demo: {args.players} players, {args.variant}, seed {args.seed}, "
           f"camera {size[0]}x{size[1]}; seat {youngest} is the youngest", flush=True)
-    rig = open_rig(config, devices, sim=sim, listeners=[reporter], outputs=[gif],
-                   meta={"source": "demo", "seed": args.seed})
+    rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif],
+                       meta={"source": "demo", "seed": args.seed})
     try:
         rig.run(until_over=True)
     finally:

@@ -1,53 +1,32 @@
-"""Assembling a table: devices, camera reader, record, controller and (simulated) hands.
+"""Assembling a table: devices, camera reader, record and controller.
 
-``coyote-pi run``, ``run --sim``, the demo, the benchmark and the tests all build their
-table here, so they exercise the same wiring. :func:`open_rig` takes a
-:class:`~coyote_pi.table.config.TableConfig`, the device layer's
-:class:`~coyote_pi.devices.config.DevicesConfig` and, for a simulated table, a
-:class:`SimOptions`::
+``coyote-pi run`` builds the real table here, from a
+:class:`~coyote_pi.table.config.TableConfig` and the device layer's
+:class:`~coyote_pi.devices.config.DevicesConfig`::
 
-    with open_rig(config, devices_config, sim=SimOptions(seed=3)) as rig:
-        rig.run(until_over=True)
+    with open_rig(config, devices_config, table=resume_or_none(config, new=False)) as rig:
+        rig.run()
 
-On a simulated table the synthetic camera renders :meth:`SimTable.scene
-<coyote_pi.table.sim.SimTable.scene>`; ``camera="scene"`` swaps the camera and vision
-for the :class:`~coyote_pi.table.sim.SceneReader` test double (fast logic tests).
+The simulated table (:func:`coyote_pi.sim.rig.open_sim_rig`: the demo, ``run --sim``,
+the benchmark and the tests) builds the parts only it has and hands them to the same
+:func:`open_rig` as ready-made ``parts``, so both tables run the same wiring.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import queue
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
+from coyote_pi.devices.config import CameraConfig, DevicesConfig
+from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.factory import Devices, make_camera, make_devices
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.controller import Controller
-from coyote_pi.table.sim import PresserFingers, QueueFingers, SceneCamera, SceneReader, SimPace, SimTable
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class SimOptions:
-    """A simulated table: its seed, who presses the buttons and how the camera sees it."""
-
-    seed: int = 1
-    #: Stands on the table; None: as many as the game's players.
-    seats: int | None = None
-    #: True: scripted players press the buttons; False: a person does (keyboard).
-    players: bool = True
-    #: "pins": the players press gpiozero mock pins; "queue": events go straight to the controller.
-    fingers: str = "pins"
-    #: "render": synthetic frames read by the real vision code; "scene": the perfect-reading double.
-    camera: str = "render"
-    pace: SimPace = SimPace()
-    #: Contact bounce on the simulated presses (the presser's default chatter), or clean edges.
-    bounce: bool = True
-    setup_answers: dict = field(default_factory=dict)
-    misclick: bool = False
 
 
 @dataclass
@@ -55,23 +34,14 @@ class Rig:
     """An assembled table. Use it as a context manager; :meth:`close` releases everything."""
 
     controller: Controller
-    devices: object | None = None
-    sim: SimTable | None = None
-    camera: object | None = None  #: the camera in use (closed with the rig)
+    devices: Devices
 
     def run(self, *, until_over: bool = False) -> None:
-        if self.sim is not None:
-            self.sim.start()
         self.controller.run(until_over=until_over)
 
     def close(self) -> None:
-        if self.sim is not None:
-            self.sim.close()
         self.controller.close()
-        if self.camera is not None and (self.devices is None or self.camera is not self.devices.camera):
-            self.camera.close()
-        if self.devices is not None:
-            self.devices.close()
+        self.devices.close()
 
     def __enter__(self) -> Rig:
         return self
@@ -99,93 +69,46 @@ def resume_or_none(config: TableConfig, *, new: bool) -> tuple | None:
 
 def open_rig(
     config: TableConfig,
-    devices_config,
+    devices_config: DevicesConfig,
     *,
-    sim: SimOptions | None = None,
-    table: tuple | None = None,
-    listeners=(),
-    outputs=(),
-    notifier=None,
-    epoch: int = 0,
-    meta: dict | None = None,
-    keyboard=None,
-    new_game_when_over: bool = False,
-    display=None,
-    camera=None,
+    parts: Mapping[str, object] | None = None,
+    reader=None,
+    outputs: Iterable = (),
+    **controller_options,
 ) -> Rig:
-    """Open the devices of ``devices_config`` and build the controller (and simulated table).
+    """Open the devices of ``devices_config`` and build the controller on them.
 
-    ``table`` is a resumed record (see :func:`resume_or_none`); ``outputs`` are frame sinks
-    for the display (a GIF); ``display`` replaces the configured display (tests pass a
-    :class:`~coyote_pi.devices.display.FlakyDummy`-backed one); ``camera(scene)`` makes
-    the camera instead of ``[camera]`` (tests wrap the synthetic one in simulated faults).
+    ``parts`` are ready-made devices that replace configured ones (see
+    :func:`~coyote_pi.devices.factory.make_devices`); ``outputs`` are frame sinks for the
+    display (a GIF). The camera's frames are read by the vision code's ``TableReader``
+    unless ``reader`` replaces it. ``controller_options`` go to the
+    :class:`~coyote_pi.table.controller.Controller`: ``table`` (a resumed record, see
+    :func:`resume_or_none`), ``listeners``, ``meta``, ``notifier``, ``epoch``,
+    ``new_game_when_over``.
     """
     events: queue.Queue = queue.Queue()
-    sim_table = None
-    if sim is not None:
-        seats = sim.seats or (table[0].game.config.players if table else config.game.players)
-        sim_table = SimTable(seats=seats, seed=sim.seed, players=sim.players, pace=sim.pace, scheme=config.scheme,
-                             setup_answers=sim.setup_answers, misclick=sim.misclick)
-        if sim.camera == "scene" or camera is not None:
-            devices_config = dataclasses.replace(
-                devices_config, camera=dataclasses.replace(devices_config.camera, backend="none"))
-    if display is not None:
-        devices_config = dataclasses.replace(
-            devices_config, display=dataclasses.replace(devices_config.display, driver="none"))
-    devices = _open_devices(devices_config, events, scene=sim_table.scene if sim_table else None,
-                            outputs=outputs, keyboard=keyboard)
+    parts = dict(parts or {})
+    if "camera" not in parts:
+        parts["camera"] = _camera_or_none(devices_config.camera)
+    devices = make_devices(devices_config, events, parts=parts, outputs=outputs)
     try:
-        made_camera = camera
-        camera, reader = devices.camera, None
-        if made_camera is not None:
-            camera = made_camera(sim_table.scene if sim_table else None)
-        if sim is not None and sim.camera == "scene":
-            camera, reader = camera or SceneCamera(sim_table.scene), SceneReader()
-        elif camera is not None:
+        if reader is None and devices.camera is not None:
             from coyote_pi.vision import TableReader
 
             reader = TableReader(config.scheme)
-        all_listeners = ([sim_table] if sim_table else []) + list(listeners)
-        controller = Controller(
-            config, display=display or devices.display, camera=camera, reader=reader, table=table,
-            listeners=all_listeners, meta=meta, notifier=notifier, epoch=epoch, events=events,
-            new_game_when_over=new_game_when_over,
-        )
+        controller = Controller(config, display=devices.display, camera=devices.camera, reader=reader, events=events,
+                                **controller_options)
     except BaseException:
         devices.close()
         raise
-    if sim_table is not None and sim.players:
-        sim_table.fingers = _fingers(sim, devices, events, devices_config)
-    return Rig(controller, devices, sim_table, camera)
+    return Rig(controller, devices)
 
 
-def _open_devices(devices_config, events: queue.Queue, **options):
-    """The devices; a camera that cannot start leaves the table on the manual path
+def _camera_or_none(config: CameraConfig):
+    """The configured camera; one that cannot start leaves the table on the manual path
     (cards entered with the buttons) instead of leaving it dead."""
-    from coyote_pi.devices.errors import CameraError
-    from coyote_pi.devices.factory import make_devices
-
     try:
-        return make_devices(devices_config, events, **options)
+        return make_camera(config)
     except CameraError as error:
         log.warning("no camera (%s): cards will be entered with the buttons", error)
-        without = dataclasses.replace(devices_config.camera, backend="none")
-        return make_devices(dataclasses.replace(devices_config, camera=without), events, **options)
-
-
-def _fingers(sim: SimOptions, devices, events: queue.Queue, devices_config):
-    if sim.fingers == "queue" or devices.pin_factory is None:
-        return QueueFingers(events)
-    from coyote_pi.devices.buttons import ButtonTiming
-    from coyote_pi.devices.presser import NO_BOUNCE, Bounce, SimulatedPresser
-
-    buttons = devices_config.buttons
-    timing = ButtonTiming(buttons.debounce_ms / 1000, buttons.hold_ms / 1000, buttons.repeat_ms / 1000)
-    presser = SimulatedPresser(devices.pin_factory, devices.pinmap, seed=sim.seed,
-                               bounce=Bounce() if sim.bounce else NO_BOUNCE)
-    return PresserFingers(presser, sim.pace, timing)
-
-
-def sim_record_dir(config: TableConfig) -> Path:
-    """Simulated games keep their records apart, so the real table never resumes one."""
-    return config.record_dir / "sim"
+        return None

@@ -100,7 +100,7 @@ def _settings(args: argparse.Namespace):
 
 
 def _sim_settings(args, config, devices_config):
-    from coyote_pi.table.rig import sim_record_dir
+    from coyote_pi.sim.rig import sim_record_dir
 
     players = config.game.players or 4
     config = config.with_game(players=players).replace(record_dir=sim_record_dir(config))
@@ -123,31 +123,19 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _run_table(args, config, devices_config) -> int:
-    import random
-
-    from coyote_pi.pi import notify
-    from coyote_pi.table.rig import SimOptions, open_rig, resume_or_none
+    from coyote_pi.table.rig import resume_or_none
 
     table = resume_or_none(config, new=args.new)
-    meta = {"source": "sim" if args.sim else "table"}
-    sim = None
-    if args.sim:
-        recorded = table[0].record.meta.get("seed") if table else None
-        seed = recorded if recorded is not None else (args.seed if args.seed is not None else random.randrange(1 << 30))
-        meta["seed"] = seed
-        sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players})
     if table is not None:
         print(f"resuming {table[0].path}", file=sys.stderr)
-    scripted_sim = args.sim and args.scripted
-    rig = open_rig(config, devices_config, sim=sim, table=table, meta=meta,
-                   notifier=None if args.sim else notify, new_game_when_over=not scripted_sim)
+    rig = _open_sim(args, config, devices_config, table) if args.sim else _open_real(config, devices_config, table)
     try:
         if args.sim and not args.scripted:
             from coyote_pi.devices.keyboard import keymap_help
 
             print("Keys (minus, plus, ok, undo) per seat:\n" + keymap_help(), file=sys.stderr)
         _stop_on_sigterm(rig.controller)
-        rig.run(until_over=scripted_sim)
+        rig.run(until_over=args.sim and args.scripted)
     finally:
         rig.close()
     game = rig.controller.game
@@ -155,6 +143,34 @@ def _run_table(args, config, devices_config) -> int:
         print(f"seat {game.winner} wins; record {rig.controller.table.path} "
               f"(fingerprint {rig.controller.table.writer.fingerprint})")
     return 0
+
+
+def _open_real(config, devices_config, table):
+    """The real table; it never loads the simulation, unless the configuration asks for
+    a part only the simulation has (a failing camera, a glitching display)."""
+    from coyote_pi.pi import notify
+    from coyote_pi.table.rig import open_rig
+
+    parts = {}
+    if devices_config.simulated:
+        from coyote_pi.sim.rig import simulated_parts
+
+        parts = simulated_parts(devices_config)
+    return open_rig(config, devices_config, parts=parts, table=table, meta={"source": "table"}, notifier=notify,
+                    new_game_when_over=True)
+
+
+def _open_sim(args, config, devices_config, table):
+    """The simulated table, with the seed of the game it resumes (or of --seed)."""
+    import random
+
+    from coyote_pi.sim.rig import SimOptions, open_sim_rig
+
+    recorded = table[0].record.meta.get("seed") if table else None
+    seed = recorded if recorded is not None else (args.seed if args.seed is not None else random.randrange(1 << 30))
+    sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players})
+    return open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim", "seed": seed},
+                        new_game_when_over=not args.scripted)
 
 
 def _stop_on_sigterm(controller) -> None:

@@ -1,24 +1,22 @@
-"""Card vision: printed markers, reading a table from one camera frame, a synthetic table.
+"""Card vision: printed markers, and reading a table from one camera frame.
 
-The controller uses three things, all importable from here::
+The controller uses two things, both importable from here::
 
-    from coyote_pi.vision import TableReader, TableScene, Conditions, render_scene, annotate
+    from coyote_pi.vision import TableReader, annotate
 
     reader = TableReader(scheme="aruco", seats=(1, 2, 3))
     reading = reader.read(frame_bgr)          # -> TableReading
     reading.seats[2].card, reading.seats[2].status, reading.slots["centre"].state
-
-    frame = render_scene(TableScene(seats=3, seat_cards={1: "7", 2: "?", 3: "max0"}),
-                         width=4608, height=2592, seed=1, conditions=Conditions.typical())
+    picture = annotate(frame_bgr, reading)    # what was read, drawn on a copy
 
 Names are loaded on first use (PEP 562), so importing this package does not load
-OpenCV or numpy; ``coyote-pi --help`` stays fast.
+OpenCV or numpy; ``coyote-pi --help`` stays fast. The synthetic table that the tests
+and the demo read is drawn by :mod:`coyote_pi.sim.render`.
 
 Modules: :mod:`.markerset` (the mapping file), :mod:`.artwork` (markers and textures),
-:mod:`.geometry` (camera and planes), :mod:`.render` (the synthetic table),
-:mod:`.detect` (marker detectors), :mod:`.reader` (a frame -> a table),
-:mod:`.annotate`, :mod:`.sheets` (printable stickers), and the ``read``, ``markers``
-and ``bench vision`` commands.
+:mod:`.geometry` (camera and planes), :mod:`.detect` (marker detectors),
+:mod:`.reader` (a frame -> a table), :mod:`.annotate`, :mod:`.sheets` (printable
+stickers), and the ``read``, ``markers`` and ``bench vision`` commands.
 """
 
 from __future__ import annotations
@@ -32,14 +30,6 @@ _EXPORTS = {
     "SlotRead": "reader",
     "CoyoteRead": "reader",
     "Sighting": "reader",
-    "TableScene": "render",
-    "Conditions": "render",
-    "SceneTruth": "render",
-    "StickerTruth": "render",
-    "render_scene": "render",
-    "render_scene_with_truth": "render",
-    "scene_truth": "render",
-    "random_scene": "render",
     "annotate": "annotate",
     "MarkerSet": "markerset",
     "load_markers": "markerset",

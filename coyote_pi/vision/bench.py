@@ -45,7 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def bench_scene(seed: int, markers):
     """Six stands with a card each and the centre card turned face up."""
     from coyote_pi.cards import shuffled_deck
-    from coyote_pi.vision.render import TableScene
+    from coyote_pi.sim.scene import TableScene
 
     deck = shuffled_deck(seed)
     return TableScene(seats=6, seat_cards={s: deck[s] for s in range(1, 7)},
@@ -53,7 +53,7 @@ def bench_scene(seed: int, markers):
 
 
 def bench_conditions(index: int):
-    from coyote_pi.vision.render import Conditions
+    from coyote_pi.sim.scene import Conditions
 
     return Conditions.typical() if index % 2 == 0 else Conditions.harsh()
 
@@ -124,7 +124,7 @@ def peak_memory_mb(reader, frame) -> float:
 
 def _render(markers, count: int, seed: int, resolution, conditions) -> list:
     """(scene, frame) pairs; ``conditions(i)`` gives frame i's conditions."""
-    from coyote_pi.vision.render import render_scene
+    from coyote_pi.sim.render import render_scene
 
     width, height = resolution
     frames = []
@@ -225,8 +225,8 @@ def _print_verdict(results: list[PathResult]) -> None:
 def _compare_dictionaries(aruco, frames_n: int, seed: int) -> None:
     """Each family on the same tables under harsh conditions, with card stickers shrunk
     until recall drops: where a family gives out first is what tells them apart."""
+    from coyote_pi.sim.scene import Conditions
     from coyote_pi.vision.reader import TableReader
-    from coyote_pi.vision.render import Conditions
 
     print("\nmarker families, tuned path, harsh conditions, card stickers of several sizes:")
     print(f"{'dictionary':<20} {'card mm':>7} {'resolution':>11} {'ms/frame':>9} {'recall':>13} {'wrong':>6}")

@@ -53,9 +53,8 @@ from coyote_pi.vision.markerset import (
     slot_role,
     stand_role,
 )
+from coyote_pi.vision.states import SeatState, SlotState
 
-SEAT_STATUSES = ("ok", "missing", "unreadable", "duplicate", "ambiguous", "no_stand")
-SLOT_STATES = ("empty", "face_down", "face_up", "unclear")
 METHODS = ("tuned", "opencv-default")
 #: Width (pixels) of the shrunken copy the anchors are found in.
 ANCHOR_PASS_WIDTH = 768
@@ -82,18 +81,18 @@ COYOTE_SEAT_MM = 260.0
 
 @dataclass
 class SeatRead:
-    """One seat: ``status`` is one of :data:`SEAT_STATUSES`; ``card`` is set only for "ok"."""
+    """One seat: what its stand holds (``status``); ``card`` is set only for :attr:`SeatState.OK`."""
 
     card: str | None
-    status: str
+    status: SeatState
     detail: str = ""
 
 
 @dataclass
 class SlotRead:
-    """One centre slot: ``state`` is one of :data:`SLOT_STATES`; ``card`` only for "face_up"."""
+    """One centre slot: how it looks (``state``); ``card`` only for :attr:`SlotState.FACE_UP`."""
 
-    state: str
+    state: SlotState
     card: str | None = None
     detail: str = ""
 
@@ -133,14 +132,14 @@ class TableReading:
 
     def card_values(self) -> dict[str, str]:
         """Every certain card: ``{"seat 1": "7", "slot centre": "?", ...}``."""
-        values = {f"seat {s}": r.card for s, r in self.seats.items() if r.status == "ok" and r.card}
-        values.update({f"slot {n}": r.card for n, r in self.slots.items() if r.state == "face_up" and r.card})
+        values = {f"seat {s}": r.card for s, r in self.seats.items() if r.status == SeatState.OK and r.card}
+        values.update({f"slot {n}": r.card for n, r in self.slots.items() if r.state == SlotState.FACE_UP and r.card})
         return values
 
     def complete(self) -> bool:
         """True when every seat found holds a card read for certain and no slot is unclear."""
-        return (all(r.status == "ok" for r in self.seats.values())
-                and all(r.state != "unclear" for r in self.slots.values())
+        return (all(r.status == SeatState.OK for r in self.seats.values())
+                and all(r.state != SlotState.UNCLEAR for r in self.slots.values())
                 and not self.duplicates)
 
     def to_dict(self) -> dict:
@@ -230,10 +229,11 @@ class TableReader:
 
     def _needs_thorough(self, reading: TableReading) -> bool:
         missing_stand = self.expected_seats is not None and any(
-            reading.seats.get(s, SeatRead(None, "no_stand")).status == "no_stand" for s in self.expected_seats)
+            reading.seats.get(s, SeatRead(None, SeatState.NO_STAND)).status == SeatState.NO_STAND
+            for s in self.expected_seats)
         return (not reading.seats or missing_stand
-                or any(r.status != "ok" for r in reading.seats.values())
-                or any(r.state == "unclear" for r in reading.slots.values())
+                or any(r.status != SeatState.OK for r in reading.seats.values())
+                or any(r.state == SlotState.UNCLEAR for r in reading.slots.values())
                 or reading.duplicates != [] or reading.unplaced != [])
 
     # ------------------------------------------------------------------ geometry
@@ -375,7 +375,7 @@ class TableReader:
             sightings.append(Sighting(f"stand {seat}", "anchor", _pts(self._anchor_corners(markers, stand_role(seat)))))
         for seat in self.expected_seats or ():
             if seat not in seats:
-                seats[seat] = SeatRead(None, "no_stand", f"stand {seat}'s marker is not in view")
+                seats[seat] = SeatRead(None, SeatState.NO_STAND, f"stand {seat}'s marker is not in view")
 
         slots = self._slot_results(frame, mat, markers, slot_cards, candidates, duplicates, sightings)
         coyote = self._coyote(markers, stands, mat, mat_to_plane, warnings, sightings)
@@ -388,7 +388,7 @@ class TableReader:
         if mat is None:
             warnings.append("centre mat not found: the centre slots cannot be read")
         for seat, result in seats.items():
-            if result.status == "unreadable":
+            if result.status == SeatState.UNREADABLE:
                 for quad in candidates[self._candidates_in_stand(stands[seat], candidates)]:
                     sightings.append(Sighting(f"seat {seat}: unreadable", "candidate", _pts(quad)))
         return TableReading(
@@ -432,15 +432,16 @@ class TableReader:
     def _seat_result(self, seat, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
         names = sorted({role_subject(m.role) for m in found}, key=_card_order)
         if len(names) > 1:
-            return SeatRead(None, "ambiguous", f"several cards in stand {seat}: {', '.join(names)}")
+            return SeatRead(None, SeatState.AMBIGUOUS, f"several cards in stand {seat}: {', '.join(names)}")
         if names and names[0] in duplicates:
-            return SeatRead(None, "duplicate", f"card {names[0]} is seen in more than one place")
+            return SeatRead(None, SeatState.DUPLICATE, f"card {names[0]} is seen in more than one place")
         if names:
-            return SeatRead(names[0], "ok")
+            return SeatRead(names[0], SeatState.OK)
         if self._candidates_in_stand(stand, candidates).any():
-            return SeatRead(None, "unreadable",
+            return SeatRead(None, SeatState.UNREADABLE,
                             f"a sticker in stand {seat} cannot be read (covered, blurred or glared)")
-        return SeatRead(None, "missing", f"no card sticker seen in stand {seat} (no card, or its sticker is hidden)")
+        return SeatRead(None, SeatState.MISSING,
+                        f"no card sticker seen in stand {seat} (no card, or its sticker is hidden)")
 
     def _slot_marker_cover(self, frame: np.ndarray, mat: np.ndarray, markers: list[Marker], slot: str) -> str:
         """Is a slot's own marker "decoded", "visible", "hidden" or "partly" covered?
@@ -468,7 +469,7 @@ class TableReader:
 
     def _slot_results(self, frame, mat, markers, slot_cards, candidates, duplicates, sightings):
         if mat is None:
-            return {s: SlotRead("unclear", None, "centre mat not found") for s in SLOTS}
+            return {s: SlotRead(SlotState.UNCLEAR, None, "centre mat not found") for s in SLOTS}
         mat_to_plane = np.linalg.inv(mat)
         layout = self.markers.mat
         results = {}
@@ -476,24 +477,24 @@ class TableReader:
             cover = self._slot_marker_cover(frame, mat, markers, slot)
             names = sorted({role_subject(m.role) for m in slot_cards[slot]}, key=_card_order)
             if len(names) > 1:
-                result = SlotRead("unclear", None, f"several cards on the {slot} slot: {', '.join(names)}")
+                result = SlotRead(SlotState.UNCLEAR, None, f"several cards on the {slot} slot: {', '.join(names)}")
             elif names and cover == "decoded":
-                result = SlotRead("unclear", None, f"card {names[0]} lies beside the {slot} slot, not on it")
+                result = SlotRead(SlotState.UNCLEAR, None, f"card {names[0]} lies beside the {slot} slot, not on it")
             elif names and names[0] in duplicates:
-                result = SlotRead("unclear", None, f"card {names[0]} is seen in more than one place")
+                result = SlotRead(SlotState.UNCLEAR, None, f"card {names[0]} is seen in more than one place")
             elif names:
-                result = SlotRead("face_up", names[0])
+                result = SlotRead(SlotState.FACE_UP, names[0])
             elif cover in ("decoded", "visible"):
-                result = SlotRead("empty")
+                result = SlotRead(SlotState.EMPTY)
             elif cover == "partly":
-                result = SlotRead("unclear", None, f"the {slot} slot is partly covered")
+                result = SlotRead(SlotState.UNCLEAR, None, f"the {slot} slot is partly covered")
             elif self._candidates_on_slot(mat_to_plane, candidates, slot).any():
-                result = SlotRead("unclear", None,
+                result = SlotRead(SlotState.UNCLEAR, None,
                                   f"something on the {slot} slot looks like a sticker but cannot be read")
             elif self._glare_share(frame, mat, slot) > SLOT_GLARE_SHARE:
-                result = SlotRead("unclear", None, f"glare on the {slot} slot hides what lies there")
+                result = SlotRead(SlotState.UNCLEAR, None, f"glare on the {slot} slot hides what lies there")
             else:
-                result = SlotRead("face_down")
+                result = SlotRead(SlotState.FACE_DOWN)
             results[slot] = result
             (cx, cy), half_w, half_h = layout.slots[slot], layout.slot_width / 2, layout.slot_height / 2
             outline = apply_homography(mat, np.array([(cx - half_w, cy + half_h), (cx + half_w, cy + half_h),
@@ -501,7 +502,7 @@ class TableReader:
             label = f"{slot}: {result.state.replace('_', ' ')}"
             if result.card:
                 label += f" {display_name(result.card)}"
-            sightings.append(Sighting(label, "slot" if result.state != "unclear" else "problem", _pts(outline)))
+            sightings.append(Sighting(label, "slot" if result.state != SlotState.UNCLEAR else "problem", _pts(outline)))
         return results
 
     def _coyote(self, markers, stands, mat, mat_to_plane, warnings, sightings) -> CoyoteRead:

@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory
 
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.pinmap import PinMap, load_pinmap
-from coyote_pi.devices.presser import SimulatedPresser
+from coyote_pi.sim.presser import SimulatedPresser
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from coyote_pi.devices.buttons import Debouncer, SeatButtons, TableButtons
 from coyote_pi.devices.errors import DeviceError
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, ButtonEvent
 from coyote_pi.devices.pinmap import BUTTONS
-from coyote_pi.devices.presser import NO_BOUNCE, Bounce, SimulatedPresser
+from coyote_pi.sim.presser import NO_BOUNCE, Bounce, SimulatedPresser
 
 from .conftest import drain
 

@@ -11,11 +11,12 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image
 
-from coyote_pi.devices.display import FlakyDummy, TableDisplay, open_luma_device
+from coyote_pi.devices.display import TableDisplay, open_luma_device
 from coyote_pi.devices.errors import DeviceConfigError
 from coyote_pi.devices.outputs import GifRecorder, TerminalView, halfblock_lines
 from coyote_pi.devices.render import ScreenRenderer
 from coyote_pi.devices.screen import Screen, SeatStatus
+from coyote_pi.sim.display import FlakyDummy
 
 FAST_RETRY = (0.02, 0.04)
 SCREENS = [Screen(title=f"Seat {n} bids", big=str(10 + n), seats=[SeatStatus(s, 2, 1, is_turn=s == n) for s in range(1, 5)]) for n in range(1, 5)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import queue
 import time
 import tomllib
@@ -12,16 +11,20 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from coyote_pi.devices.buttons import TableButtons
-from coyote_pi.devices.camera import FailingCamera, FolderCamera, SyntheticCamera
-from coyote_pi.devices.config import PRESETS, DevicesConfig, DisplayConfig
-from coyote_pi.devices.display import FlakyDummy
+from coyote_pi.devices.camera import FolderCamera
+from coyote_pi.devices.config import (
+    BUTTON_BACKENDS,
+    CAMERA_BACKENDS,
+    PRESETS,
+    SIMULATED_CAMERAS,
+    DevicesConfig,
+    DisplayConfig,
+)
 from coyote_pi.devices.errors import CameraError, DeviceConfigError
 from coyote_pi.devices.events import PRESS
-from coyote_pi.devices.factory import make_camera, make_devices, make_display
+from coyote_pi.devices.factory import BUTTONS, CAMERAS, make_camera, make_devices, make_display
 from coyote_pi.devices.keyboard import KeyboardButtons
-from coyote_pi.devices.outputs import GifRecorder, TerminalView
-from coyote_pi.devices.presser import SimulatedPresser
-from coyote_pi.devices.screen import Screen
+from coyote_pi.sim.presser import SimulatedPresser
 
 CONFIG = """
 title = "other parts' settings are left alone"
@@ -95,23 +98,6 @@ def test_rotated_panel_size():
     assert DisplayConfig(rotate=2, width=256).logical_size == (256, 64)
 
 
-def test_sim_devices_work_together(tmp_path):
-    """The simulated table end to end: a press arrives, a screen is drawn, a frame is taken."""
-    mapping = tomllib.loads(CONFIG.format(gif=tmp_path / "oled.gif"))
-    events = queue.Queue()
-    config = DevicesConfig.from_mapping(mapping, preset="sim")
-    with make_devices(config, events) as devices:
-        assert isinstance(devices.buttons, TableButtons)
-        SimulatedPresser(devices.pin_factory, devices.pinmap).tap(2, "ok")
-        event = events.get(timeout=5)
-        assert (event.seat, event.button, event.kind) == (2, "ok", PRESS)
-        assert devices.display.show(Screen(big="Hallo"))
-        assert devices.display.device.image.getbbox() is not None
-        frame = devices.camera.capture()
-        assert frame.shape == (48, 64, 3) and isinstance(devices.camera, FailingCamera)
-    assert (tmp_path / "oled.gif").exists()  # closing the devices wrote the recording
-
-
 def test_parts_set_to_none_are_none():
     config = DevicesConfig.from_mapping(
         {"display": {"driver": "none"}, "buttons": {"backend": "none"}, "camera": {"backend": "none"}}
@@ -144,25 +130,56 @@ def test_keyboard_backend_reads_the_given_stream():
         assert events.get_nowait().seat == 2
 
 
-def test_display_outputs_and_simulated_glitches(tmp_path):
-    config = DisplayConfig(driver="dummy", gif=str(tmp_path / "a.gif"), terminal=True, fail_calls=(1,))
-    display = make_display(config, outputs=[])
-    try:
-        assert isinstance(display.device, FlakyDummy)
-        assert [type(o) for o in display.outputs] == [GifRecorder, TerminalView]
-        display.outputs[1] = TerminalView(io.StringIO(), clear=False)
-        assert not display.show(Screen(big="1"))  # the first write is the simulated glitch
-        assert display.wait_shown(timeout=5)
-    finally:
-        display.close()
+def test_the_registries_name_every_real_backend():
+    assert set(BUTTONS) == set(BUTTON_BACKENDS) - {"none"}
+    assert set(CAMERAS) == set(CAMERA_BACKENDS) - set(SIMULATED_CAMERAS) - {"none"}
 
 
-def test_synthetic_camera_needs_a_scene():
-    config = PRESETS["sim"].camera
-    with pytest.raises(DeviceConfigError, match="needs the scripted table's scene"):
-        make_camera(config)
-    camera = make_camera(config, scene=lambda: "scene")
-    assert isinstance(camera, SyntheticCamera)
+@pytest.mark.parametrize("backend", SIMULATED_CAMERAS)
+def test_the_simulated_tables_camera_is_not_built_here(backend):
+    config = DevicesConfig.from_mapping({"camera": {"backend": backend}}, preset="sim")
+    assert config.simulated and config.camera.simulated
+    with pytest.raises(DeviceConfigError, match=f"backend \"{backend}\" is the simulated table's"):
+        make_camera(config.camera)
+
+
+def test_a_glitching_display_is_not_built_here():
+    config = DisplayConfig(driver="dummy", fail_calls=(1,))
+    assert config.simulated
+    with pytest.raises(DeviceConfigError, match="fail_calls simulates glitches: only the simulated table"):
+        make_display(config)
+
+
+class Part:
+    """A ready-made part that notes when it is closed."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_ready_made_parts_replace_the_configured_ones_and_belong_to_the_devices():
+    display, camera = Part(), Part()
+    config = DevicesConfig.from_mapping({"camera": {"backend": "synthetic"}}, preset="sim")
+    with make_devices(config, queue.Queue(), parts={"display": display, "camera": camera}) as devices:
+        assert devices.display is display and devices.camera is camera
+        assert isinstance(devices.buttons, TableButtons)  # the part not handed in is built as configured
+        assert not display.closed
+    assert display.closed and camera.closed
+    with make_devices(config, queue.Queue(), parts={"camera": None}) as devices:
+        assert devices.camera is None and devices.display is not None
+    with pytest.raises(ValueError, match="unknown device parts"):
+        make_devices(config, queue.Queue(), parts={"screen": Part()})
+
+
+def test_a_failing_part_closes_the_parts_handed_in_too(tmp_path):
+    display = Part()
+    config = DevicesConfig.from_mapping({"camera": {"backend": "folder", "folder": str(tmp_path / "none")}}, preset="sim")
+    with pytest.raises(CameraError, match="does not exist"):
+        make_devices(config, queue.Queue(), parts={"display": display})
+    assert display.closed
 
 
 def test_folder_camera_from_config(tmp_path):

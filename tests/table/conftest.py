@@ -1,6 +1,6 @@
 """Helpers for the table tests: build a table, play it to the end with a time limit, look back.
 
-Most tests use :func:`play`: it assembles a table with :func:`coyote_pi.table.rig.open_rig`
+Most tests use :func:`play`: it assembles a table with :func:`coyote_pi.sim.rig.open_sim_rig`
 (simulated hands and scripted players), runs the controller on a thread, waits for the
 game-over screen and returns what happened (the record, the screens, the play-by-play).
 A table that stalls fails the test with the last lines of its play-by-play.
@@ -18,10 +18,10 @@ import pytest
 
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.record import Record, read_record
+from coyote_pi.sim.rig import SimOptions, open_sim_rig
+from coyote_pi.sim.table import SimPace
 from coyote_pi.table.config import GameSettings, Pacing, TableConfig
 from coyote_pi.table.controller import Listener
-from coyote_pi.table.rig import SimOptions, open_rig
-from coyote_pi.table.sim import SimPace
 
 #: Pacing for tests: no pause between camera reads, quick pages and messages.
 FAST = Pacing(camera_interval=0.0, page_seconds=0.3, message_seconds=0.3, manual_after=3)
@@ -156,8 +156,8 @@ def run_rig(rig, spy: Spy, timeout: float) -> None:
 def running_table(config: TableConfig, sim: SimOptions, **rig_options):
     """A table running on a thread while the test presses and watches: yields ``(rig, spy)``."""
     spy = Spy()
-    rig = open_rig(config, rig_options.pop("devices", None) or sim_devices(), sim=sim,
-                   listeners=[spy, *rig_options.pop("listeners", ())], **rig_options)
+    rig = open_sim_rig(config, rig_options.pop("devices", None) or sim_devices(), sim,
+                       listeners=[spy, *rig_options.pop("listeners", ())], **rig_options)
     thread = threading.Thread(target=rig.run, name="table under test", daemon=True)
     thread.start()
     try:
@@ -173,7 +173,7 @@ def play(config: TableConfig, *, sim: SimOptions, devices: DevicesConfig | None 
     """Play a whole simulated game and return its validated record and what was shown."""
     spy = Spy()
     listeners = [spy, *rig_options.pop("listeners", ())]
-    rig = open_rig(config, devices or sim_devices(), sim=sim, listeners=listeners, **rig_options)
+    rig = open_sim_rig(config, devices or sim_devices(), sim, listeners=listeners, **rig_options)
     try:
         run_rig(rig, spy, timeout)
     finally:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from coyote_pi.sim.render import render_scene
+from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.table import camera_wait as W
 from coyote_pi.table.i18n import Translator
-from coyote_pi.vision import Conditions, SeatRead, SlotRead, TableReader, TableReading, TableScene, render_scene
+from coyote_pi.vision import SeatRead, SlotRead, TableReader, TableReading
 
 
 STATUSES = {"missing", "unreadable", "duplicate", "ambiguous", "no_stand"}

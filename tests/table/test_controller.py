@@ -9,12 +9,12 @@ import time
 
 import pytest
 
-from coyote_pi.devices.camera import FailingCamera, SyntheticCamera
-from coyote_pi.devices.display import FlakyDummy, TableDisplay
-from coyote_pi.devices.presser import Bounce, SimulatedPresser
+from coyote_pi.devices.display import TableDisplay
 from coyote_pi.record import read_record
-from coyote_pi.table.rig import SimOptions, open_rig
-from coyote_pi.table.sim import QueueFingers, SceneCamera
+from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
+from coyote_pi.sim.display import FlakyDummy
+from coyote_pi.sim.presser import Bounce, QueueFingers, SimulatedPresser
+from coyote_pi.sim.rig import SimOptions, open_sim_rig
 
 from .conftest import FAST, Spy, fast_sim, game_events, play, running_table, same_game, sim_devices, table_config
 
@@ -258,8 +258,8 @@ def test_the_loop_sleeps_until_something_happens_and_pings_the_watchdog(tmp_path
     for interval in (None, 0.05):
         notifier = Notifier(interval)
         spy = Spy()
-        rig = open_rig(table_config(tmp_path / str(interval), 2), sim_devices(), sim=fast_sim(players=False),
-                       listeners=[spy], notifier=notifier)
+        rig = open_sim_rig(table_config(tmp_path / str(interval), 2), sim_devices(), fast_sim(players=False),
+                           listeners=[spy], notifier=notifier)
         waits, get = [], rig.controller.queue.get
         rig.controller.queue.get = lambda block=True, timeout=None: (waits.append(timeout), get(block, timeout))[1]
         thread = threading.Thread(target=rig.run, daemon=True)

@@ -28,7 +28,7 @@ import pytest
 
 from coyote_pi import cards as C
 from coyote_pi.cli import main as coyote_pi
-from coyote_pi.table.rig import SimOptions
+from coyote_pi.sim.rig import SimOptions
 
 from .conftest import QUICK_FINGERS, fast_sim, game_events, play, same_game, table_config
 

@@ -25,10 +25,10 @@ from pathlib import Path
 import pytest
 
 from coyote_pi.record import RecordWriter, read_record
+from coyote_pi.sim.presser import QueueFingers
+from coyote_pi.sim.rig import open_sim_rig
 from coyote_pi.table.controller import Controller
-from coyote_pi.table.rig import open_rig, resume_or_none
-
-from coyote_pi.table.sim import QueueFingers
+from coyote_pi.table.rig import resume_or_none
 
 from .conftest import Spy, fast_sim, game_events, play, run_rig, running_table, same_game, sim_devices, table_config
 
@@ -86,8 +86,8 @@ def _play_through_crashes(config, seed: int, plan: CrashPlan) -> Path:
     """Start the table, and restart it after every crash, until the game is over."""
     for epoch in range(plan.planned + 2):
         spy = Spy()
-        rig = open_rig(config, sim_devices(), sim=fast_sim(seed, misclick=True), table=resume_or_none(config, new=False),
-                       listeners=[spy], epoch=epoch)
+        rig = open_sim_rig(config, sim_devices(), fast_sim(seed, misclick=True), table=resume_or_none(config, new=False),
+                           listeners=[spy], epoch=epoch)
         try:
             run_rig(rig, spy, timeout=60)
             return rig.controller.table.path

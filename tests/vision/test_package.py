@@ -8,7 +8,9 @@ import sys
 import numpy as np
 
 from coyote_pi.cli import main
-from coyote_pi.vision import Conditions, TableReader, TableScene, annotate, render_scene
+from coyote_pi.sim.render import render_scene
+from coyote_pi.sim.scene import Conditions, TableScene
+from coyote_pi.vision import TableReader, annotate
 
 
 def test_importing_the_package_and_its_commands_loads_no_opencv_or_numpy():

@@ -11,13 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from coyote_pi.vision import (
-    Conditions,
-    TableReader,
-    TableScene,
-    random_scene,
-    render_scene_with_truth,
-)
+from coyote_pi.sim.render import render_scene_with_truth
+from coyote_pi.sim.scene import Conditions, TableScene, random_scene
+from coyote_pi.vision import TableReader
 
 from .judging import judge
 

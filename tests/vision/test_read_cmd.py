@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from coyote_pi.cli import main
-from coyote_pi.vision import Conditions, TableScene, render_scene
+from coyote_pi.sim.render import render_scene
+from coyote_pi.sim.scene import Conditions, TableScene
 
 SCENE = TableScene(seats=4, seat_cards={1: "7", 2: "?", 3: "max0", 4: "-5"},
                    slots={"centre": ("face_down", "3"), "draw": ("face_up", "10")})

@@ -13,13 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
-from coyote_pi.vision import (
-    Conditions,
-    TableReader,
-    TableScene,
-    render_scene,
-    render_scene_with_truth,
-)
+from coyote_pi.sim.render import render_scene, render_scene_with_truth
+from coyote_pi.sim.scene import Conditions, TableScene
+from coyote_pi.vision import TableReader
 from coyote_pi.vision.markerset import load_markers
 
 HALF = dict(width=2304, height=1296)

@@ -24,8 +24,9 @@ import dataclasses
 import numpy as np
 import pytest
 
+from coyote_pi.sim.render import render_scene_with_truth
+from coyote_pi.sim.scene import Conditions, random_scene
 from coyote_pi.vision.reader import TableReader
-from coyote_pi.vision.render import Conditions, random_scene, render_scene_with_truth
 
 from .judging import Verdict, judge
 

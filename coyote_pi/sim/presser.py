@@ -16,16 +16,27 @@ same debouncing and thread hand-off as the hardware::
     presser.wait()                             # join every press still in progress
 
 Every press runs on its own new thread; the methods that do not wait return it.
+
+The scripted players press through *fingers*, which have three moves (``tap``, ``hold``
+for a number of auto-repeats, and the minus+plus ``chord``): :class:`PresserFingers`
+press the mock pins through a :class:`SimulatedPresser`; :class:`QueueFingers` put the
+button events straight into the controller's queue, for tests of its logic.
 """
 
 from __future__ import annotations
 
+import queue
 import random
 import threading
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, ButtonEvent
 from coyote_pi.devices.pinmap import PinMap
+
+if TYPE_CHECKING:
+    from coyote_pi.sim.table import SimPace
 
 
 @dataclass(frozen=True)
@@ -108,3 +119,53 @@ class SimulatedPresser:
             (pin.drive_low if level_pressed else pin.drive_high)()
             time.sleep(gap)
         (pin.drive_low if pressed else pin.drive_high)()
+
+
+class PresserFingers:
+    """Fingers on gpiozero mock pins, through a :class:`SimulatedPresser`.
+
+    ``timing`` is the buttons' :class:`~coyote_pi.devices.buttons.ButtonTiming`: a hold
+    lasts long enough for the wanted number of auto-repeats (give or take one: the
+    players look at the screen and correct, as people do).
+    """
+
+    def __init__(self, presser, pace: SimPace, timing) -> None:
+        self._presser = presser
+        self._pace = pace
+        self._timing = timing
+
+    def tap(self, seat: int, button: str) -> None:
+        self._presser.tap(seat, button, hold=self._pace.hold)
+        time.sleep(self._pace.gap)
+
+    def hold(self, seat: int, button: str, repeats: int) -> None:
+        seconds = self._timing.hold_delay + self._timing.repeat_interval * (repeats - 0.5)
+        self._presser.tap(seat, button, hold=seconds)
+        time.sleep(self._pace.gap)
+
+    def chord(self, seat: int) -> None:
+        self._presser.chord(seat)
+        time.sleep(self._pace.gap)
+
+
+class QueueFingers:
+    """Fingers that put button events straight into the controller's queue (no pins).
+
+    For tests of the controller's logic and for benchmarks, where gpiozero's timing is
+    not what is measured; the end-to-end tests press real mock pins instead.
+    """
+
+    def __init__(self, events: queue.Queue, clock=time.monotonic) -> None:
+        self.events = events
+        self._clock = clock
+
+    def tap(self, seat: int, button: str) -> None:
+        self.events.put(ButtonEvent(seat, button, PRESS, self._clock()))
+
+    def hold(self, seat: int, button: str, repeats: int) -> None:
+        self.tap(seat, button)
+        for _ in range(repeats):
+            self.events.put(ButtonEvent(seat, button, REPEAT, self._clock()))
+
+    def chord(self, seat: int) -> None:
+        self.events.put(ButtonEvent(seat, CHORD_BUTTON, CHORD, self._clock()))

@@ -1,7 +1,7 @@
 """A simulated table: scripted hands that handle the cards and scripted players at the buttons.
 
 The controller never knows it is simulated. It sees button events (from gpiozero's mock
-pins pressed by :class:`~coyote_pi.devices.presser.SimulatedPresser`, or from the
+pins pressed by :class:`~coyote_pi.sim.presser.SimulatedPresser`, or from the
 keyboard) and camera frames (rendered by the synthetic camera from :meth:`SimTable.scene`
 and read by the real vision code). The simulated table watches the controller's
 :class:`~coyote_pi.table.controller.Prompt` the way people watch the OLED, and acts:
@@ -19,10 +19,9 @@ Everything is a pure function of the seed and the game so far (the deck of round
 ``shuffled_deck(seed, r)``; decisions use :func:`~coyote_pi.engine.players.decision_rng`),
 so a simulated game that crashes and resumes plays on exactly as it would have.
 
-:class:`SceneCamera` and :class:`SceneReader` are test doubles for the camera and the
-vision code together: they hand the scene itself over as a perfect reading. Tests of
-the controller's logic and the benchmark's fast path use them; the demo, ``run --sim``
-and the end-to-end tests render real frames.
+The players press through *fingers* (:mod:`coyote_pi.sim.presser`); the camera is
+one of :mod:`coyote_pi.sim.camera`'s, fed by :meth:`SimTable.scene`;
+:mod:`coyote_pi.sim.rig` puts them together.
 """
 
 from __future__ import annotations
@@ -38,8 +37,10 @@ from coyote_pi import cards as C
 from coyote_pi.engine import Deal, DrawReplacement, Game, Reveal, seat_view
 from coyote_pi.engine.game import TRICKSTER
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
+from coyote_pi.sim.scene import TableScene
 from coyote_pi.table import controller as K
 from coyote_pi.table.selector import BID, REPEAT_STEP, SPECIALS, Choice, choice_for
+from coyote_pi.vision.states import SlotState
 
 log = logging.getLogger(__name__)
 
@@ -63,62 +64,6 @@ class SimPace:
 
 #: A brisk pace for the demo: readable, quick.
 DEMO_PACE = SimPace(think=0.1, card=0.08, verdict=1.3)
-
-
-class PresserFingers:
-    """Fingers on gpiozero mock pins, through the device layer's SimulatedPresser.
-
-    ``timing`` is the buttons' :class:`~coyote_pi.devices.buttons.ButtonTiming`: a hold
-    lasts long enough for the wanted number of auto-repeats (give or take one: the
-    players look at the screen and correct, as people do).
-    """
-
-    def __init__(self, presser, pace: SimPace, timing) -> None:
-        self._presser = presser
-        self._pace = pace
-        self._timing = timing
-
-    def tap(self, seat: int, button: str) -> None:
-        self._presser.tap(seat, button, hold=self._pace.hold)
-        time.sleep(self._pace.gap)
-
-    def hold(self, seat: int, button: str, repeats: int) -> None:
-        seconds = self._timing.hold_delay + self._timing.repeat_interval * (repeats - 0.5)
-        self._presser.tap(seat, button, hold=seconds)
-        time.sleep(self._pace.gap)
-
-    def chord(self, seat: int) -> None:
-        self._presser.chord(seat)
-        time.sleep(self._pace.gap)
-
-
-class QueueFingers:
-    """Fingers that put button events straight into the controller's queue (no pins).
-
-    For tests of the controller's logic and for benchmarks, where gpiozero's timing is
-    not what is measured; the end-to-end tests press real mock pins instead.
-    """
-
-    def __init__(self, events: queue.Queue, clock=time.monotonic) -> None:
-        self.events = events
-        self._clock = clock
-
-    def tap(self, seat: int, button: str) -> None:
-        from coyote_pi.devices.events import PRESS, ButtonEvent
-
-        self.events.put(ButtonEvent(seat, button, PRESS, self._clock()))
-
-    def hold(self, seat: int, button: str, repeats: int) -> None:
-        from coyote_pi.devices.events import REPEAT, ButtonEvent
-
-        self.tap(seat, button)
-        for _ in range(repeats):
-            self.events.put(ButtonEvent(seat, button, REPEAT, self._clock()))
-
-    def chord(self, seat: int) -> None:
-        from coyote_pi.devices.events import CHORD, CHORD_BUTTON, ButtonEvent
-
-        self.events.put(ButtonEvent(seat, CHORD_BUTTON, CHORD, self._clock()))
 
 
 def truth_game(config, history, seed) -> Game:
@@ -244,13 +189,13 @@ class _Hands(_Actor):
         table.deal(truth, truth.round_number, slowly=False)  # a no-op unless the table restarted
         r = truth.round
         if r.extra_used:
-            table.lay("extra", "face_down", r.extra)
+            table.lay("extra", SlotState.FACE_DOWN, r.extra)
         if stage in (K.REVEAL_WAIT, K.DRAW_WAIT):
-            table.lay("centre", "face_up", r.centre)
+            table.lay("centre", SlotState.FACE_UP, r.centre)
             if r.extra_used:
-                table.lay("extra", "face_up", r.extra)
+                table.lay("extra", SlotState.FACE_UP, r.extra)
         if stage == K.DRAW_WAIT:
-            table.lay("draw", "face_up", r.replacement)
+            table.lay("draw", SlotState.FACE_UP, r.replacement)
 
 
 class _Player(_Actor):
@@ -423,7 +368,8 @@ def _true_card(truth: Game, item: str) -> str:
 class SimTable(K.Listener):
     """The hands and (optionally) the players of a simulated table of ``seats`` stands.
 
-    ``fingers`` presses buttons (:class:`PresserFingers` or :class:`QueueFingers`);
+    ``fingers`` presses buttons (:class:`~coyote_pi.sim.presser.PresserFingers` or
+    :class:`~coyote_pi.sim.presser.QueueFingers`);
     ``players=False`` leaves the buttons to a person (``run --sim``). ``setup_answers``
     are what the players choose when setup asks (``players``, ``variant``, ``language``,
     ``start``). Register it as a controller listener, :meth:`start` it, :meth:`close` it.
@@ -431,8 +377,6 @@ class SimTable(K.Listener):
 
     def __init__(self, *, seats: int, seed: int, fingers=None, players: bool = True, pace: SimPace = SimPace(),
                  scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False) -> None:
-        from coyote_pi.vision import TableScene
-
         self.seed = seed
         self.fingers = fingers
         self.pace = pace
@@ -472,10 +416,10 @@ class SimTable(K.Listener):
             self._change(seat_cards=dict(cards))
             if slowly:
                 time.sleep(self.pace.card)
-        self._change(slots={"centre": ("face_down", order[len(seats)])})
+        self._change(slots={"centre": (SlotState.FACE_DOWN, order[len(seats)])})
         self.dealt_round = round_number
 
-    def lay(self, slot: str, state: str, card: str) -> None:
+    def lay(self, slot: str, state: SlotState, card: str) -> None:
         """Put ``card`` on ``slot`` (face up or down), after a moment for the hand to move."""
         with self._lock:
             already = self._scene.slot(slot) == (state, card)
@@ -505,31 +449,3 @@ class SimTable(K.Listener):
                 actor.thread.join(timeout=5)
 
 
-class SceneCamera:
-    """Test double for the camera: a "frame" is the scene itself (``scene()`` gives it)."""
-
-    description = "scene camera (test double)"
-
-    def __init__(self, scene) -> None:
-        self._scene = scene
-
-    def capture(self):
-        return self._scene()
-
-    def close(self) -> None:
-        pass
-
-
-class SceneReader:
-    """Test double for the vision code: reads a scene perfectly (see :class:`SceneCamera`)."""
-
-    def read(self, scene):
-        from coyote_pi.vision import SeatRead, SlotRead, TableReading
-
-        seats = {s: SeatRead(scene.seat_cards.get(s), "ok" if scene.seat_cards.get(s) else "missing")
-                 for s in scene.present}
-        slots = {}
-        for name in ("centre", "extra", "draw"):
-            state, card = scene.slot(name)
-            slots[name] = SlotRead(state, card if state == "face_up" else None)
-        return TableReading(seats=seats, slots=slots)

@@ -6,9 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from coyote_pi.vision import Conditions, TableScene, artwork, render_scene, scene_truth
+from coyote_pi.sim.render import render_scene, render_scene_with_truth, scene_truth
+from coyote_pi.sim.scene import Conditions, TableScene
+from coyote_pi.vision import artwork
 from coyote_pi.vision.markerset import load_markers
-from coyote_pi.vision.render import render_scene_with_truth
 
 SCENE = TableScene(seats=6, seat_cards={1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"},
                    slots={"centre": ("face_down", "7")})
@@ -92,7 +93,7 @@ def test_impossible_tables_are_refused(kwargs, message):
 @pytest.mark.parametrize("sigma", [0.3, 1.0, 2.6, 7.0])
 @pytest.mark.parametrize("shape", [(1296, 2304, 3), (300, 41, 3), (129, 50, 3), (5, 7, 3)])
 def test_blurring_band_by_band_gives_opencvs_whole_frame_blur(shape, sigma):
-    from coyote_pi.vision.render import _blur
+    from coyote_pi.sim.render import _blur
 
     frame = np.random.default_rng(int(sigma * 10) + shape[0]).integers(0, 256, shape, dtype=np.uint8)
     expected = cv2.GaussianBlur(frame, (0, 0), sigma)

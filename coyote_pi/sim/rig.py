@@ -1,0 +1,148 @@
+"""The simulated table assembled: scripted hands and players around the real controller.
+
+The demo, ``run --sim``, the benchmark and the tests build their table here, from a
+:class:`~coyote_pi.table.config.TableConfig`, the device configuration and
+:class:`SimOptions`::
+
+    with open_sim_rig(config, DevicesConfig.preset("sim"), SimOptions(seed=3)) as rig:
+        rig.run(until_over=True)
+
+Only the simulated parts are made here: the scripted table
+(:class:`~coyote_pi.sim.table.SimTable`) keeps the scene, :func:`simulated_parts` builds
+the cameras and the glitching display that only the simulation has, and all of them go
+to the real table's assembly (:func:`~coyote_pi.table.rig.open_rig`) as ready-made
+parts; it opens the rest (luma's dummy display, gpiozero's mock pins) from the
+configuration as on a real table. With ``camera="scene"`` the camera and the vision
+code are the perfect-reading doubles (:class:`~coyote_pi.sim.camera.SceneCamera`,
+:class:`~coyote_pi.sim.camera.SceneReader`): fast tests of the controller's logic.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.devices.display import TableDisplay
+from coyote_pi.devices.errors import DeviceConfigError
+from coyote_pi.devices.factory import Devices, display_outputs
+from coyote_pi.sim.camera import FailingCamera, SceneCamera, SceneReader, SyntheticCamera
+from coyote_pi.sim.display import FlakyDummy
+from coyote_pi.sim.presser import NO_BOUNCE, Bounce, PresserFingers, QueueFingers, SimulatedPresser
+from coyote_pi.sim.table import SimPace, SimTable
+from coyote_pi.table.config import TableConfig
+from coyote_pi.table.rig import Rig, open_rig
+
+
+@dataclass(frozen=True)
+class SimOptions:
+    """A simulated table: its seed, who presses the buttons and how the camera sees it."""
+
+    seed: int = 1
+    #: Stands on the table; None: as many as the game's players.
+    seats: int | None = None
+    #: True: scripted players press the buttons; False: a person does (keyboard).
+    players: bool = True
+    #: "pins": the players press gpiozero mock pins; "queue": events go straight to the controller.
+    fingers: str = "pins"
+    #: "render": synthetic frames read by the real vision code; "scene": the perfect-reading double.
+    camera: str = "render"
+    pace: SimPace = SimPace()
+    #: Contact bounce on the simulated presses (the presser's default chatter), or clean edges.
+    bounce: bool = True
+    setup_answers: dict = field(default_factory=dict)
+    misclick: bool = False
+
+
+@dataclass
+class SimRig(Rig):
+    """A :class:`~coyote_pi.table.rig.Rig` with its scripted table, started and closed with it."""
+
+    sim: SimTable
+
+    def run(self, *, until_over: bool = False) -> None:
+        self.sim.start()
+        super().run(until_over=until_over)
+
+    def close(self) -> None:
+        self.sim.close()
+        super().close()
+
+
+def simulated_parts(devices_config: DevicesConfig, *, scene: Callable[[], object] | None = None,
+                    outputs: Iterable = (), given: Mapping[str, object] | None = None) -> dict:
+    """The ``given`` ready-made parts, plus the simulated parts ``devices_config`` names
+    for the others, built: the ``synthetic`` camera (rendering ``scene()``, the scripted
+    table's current scene), the ``failing`` camera, a display with ``fail_calls`` (on a
+    :class:`~coyote_pi.sim.display.FlakyDummy`, with its :func:`display_outputs` after
+    ``outputs``). Hand them to :func:`~coyote_pi.devices.factory.make_devices` or
+    :func:`~coyote_pi.table.rig.open_rig` as ``parts``.
+    """
+    devices_config.validate()
+    parts = dict(given or {})
+    camera, display = devices_config.camera, devices_config.display
+    if "camera" not in parts and camera.backend == "synthetic":
+        if scene is None:
+            raise DeviceConfigError("[camera] backend \"synthetic\" needs the scripted table's scene "
+                                    "(use it from the demo or run --sim)")
+        parts["camera"] = SyntheticCamera(scene, size=camera.size, seed=camera.seed)
+    elif "camera" not in parts and camera.backend == "failing":
+        parts["camera"] = FailingCamera(camera.fault, size=camera.size, seed=camera.seed)
+    if "display" not in parts and display.simulated:
+        flaky = FlakyDummy(display.fail_calls, width=display.width, height=display.height, rotate=display.rotate)
+        parts["display"] = TableDisplay(flaky, outputs=display_outputs(display, outputs))
+    return parts
+
+
+def open_sim_rig(
+    config: TableConfig,
+    devices_config: DevicesConfig,
+    sim: SimOptions,
+    *,
+    display: TableDisplay | None = None,
+    camera: Callable[[Callable[[], object]], object] | None = None,
+    listeners: Iterable = (),
+    outputs: Iterable = (),
+    **controller_options,
+) -> SimRig:
+    """A simulated table on the devices of ``devices_config``, its scripted hands (and
+    players) listening to the controller.
+
+    ``display`` replaces the configured display (tests pass a
+    :class:`~coyote_pi.sim.display.FlakyDummy`-backed one); ``camera(scene)`` makes the
+    camera instead of ``[camera]`` (tests wrap the synthetic one in simulated faults).
+    ``listeners``, ``outputs`` and ``controller_options`` are as for
+    :func:`~coyote_pi.table.rig.open_rig`.
+    """
+    table = controller_options.get("table")
+    seats = sim.seats or (table[0].game.config.players if table else config.game.players)
+    sim_table = SimTable(seats=seats, seed=sim.seed, players=sim.players, pace=sim.pace, scheme=config.scheme,
+                         setup_answers=sim.setup_answers, misclick=sim.misclick)
+    given: dict[str, object] = {}
+    if camera is not None:
+        given["camera"] = camera(sim_table.scene)
+    elif sim.camera == "scene":
+        given["camera"] = SceneCamera(sim_table.scene)
+    if display is not None:
+        given["display"] = display
+    parts = simulated_parts(devices_config, scene=sim_table.scene, outputs=outputs, given=given)
+    rig = open_rig(config, devices_config, parts=parts, reader=SceneReader() if sim.camera == "scene" else None,
+                   outputs=outputs, listeners=[sim_table, *listeners], **controller_options)
+    if sim.players:
+        sim_table.fingers = _fingers(sim, rig.devices, rig.controller.queue, devices_config)
+    return SimRig(rig.controller, rig.devices, sim_table)
+
+
+def _fingers(sim: SimOptions, devices: Devices, events: queue.Queue, devices_config: DevicesConfig):
+    if sim.fingers == "queue" or devices.pin_factory is None:
+        return QueueFingers(events)
+    presser = SimulatedPresser(devices.pin_factory, devices.pinmap, seed=sim.seed,
+                               bounce=Bounce() if sim.bounce else NO_BOUNCE)
+    return PresserFingers(presser, sim.pace, devices_config.buttons.timing)
+
+
+def sim_record_dir(config: TableConfig) -> Path:
+    """Simulated games keep their records apart, so the real table never resumes one."""
+    return config.record_dir / "sim"

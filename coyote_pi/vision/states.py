@@ -1,0 +1,36 @@
+"""What a camera reading says about each seat and each centre-mat slot: one word each.
+
+The reader (:mod:`coyote_pi.vision.reader`) sets them, the controller's camera wait
+(:mod:`coyote_pi.table.camera_wait`) judges them, and the simulated table lays its
+slots in them and reads them back perfectly, so all four name them from here::
+
+    reading.seats[2].status == SeatState.OK
+    reading.slots["centre"].state == SlotState.FACE_DOWN
+
+Both are ``str`` enums: a member equals its word (``SlotState.FACE_UP == "face_up"``),
+which is also what logs, annotations and JSON show.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class SeatState(StrEnum):
+    """What a seat's stand holds, as read (``SeatRead.status``)."""
+
+    OK = "ok"  #: exactly one card, read
+    MISSING = "missing"  #: no card sticker in the stand
+    UNREADABLE = "unreadable"  #: something like a sticker that cannot be decoded
+    DUPLICATE = "duplicate"  #: the seat's card is seen somewhere else too
+    AMBIGUOUS = "ambiguous"  #: several cards in one stand
+    NO_STAND = "no_stand"  #: the stand's own marker is not in view
+
+
+class SlotState(StrEnum):
+    """How a centre-mat slot looks (``SlotRead.state``; a simulated scene uses the first three)."""
+
+    EMPTY = "empty"
+    FACE_DOWN = "face_down"
+    FACE_UP = "face_up"
+    UNCLEAR = "unclear"  #: covered, under glare, or the mat is not found

@@ -1,0 +1,86 @@
+"""The simulated table's parts, built from the device configuration and handed to the factory."""
+
+from __future__ import annotations
+
+import io
+import queue
+
+import pytest
+
+from coyote_pi.devices.buttons import TableButtons
+from coyote_pi.devices.config import PRESETS, DevicesConfig
+from coyote_pi.devices.errors import DeviceConfigError
+from coyote_pi.devices.events import PRESS
+from coyote_pi.devices.factory import make_devices
+from coyote_pi.devices.outputs import GifRecorder, TerminalView
+from coyote_pi.devices.screen import Screen
+from coyote_pi.sim.camera import FailingCamera, SyntheticCamera
+from coyote_pi.sim.display import FlakyDummy
+from coyote_pi.sim.presser import SimulatedPresser
+from coyote_pi.sim.rig import simulated_parts
+
+
+def test_sim_devices_work_together(tmp_path):
+    """The simulated table end to end: a press arrives, a screen is drawn, a frame is taken."""
+    config = DevicesConfig.from_mapping({
+        "display": {"driver": "dummy", "gif": str(tmp_path / "oled.gif")},
+        "buttons": {"backend": "mock"},
+        "camera": {"backend": "failing", "fault": "garbage", "width": 64, "height": 48},
+    }, preset="sim")
+    events = queue.Queue()
+    with make_devices(config, events, parts=simulated_parts(config)) as devices:
+        assert isinstance(devices.buttons, TableButtons)
+        SimulatedPresser(devices.pin_factory, devices.pinmap).tap(2, "ok")
+        event = events.get(timeout=5)
+        assert (event.seat, event.button, event.kind) == (2, "ok", PRESS)
+        assert devices.display.show(Screen(big="Hallo"))
+        assert devices.display.device.image.getbbox() is not None
+        frame = devices.camera.capture()
+        assert frame.shape == (48, 64, 3) and isinstance(devices.camera, FailingCamera)
+    assert (tmp_path / "oled.gif").exists()  # closing the devices wrote the recording
+
+
+def test_display_outputs_and_simulated_glitches(tmp_path):
+    config = DevicesConfig.from_mapping(
+        {"display": {"driver": "dummy", "gif": str(tmp_path / "a.gif"), "terminal": True, "fail_calls": [1]}},
+        preset="sim")
+    extra = GifRecorder(tmp_path / "b.gif")
+    display = simulated_parts(config, scene=lambda: None, outputs=[extra])["display"]
+    try:
+        assert isinstance(display.device, FlakyDummy)
+        assert [type(o) for o in display.outputs] == [GifRecorder, GifRecorder, TerminalView]
+        assert display.outputs[0] is extra
+        display.outputs[2] = TerminalView(io.StringIO(), clear=False)
+        assert not display.show(Screen(big="1"))  # the first write is the simulated glitch
+        assert display.wait_shown(timeout=5)
+    finally:
+        display.close()
+
+
+def test_synthetic_camera_needs_a_scene():
+    config = PRESETS["sim"]
+    with pytest.raises(DeviceConfigError, match="needs the scripted table's scene"):
+        simulated_parts(config)
+    camera = simulated_parts(config, scene=lambda: "scene")["camera"]
+    assert isinstance(camera, SyntheticCamera)
+
+
+def test_parts_given_or_real_are_left_alone():
+    given = object()
+    config = DevicesConfig.from_mapping({"camera": {"backend": "synthetic"}}, preset="sim")
+    assert simulated_parts(config, given={"camera": given}) == {"camera": given}  # no scene needed then
+    assert simulated_parts(DevicesConfig.preset("desktop")) == {}
+
+
+def test_a_real_table_configured_with_a_simulated_part_gets_it_from_the_simulation(tmp_path):
+    from coyote_pi.table.config import TableConfig
+    from coyote_pi.table.run import _open_real
+
+    devices_config = DevicesConfig.from_mapping({"camera": {"backend": "failing"}}, preset="sim")
+    rig = _open_real(TableConfig(record_dir=tmp_path), devices_config, None)
+    try:
+        assert isinstance(rig.devices.camera, FailingCamera)  # the manual path can be tried on a real table
+    finally:
+        rig.close()
+    with pytest.raises(DeviceConfigError, match="needs the scripted table's scene"):
+        _open_real(TableConfig(record_dir=tmp_path), DevicesConfig.preset("sim"), None)
