@@ -20,14 +20,14 @@ from coyote_pi import __version__
 
 #: name -> (module, one-line help). Order is the order shown by ``--help``.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("coyote_pi.table.demo", "play a complete game on simulated hardware and save its output"),
-    "run": ("coyote_pi.table.run", "run the table device (real, desktop or --sim backends)"),
-    "resolve": ("coyote_pi.engine.resolve_cmd", "resolve challenges given as JSON lines on stdin"),
-    "odds": ("coyote_pi.engine.odds_cmd", "exact probability that a bid holds, from one seat's view"),
-    "replay": ("coyote_pi.record_cmd", "validate a game record by replaying it; print the final state"),
-    "read": ("coyote_pi.vision.read_cmd", "read the cards in camera images"),
-    "markers": ("coyote_pi.vision.markers_cmd", "write printable marker sticker sheets (PDF, PNG)"),
-    "bench": ("coyote_pi.bench", "measure speed and memory: bench engine|vision|table"),
+    "demo": ("coyote_pi.commands.demo", "play a complete game on simulated hardware and save its output"),
+    "run": ("coyote_pi.commands.run", "run the table device (real, desktop or --sim backends)"),
+    "resolve": ("coyote_pi.commands.resolve", "resolve challenges given as JSON lines on stdin"),
+    "odds": ("coyote_pi.commands.odds", "exact probability that a bid holds, from one seat's view"),
+    "replay": ("coyote_pi.commands.replay", "validate a game record by replaying it; print the final state"),
+    "read": ("coyote_pi.commands.read", "read the cards in camera images"),
+    "markers": ("coyote_pi.commands.markers", "write printable marker sticker sheets (PDF, PNG)"),
+    "bench": ("coyote_pi.commands.bench", "measure speed and memory: bench engine|vision|table"),
     "doctor": ("coyote_pi.pi.doctor", "check the Pi's hardware, config and service, one line per check"),
     "install": ("coyote_pi.pi.install", "install (or --uninstall) the device on Raspberry Pi OS"),
 }

@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("coyote_pi.record", "coyote_pi.vision", "coyote_pi.devices", "coyote_pi.memory"),
     ("coyote_pi.table",),
     ("coyote_pi.sim",),
+    ("coyote_pi.bench",),
     ("coyote_pi.commands", "coyote_pi.cli", "coyote_pi.__main__", "coyote_pi.pi"),
 )
 #: Packages of one layer that must not import each other either.

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     try:
-        from coyote_pi.table.run import _size
+        from coyote_pi.commands.run import _size
 
         size = _size(args.camera_size)
         _clear_previous(out)

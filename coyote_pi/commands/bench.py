@@ -12,9 +12,9 @@ import importlib
 
 #: target -> module providing ``configure(parser)`` and ``run(args)``.
 TARGETS = {
-    "engine": "coyote_pi.engine.bench",
-    "vision": "coyote_pi.vision.bench",
-    "table": "coyote_pi.table.bench",
+    "engine": "coyote_pi.bench.engine",
+    "vision": "coyote_pi.bench.vision",
+    "table": "coyote_pi.bench.table",
 }
 
 
