@@ -28,8 +28,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "read": ("coyote_pi.commands.read", "read the cards in camera images"),
     "markers": ("coyote_pi.commands.markers", "write printable marker sticker sheets (PDF, PNG)"),
     "bench": ("coyote_pi.commands.bench", "measure speed and memory: bench engine|vision|table"),
-    "doctor": ("coyote_pi.pi.doctor", "check the Pi's hardware, config and service, one line per check"),
-    "install": ("coyote_pi.pi.install", "install (or --uninstall) the device on Raspberry Pi OS"),
+    "doctor": ("coyote_pi.commands.doctor", "check the Pi's hardware, config and service, one line per check"),
+    "install": ("coyote_pi.commands.install", "install (or --uninstall) the device on Raspberry Pi OS"),
 }
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi.commands import install as install_command
 from coyote_pi.pi import install
 from coyote_pi.pi.install import Installer, InstallError, merge_block, remove_block
 
@@ -316,7 +317,7 @@ def test_installed_packages_reads_only_installed_stanzas():
 
 def cli_args(**overrides) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    install.configure(parser)
+    install_command.configure(parser)
     args = parser.parse_args([])
     vars(args).update(overrides)
     return args
@@ -324,7 +325,7 @@ def cli_args(**overrides) -> argparse.Namespace:
 
 def test_the_real_root_needs_root(monkeypatch, capsys):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    assert install.run(cli_args()) == 1
+    assert install_command.run(cli_args()) == 1
     assert "sudo make install" in capsys.readouterr().err
 
 
@@ -333,14 +334,14 @@ def test_with_root_the_system_commands_are_printed_not_run(pi_root, monkeypatch,
         raise AssertionError("a system command was run")
 
     monkeypatch.setattr(subprocess, "run", refuse)
-    assert install.run(cli_args(root=str(pi_root))) == 0
+    assert install_command.run(cli_args(root=str(pi_root))) == 0
     out = capsys.readouterr().out
     assert "(not run outside the real root) $ useradd --system" in out
     assert (pi_root / "etc/systemd/system/coyote-pi.service").is_file()
 
 
 def test_purge_without_uninstall_is_refused(pi_root, capsys):
-    assert install.run(cli_args(root=str(pi_root), purge=True)) == 2
+    assert install_command.run(cli_args(root=str(pi_root), purge=True)) == 2
     assert "--purge goes with --uninstall" in capsys.readouterr().err
 
 
