@@ -16,7 +16,7 @@ from coyote_pi.vision import TableReader, annotate
 def test_importing_the_package_and_its_commands_loads_no_opencv_or_numpy():
     probe = (
         "import sys, coyote_pi.vision, coyote_pi.commands.read, coyote_pi.commands.markers, "
-        "coyote_pi.bench.vision, coyote_pi.vision.markerset; "
+        "coyote_pi.commands.bench, coyote_pi.vision.markerset; "
         "print(sorted(m for m in ('cv2', 'numpy', 'PIL', 'fpdf', 'pyzbar') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
