@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from types import ModuleType
 
 from coyote_pi import __version__
 
@@ -60,10 +61,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"coyote-pi: unknown command {name!r}\n\n{_overview()}", file=sys.stderr)
         return 2
     module_name, text = COMMANDS[name]
-    module = importlib.import_module(module_name)
-    parser = argparse.ArgumentParser(prog=f"coyote-pi {name}", description=text)
+    return run_module(importlib.import_module(module_name), f"coyote-pi {name}", text, argv[1:])
+
+
+def run_module(module: ModuleType, prog: str, description: str, argv: list[str] | None = None) -> int:
+    """Parse ``argv`` (the process's arguments when None) with ``module.configure`` and
+    return ``module.run``'s exit status. The commands run as ``python -m`` (the installer,
+    the developers' wiring and golden tools) go through here too."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     module.configure(parser)
-    args = parser.parse_args(argv[1:])
+    args = parser.parse_args(argv)
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:

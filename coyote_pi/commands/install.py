@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from coyote_pi.cli import run_module
 from coyote_pi.pi import install
 from coyote_pi.pi.install import Installer, InstallError, print_command, run_command
 
@@ -79,6 +80,5 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python3 -m coyote_pi.pi.install [options]``: the same command without ``coyote-pi``."""
-    parser = argparse.ArgumentParser(prog="python3 -m coyote_pi.pi.install", description=install.__doc__.splitlines()[0])
-    configure(parser)
-    return run(parser.parse_args(argv))
+    description = install.__doc__.splitlines()[0]
+    return run_module(sys.modules[__name__], "python3 -m coyote_pi.pi.install", description, argv)
