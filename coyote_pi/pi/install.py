@@ -21,8 +21,9 @@ nothing and says so):
    so the apt picamera2 and lgpio are importable, and the project pip-installed into it
    under ``constraints-pi.txt`` (numpy 1.x, the ABI picamera2's apt build needs).
 4. ``/usr/local/bin/coyote-pi``, a link to the venv's command, and
-   /etc/coyote-pi/config.toml from the default configuration. A file the host has
-   edited is never overwritten.
+   /etc/coyote-pi/config.toml from the annotated example
+   (``coyote_pi/data/coyote-pi.example.toml``, whose defaults are the Pi's). A file the
+   host has edited is never overwritten.
 5. /etc/modules-load.d/coyote-pi.conf, which loads ``i2c-dev`` so /dev/i2c-1 exists.
 6. ``firmware/config.txt`` merged into /boot/firmware/config.txt between marker
    comments, after a backup of the file beside it (``config.txt.coyote-pi.bak``, the
@@ -87,7 +88,8 @@ END_MARK = "# <<< coyote-pi <<<"
 FIRMWARE_FRAGMENT = REPO / "firmware" / "config.txt"
 UNIT_SOURCE = REPO / "systemd" / UNIT_NAME
 CONSTRAINTS = REPO / "coyote_pi" / "pi" / "constraints-pi.txt"
-CONFIG_TEMPLATE = REPO / "coyote_pi" / "pi" / "config-pi.toml"
+#: The one configuration template: the annotated example, whose defaults are the Pi's.
+CONFIG_TEMPLATE = REPO / "coyote_pi" / "data" / "coyote-pi.example.toml"
 #: What pip installs from the repository (the constraints and the configuration template
 #: are inside ``coyote_pi``); its fingerprint decides whether pip runs again.
 SOURCE_PARTS = ("pyproject.toml", "README.md", "coyote_pi")

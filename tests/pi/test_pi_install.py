@@ -12,11 +12,14 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from coyote_pi.commands import install as install_command
+from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.pi import install
 from coyote_pi.pi.install import Installer, InstallError, merge_block, remove_block
 
@@ -310,6 +313,19 @@ def test_installed_packages_reads_only_installed_stanzas():
         "Package: b\nStatus: deinstall ok config-files\n\nPackage: c\nStatus: install ok installed\n"
     )
     assert install.installed_packages(status) == {"a", "c"}
+
+
+def test_the_installed_configuration_is_the_annotated_example_with_the_real_defaults():
+    """One template: `make install` writes the example that documents every key, and each
+    device value it writes is the real table's default, so the two cannot drift apart."""
+    example = Path(str(resources.files("coyote_pi").joinpath("data", "coyote-pi.example.toml")))
+    assert install.CONFIG_TEMPLATE.resolve() == example.resolve()
+    written = tomllib.loads(example.read_text(encoding="utf-8"))
+    real = DevicesConfig.preset("real")
+    for section in ("display", "buttons", "camera"):
+        assert written[section], section
+        for key, value in written[section].items():
+            assert getattr(getattr(real, section), key) == value, f"[{section}] {key}"
 
 
 # -- the command line ----------------------------------------------------------------------
