@@ -41,6 +41,11 @@ Every path goes through ``--root`` (default ``/``), so the tests install into a 
 directory. Commands that change the running system (apt-get, groupadd, useradd, usermod,
 systemctl, venv, pip) go through an injectable runner; with a ``--root`` other than ``/``
 they are printed, not run.
+
+This module is longer than the project's 600-line guide on purpose: it is one thing, the
+installer, each step written beside its undoing (what install adds, uninstall removes
+exactly), and it must run from the bare system python3. The command line that drives
+it is :mod:`coyote_pi.commands.install`.
 """
 
 from __future__ import annotations
