@@ -1,8 +1,8 @@
 """The ``coyote-pi`` command.
 
-Each subcommand lives in the module that owns its concern and is imported only when it
-is run, so ``coyote-pi --help`` answers without loading OpenCV or numpy. A command
-module provides two functions::
+Each subcommand is a module of :mod:`coyote_pi.commands`, imported only when it is run,
+so ``coyote-pi --help`` answers without loading OpenCV or numpy. A command module
+provides two functions::
 
     def configure(parser: argparse.ArgumentParser) -> None: ...   # add its arguments
     def run(args: argparse.Namespace) -> int: ...                  # the exit status
