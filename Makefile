@@ -49,7 +49,7 @@ bench: venv
 
 # Regenerates the golden playthrough transcripts under tests/golden/ (review the diff).
 golden: venv
-	$(BIN)/python -m coyote_pi.engine.transcript tests/golden
+	$(BIN)/python -m coyote_pi.commands.golden tests/golden
 
 # On the Raspberry Pi: `sudo make install` sets the device up, `sudo make uninstall` removes
 # it (docs/raspberry-pi.md). The installer needs only the system python3, not the venv;

@@ -18,6 +18,10 @@ go through the same rules. The game never reads a clock or global random state.
 
 Seats are numbered 1..N clockwise. Every refused event raises
 :class:`~coyote_pi.engine.errors.IllegalAction` and leaves the game unchanged.
+
+This module is longer than the project's 600-line guide on purpose: it is one state
+machine, each phase's checks beside the transitions they guard, and undo restores the
+whole of it; split, a reader would hold several files open to follow one event.
 """
 
 from __future__ import annotations

@@ -26,12 +26,20 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import logging
+import random
 import signal
 import sys
 import threading
+from pathlib import Path
 
+from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.devices.errors import DeviceConfigError, DeviceError
+from coyote_pi.devices.keyboard import keymap_help
 from coyote_pi.memory import tune_malloc
+from coyote_pi.pi import notify
 from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config
+from coyote_pi.table.rig import open_rig, resume_or_none
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -51,13 +59,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import logging
-
     tune_malloc()  # camera frames are large and short-lived: give them back to the OS
     logging.basicConfig(level=logging.INFO if args.verbose or not args.sim else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(message)s")
-    from coyote_pi.devices.errors import DeviceError
-
     try:
         config, devices_config = _settings(args)
     except (ConfigError, DeviceError) as error:
@@ -72,9 +76,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _settings(args: argparse.Namespace):
     """The table and device configuration: file, then preset, then flags."""
-    from coyote_pi.devices.config import DevicesConfig
-    from coyote_pi.devices.errors import DeviceConfigError
-
     config = load_config(args.config)
     try:
         devices_config = DevicesConfig.from_mapping(config.devices, preset="sim" if args.sim else "real")
@@ -91,8 +92,6 @@ def _settings(args: argparse.Namespace):
     if start == "ask":
         config = config.with_game(start_seat=None)
     if args.record_dir:
-        from pathlib import Path
-
         config = config.replace(record_dir=Path(args.record_dir))
     if args.sim:
         config, devices_config = _sim_settings(args, config, devices_config)
@@ -100,6 +99,7 @@ def _settings(args: argparse.Namespace):
 
 
 def _sim_settings(args, config, devices_config):
+    # Here, not at the top: the real table never loads the simulation (tests/test_layers.py).
     from coyote_pi.sim.rig import sim_record_dir
 
     players = config.game.players or 4
@@ -123,16 +123,12 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _run_table(args, config, devices_config) -> int:
-    from coyote_pi.table.rig import resume_or_none
-
     table = resume_or_none(config, new=args.new)
     if table is not None:
         print(f"resuming {table[0].path}", file=sys.stderr)
     rig = _open_sim(args, config, devices_config, table) if args.sim else _open_real(config, devices_config, table)
     try:
         if args.sim and not args.scripted:
-            from coyote_pi.devices.keyboard import keymap_help
-
             print("Keys (minus, plus, ok, undo) per seat:\n" + keymap_help(), file=sys.stderr)
         _stop_on_sigterm(rig.controller)
         rig.run(until_over=args.sim and args.scripted)
@@ -147,13 +143,11 @@ def _run_table(args, config, devices_config) -> int:
 
 def _open_real(config, devices_config, table):
     """The real table; it never loads the simulation, unless the configuration asks for
-    a part only the simulation has (a failing camera, a glitching display)."""
-    from coyote_pi.pi import notify
-    from coyote_pi.table.rig import open_rig
-
+    a part only the simulation has (a failing camera, a glitching display). The command
+    line hands the table systemd's notifier: the table knows only the Notifier protocol."""
     parts = {}
     if devices_config.simulated:
-        from coyote_pi.sim.rig import simulated_parts
+        from coyote_pi.sim.rig import simulated_parts  # only then: see _sim_settings
 
         parts = simulated_parts(devices_config)
     return open_rig(config, devices_config, parts=parts, table=table, meta={"source": "table"}, notifier=notify,
@@ -162,9 +156,7 @@ def _open_real(config, devices_config, table):
 
 def _open_sim(args, config, devices_config, table):
     """The simulated table, with the seed of the game it resumes (or of --seed)."""
-    import random
-
-    from coyote_pi.sim.rig import SimOptions, open_sim_rig
+    from coyote_pi.sim.rig import SimOptions, open_sim_rig  # not at the top: see _sim_settings
 
     recorded = table[0].record.meta.get("seed") if table else None
     seed = recorded if recorded is not None else (args.seed if args.seed is not None else random.randrange(1 << 30))
