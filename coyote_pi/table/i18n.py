@@ -30,7 +30,7 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "ru": "Ру�
 
 CATALOGUE: dict[str, dict[str, str]] = {
     # --- setup ----------------------------------------------------------------------
-    "setup.title": {"en": "Setup", "de": "Einrichtung", "ru": "Настройка"},
+    "setup.title": {"en": "Setup", "de": "Start", "ru": "Старт"},
     "setup.players": {"en": "Players", "de": "Spieler", "ru": "Игроки"},
     "setup.variant": {"en": "Variant", "de": "Variante", "ru": "Вариант"},
     "setup.language": {"en": "Language", "de": "Sprache", "ru": "Язык"},
@@ -39,6 +39,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Camera sees {count} stands",
         "de": "Kamera sieht {count} Ständer",
         "ru": "Камера видит подставок: {count}",
+    },
+    "setup.not_resumed": {
+        "en": "Could not resume {name}: a new game starts",
+        "de": "{name} nicht fortsetzbar: neues Spiel",
+        "ru": "Не удалось продолжить {name}: новая игра",
     },
     "setup.start_title": {"en": "Who starts?", "de": "Wer beginnt?", "ru": "Кто начинает?"},
     "setup.start_big": {"en": "Youngest: ok", "de": "Jüngste: ok", "ru": "Младший: ok"},

@@ -123,12 +123,19 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _run_table(args, config, devices_config) -> int:
-    from coyote_pi.table.rig import resume_or_none
+    from coyote_pi.table.rig import resume_newest
 
-    table = resume_or_none(config, new=args.new)
+    resumption = resume_newest(config, new=args.new)
+    table = resumption.table
     if table is not None:
         print(f"resuming {table[0].path}", file=sys.stderr)
-    rig = _open_sim(args, config, devices_config, table) if args.sim else _open_real(config, devices_config, table)
+    if resumption.skipped is not None:
+        print(f"could not resume {resumption.skipped} ({resumption.reason}): a new game starts", file=sys.stderr)
+    not_resumed = None if resumption.skipped is None else resumption.skipped.stem
+    if args.sim:
+        rig = _open_sim(args, config, devices_config, table, not_resumed)
+    else:
+        rig = _open_real(config, devices_config, table, not_resumed)
     try:
         if args.sim and not args.scripted:
             from coyote_pi.devices.keyboard import keymap_help
@@ -145,7 +152,7 @@ def _run_table(args, config, devices_config) -> int:
     return 0
 
 
-def _open_real(config, devices_config, table):
+def _open_real(config, devices_config, table, not_resumed=None):
     """The real table; it never loads the simulation, unless the configuration asks for
     a part only the simulation has (a failing camera, a glitching display)."""
     from coyote_pi.pi import notify
@@ -157,10 +164,10 @@ def _open_real(config, devices_config, table):
 
         parts = simulated_parts(devices_config)
     return open_rig(config, devices_config, parts=parts, table=table, meta={"source": "table"}, notifier=notify,
-                    new_game_when_over=True)
+                    new_game_when_over=True, not_resumed=not_resumed)
 
 
-def _open_sim(args, config, devices_config, table):
+def _open_sim(args, config, devices_config, table, not_resumed=None):
     """The simulated table, with the seed of the game it resumes (or of --seed)."""
     import random
 
@@ -170,7 +177,7 @@ def _open_sim(args, config, devices_config, table):
     seed = recorded if recorded is not None else (args.seed if args.seed is not None else random.randrange(1 << 30))
     sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players})
     return open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim", "seed": seed},
-                        new_game_when_over=not args.scripted)
+                        new_game_when_over=not args.scripted, not_resumed=not_resumed)
 
 
 def _stop_on_sigterm(controller) -> None:

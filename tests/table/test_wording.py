@@ -67,6 +67,10 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
     for step, value in [("players", 6), ("variant", "basic"), ("variant", "trickster"), ("language", "ru")]:
         out.append((f"setup {step}", S.setup_screen(tr, step, value, stands=6)))
     out.append(("start", S.start_screen(tr)))
+    notice = tr("setup.not_resumed", name=WIDEST["name"])  # the presenter puts it first on these screens
+    for name, screen in [("setup", S.setup_screen(tr, "players", 6, stands=6)), ("start", S.start_screen(tr)),
+                         ("deal", S.deal_screen(tr, 1, [], manual=False, offer_manual=False))]:
+        out.append((f"{name} not resumed", dataclasses.replace(screen, lines=(notice, *screen.lines))))
     for problems in PROBLEM_SETS:
         for manual, offer, no_camera in [(False, False, False), (False, True, False), (True, False, True)]:
             out.append(("deal", S.deal_screen(tr, 12, problems, manual=manual, offer_manual=offer,
