@@ -12,6 +12,7 @@ pings its watchdog from the main loop. After a game the table offers a new one.
 Simulated table::
 
     coyote-pi run --sim                 # you press the seats' keys, the OLED is drawn in the terminal
+    coyote-pi run --sim --deal question # ... and round 1 has ? in the centre (see coyote_pi.sim.deals)
     coyote-pi run --sim --scripted      # scripted players press mock GPIO pins; ends with the game
 
 The camera is the synthetic table: scripted hands deal real cards from a seeded deck
@@ -45,6 +46,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start-seat", metavar="SEAT", help='the seat that starts round 1, or "ask"')
     parser.add_argument("--record-dir", metavar="DIR", help="where game records are kept")
     parser.add_argument("--seed", type=int, help="--sim: the seed of the simulated deck and players")
+    parser.add_argument("--deal", metavar="PLAN",
+                        help='--sim: the cards of some rounds, e.g. "5,?,max0,-10;*;question" (stands from seat 1, '
+                             "then the centre, then the deck's top; * from the shuffle; rounds split by ;) or a "
+                             "scenario: question, max0, coyote-card (docs/simulator.md)")
     parser.add_argument("--camera-size", metavar="WxH", help="--sim: the synthetic camera's frame size (default 2304x1296)")
     parser.add_argument("--no-view", action="store_true", help="--sim --scripted: do not draw the OLED in the terminal")
     parser.add_argument("-v", "--verbose", action="store_true", help="log the play-by-play")
@@ -96,6 +101,8 @@ def _settings(args: argparse.Namespace):
         config = config.replace(record_dir=Path(args.record_dir))
     if args.sim:
         config, devices_config = _sim_settings(args, config, devices_config)
+    elif args.deal is not None:
+        raise ConfigError("--deal chooses the cards of the simulated table: use it with --sim")
     return config, devices_config
 
 
@@ -104,12 +111,30 @@ def _sim_settings(args, config, devices_config):
 
     players = config.game.players or 4
     config = config.with_game(players=players).replace(record_dir=sim_record_dir(config))
+    if args.deal is not None:
+        config = _with_deal(args.deal, config)
     width, height = _size(args.camera_size or "2304x1296")
     camera = dataclasses.replace(devices_config.camera, backend="synthetic", width=width, height=height)
     buttons = dataclasses.replace(devices_config.buttons, backend="mock" if args.scripted else "keyboard")
     terminal = not (args.scripted and args.no_view)
     display = dataclasses.replace(devices_config.display, driver="dummy", terminal=terminal)
     return config, dataclasses.replace(devices_config, camera=camera, buttons=buttons, display=display)
+
+
+def _with_deal(text: str, config):
+    """Check the ``--deal`` plan; a round with the Coyote card makes the game Trickster."""
+    from coyote_pi.sim.deals import DealError, parse_deal
+
+    try:
+        plan = parse_deal(text)
+    except DealError as error:
+        raise ConfigError(f"--deal {text!r}: {error}") from None
+    if plan.needs_trickster:
+        if config.game.variant == "basic":
+            raise ConfigError(f"--deal {text!r}: the Coyote card is only in the Trickster variant "
+                              "(leave out --variant basic)")
+        config = config.with_game(variant="trickster")
+    return config
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -168,16 +193,24 @@ def _open_real(config, devices_config, table, not_resumed=None):
 
 
 def _open_sim(args, config, devices_config, table, not_resumed=None):
-    """The simulated table, with the seed of the game it resumes (or of --seed)."""
+    """The simulated table, with the seed and deal plan of the game it resumes (or of --seed, --deal)."""
     import random
 
+    from coyote_pi.sim.deals import DealPlan, parse_deal
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
 
-    recorded = table[0].record.meta.get("seed") if table else None
-    seed = recorded if recorded is not None else (args.seed if args.seed is not None else random.randrange(1 << 30))
-    sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players})
-    return open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim", "seed": seed},
-                        new_game_when_over=not args.scripted, not_resumed=not_resumed)
+    recorded = table[0].record.meta if table else {}
+    seed = recorded.get("seed")
+    if seed is None:
+        seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    # A resumed game deals on as it began (its plan is in its record, like its seed).
+    text = recorded.get("deal") if table else args.deal
+    deal = DealPlan() if text is None else parse_deal(text)  # checked by _settings (or when it was recorded)
+    meta = {"source": "sim", "seed": seed, **({"deal": deal.text} if deal.text else {})}
+    sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players},
+                     deal=deal)
+    return open_sim_rig(config, devices_config, sim, table=table, meta=meta, new_game_when_over=not args.scripted,
+                        not_resumed=not_resumed)
 
 
 def _stop_on_sigterm(controller) -> None:
