@@ -386,7 +386,9 @@ class SimTable(K.Listener):
                  scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False,
                  deal: DealPlan = DealPlan()) -> None:
         self.seed = seed
+        self.seats = seats
         self.deal_plan = deal
+        self._watchers: list[Callable[[], None]] = []
         self.fingers = fingers
         self.pace = pace
         self.misclick = misclick
@@ -409,10 +411,16 @@ class SimTable(K.Listener):
         with self._lock:
             return copy.deepcopy(self._scene)
 
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call ``changed()`` after every change of the scene (on the hands' thread: keep it quick)."""
+        self._watchers.append(changed)
+
     def _change(self, **fields) -> None:
         with self._lock:
             values = {**self._scene.__dict__, **fields}
             self._scene = type(self._scene)(**values)
+        for changed in self._watchers:
+            changed()
 
     def deal(self, truth: Game, round_number: int, *, slowly: bool) -> None:
         """Clear the table and deal round ``round_number`` (nothing if it lies there already)."""

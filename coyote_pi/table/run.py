@@ -17,8 +17,11 @@ Simulated table::
 
 The camera is the synthetic table: scripted hands deal real cards from a seeded deck
 into the rendered scene, turn them up at the reveal and draw for ``?``; the controller
-sees only rendered frames, read by the real vision code. Simulated games keep their
-records in ``<record dir>/sim``.
+sees only rendered frames, read by the real vision code. With a person at the keys, the
+terminal (:mod:`coyote_pi.sim.console`) shows the OLED, the table as one seat sees it,
+the keys and the record. Simulated games keep their records in ``<record dir>/sim``
+(by default ``~/.local/share/coyote-pi/games/sim``); the path is printed at the start
+and the end.
 
 Flags override the configuration file; a bad file or flag is reported in one line.
 """
@@ -116,9 +119,14 @@ def _sim_settings(args, config, devices_config):
     width, height = _size(args.camera_size or "2304x1296")
     camera = dataclasses.replace(devices_config.camera, backend="synthetic", width=width, height=height)
     buttons = dataclasses.replace(devices_config.buttons, backend="mock" if args.scripted else "keyboard")
-    terminal = not (args.scripted and args.no_view)
+    terminal = not _has_console(args) and not (args.scripted and args.no_view)  # else the console draws the OLED
     display = dataclasses.replace(devices_config.display, driver="dummy", terminal=terminal)
     return config, dataclasses.replace(devices_config, camera=camera, buttons=buttons, display=display)
+
+
+def _has_console(args) -> bool:
+    """A person plays ``run --sim`` in a terminal: the simulated table's console draws it."""
+    return args.sim and not args.scripted and sys.stdout.isatty()
 
 
 def _with_deal(text: str, config):
@@ -156,25 +164,37 @@ def _run_table(args, config, devices_config) -> int:
         print(f"resuming {table[0].path}", file=sys.stderr)
     if resumption.skipped is not None:
         print(f"could not resume {resumption.skipped} ({resumption.reason}): a new game starts", file=sys.stderr)
-    not_resumed = None if resumption.skipped is None else resumption.skipped.stem
     if args.sim:
-        rig = _open_sim(args, config, devices_config, table, not_resumed)
+        print(f"coyote-pi run --sim: game records go to {config.record_dir}", file=sys.stderr)
+        rig = _open_sim(args, config, devices_config, resumption)
     else:
+        not_resumed = None if resumption.skipped is None else resumption.skipped.stem
         rig = _open_real(config, devices_config, table, not_resumed)
     try:
-        if args.sim and not args.scripted:
-            from coyote_pi.devices.keyboard import keymap_help
-
-            print("Keys (minus, plus, ok, undo) per seat:\n" + keymap_help(), file=sys.stderr)
         _stop_on_sigterm(rig.controller)
         rig.run(until_over=args.sim and args.scripted)
     finally:
         rig.close()
+        if args.sim:
+            _say_where_the_record_is(rig.controller)
     game = rig.controller.game
     if game is not None and game.winner is not None:
         print(f"seat {game.winner} wins; record {rig.controller.table.path} "
               f"(fingerprint {rig.controller.table.writer.fingerprint})")
     return 0
+
+
+def _say_where_the_record_is(controller) -> None:
+    """At the end of a simulated game (also after Ctrl-C): where its record is and how to check it."""
+    table = controller.table
+    if table is None:
+        print(f"no game was started; records are in {controller.store.folder}", file=sys.stderr)
+        return
+    if controller.game.winner is None:  # replay would show the open round's cards: not before the end
+        print(f"record: {table.path} (unfinished: run --sim resumes it)", file=sys.stderr)
+    else:
+        print(f"record: {table.path}\ncheck it: coyote-pi replay {table.path} --expect {table.writer.fingerprint}",
+              file=sys.stderr)
 
 
 def _open_real(config, devices_config, table, not_resumed=None):
@@ -192,13 +212,16 @@ def _open_real(config, devices_config, table, not_resumed=None):
                     new_game_when_over=True, not_resumed=not_resumed)
 
 
-def _open_sim(args, config, devices_config, table, not_resumed=None):
-    """The simulated table, with the seed and deal plan of the game it resumes (or of --seed, --deal)."""
+def _open_sim(args, config, devices_config, resumption):
+    """The simulated table, with the seed and deal plan of the game it resumes (or of
+    --seed, --deal), and with a person at the keys, its console."""
     import random
 
+    from coyote_pi.sim.console import SimConsole
     from coyote_pi.sim.deals import DealPlan, parse_deal
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
 
+    table, skipped = resumption.table, resumption.skipped
     recorded = table[0].record.meta if table else {}
     seed = recorded.get("seed")
     if seed is None:
@@ -209,8 +232,17 @@ def _open_sim(args, config, devices_config, table, not_resumed=None):
     meta = {"source": "sim", "seed": seed, **({"deal": deal.text} if deal.text else {})}
     sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players},
                      deal=deal)
-    return open_sim_rig(config, devices_config, sim, table=table, meta=meta, new_game_when_over=not args.scripted,
-                        not_resumed=not_resumed)
+    console = SimConsole() if _has_console(args) else None
+    watchers = [console] if console is not None else []
+    rig = open_sim_rig(config, devices_config, sim, table=table, meta=meta, new_game_when_over=not args.scripted,
+                       not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers)
+    if console is not None:
+        console.attach(rig.sim, rig.controller)
+        if skipped is not None:
+            console.notices.append(f"could not resume {skipped.name} ({resumption.reason}): new game")
+        rig.devices.buttons.on_other_key = console.key
+        console.start()
+    return rig
 
 
 def _stop_on_sigterm(controller) -> None:
