@@ -59,6 +59,11 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
+def _cut_left(text: str, width: int) -> str:
+    """``text`` shortened at the front (a path keeps its file name)."""
+    return text if len(text) <= width else "…" + text[len(text) - max(0, width - 1):]
+
+
 def _wrap(pieces: list[str], width: int) -> list[str]:
     """``pieces`` joined by spaces into lines no longer than ``width`` (a piece is never split)."""
     lines: list[str] = []
@@ -167,7 +172,8 @@ class SimConsole(Listener):
     def lines(self, columns: int, rows: int) -> list[str]:
         """The whole screen for a ``columns`` x ``rows`` terminal: at most ``rows`` lines,
         none longer than ``columns``; the key line is the last."""
-        footer = [_cut(line, columns) for line in self._status_lines()] + [self._key_line(columns)]
+        footer = [_cut(line, columns) for line in self.notices] + self._record_lines(columns) + \
+            [self._key_line(columns)]
         room = max(0, rows - len(footer))
         if self._help:
             body = [row for line in self._help_lines()
@@ -224,16 +230,15 @@ class SimConsole(Listener):
         peeked, drew = knows(game, seat)
         return seat_sight(self._table.scene(), seat, peeked=peeked, drew=drew)
 
-    def _status_lines(self) -> list[str]:
-        lines = list(self.notices)
+    def _record_lines(self, columns: int) -> list[str]:
         controller = self._controller
-        if controller is not None:
-            table = controller.table
-            if table is not None:
-                lines.append(f"record: {_home(table.path)}")
-            else:
-                lines.append(f"record: a new game in {_home(controller.store.folder)}{os.sep}")
-        return lines
+        if controller is None:
+            return []
+        table = controller.table
+        if table is not None:
+            return ["record: " + _cut_left(_home(table.path), columns - len("record: "))]
+        prefix = "record: a new game in "
+        return [prefix + _cut_left(_home(controller.store.folder) + os.sep, columns - len(prefix))]
 
     def _key_line(self, columns: int) -> str:
         seats = " ".join(f"{seat}:{SEAT_KEYS[seat]}" for seat in range(1, self._seats() + 1))
