@@ -199,9 +199,11 @@ class SimConsole(Listener):
                     for i in range(rows_used)]
         if under is not None:
             return self._boxed(under) + under_eyes
-        width, height = smallest_size(image.size)  # the OLED in Braille, framed, one line of eyes
+        width, height = smallest_size(image.size)  # the OLED in Braille, framed, the eyes under it
+        need_columns = max(columns, width + 2)
+        need_rows = height + 2 + len(_wrap(eyes, need_columns)) + footer
         message = (f"The terminal is {columns}x{rows + footer}: make it at least "
-                   f"{width + 2}x{height + 2 + 1 + footer} to see the OLED.")
+                   f"{width + 2}x{need_rows} to see the OLED.")
         return _wrap(message.split(), columns)[:rows]
 
     @staticmethod

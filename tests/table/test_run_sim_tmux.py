@@ -148,6 +148,8 @@ def test_at_80x24_a_person_sees_the_oled_the_keys_and_each_seats_eyes_and_can_qu
     assert any(line.startswith("record: ") and line.endswith("game-0001.jsonl (unfinished: run --sim resumes it)")
                for line in sim.screen(joined=True))
     assert not any(line.startswith("┌ OLED") for line in screen)  # the shell's screen is back as it was
+    record = (sim.records / "sim" / "game-0001.jsonl").read_text(encoding="utf-8")
+    assert "sees" not in record and "peeked" not in record  # the eyes stay in the terminal
 
 
 def test_at_200x50_the_oled_is_drawn_1_to_1_beside_the_eyes_and_redrawn_on_resize(tmp_path, tmux):
