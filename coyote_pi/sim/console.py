@@ -134,11 +134,14 @@ class SimConsole(Listener):
                 signal.signal(signal.SIGWINCH, self._previous_winch)
             self._stream.write(_LEAVE)
             self._stream.flush()
+            self._thread = None
         os.close(self._wake_read)
         os.close(self._wake_write)
 
     def wake(self) -> None:
         """Draw again soon (from any thread, or a signal handler)."""
+        if self._closed and self._thread is None:
+            return  # its pipe is closed
         try:
             os.write(self._wake_write, b"!")
         except (BlockingIOError, OSError):
