@@ -68,11 +68,14 @@ class Tmux:
         self._tmux("resize-window", "-t", "sim", "-x", str(columns), "-y", str(rows))
 
     def wait_for(self, what: str, test, timeout: float = 30.0) -> list[str]:
+        """The screen once ``test(screen)`` holds and the screen is still (not caught mid-drawing)."""
         deadline = time.monotonic() + timeout
         while True:
             screen = self.screen()
             if test(screen):
-                return screen
+                time.sleep(0.1)
+                if self.screen() == screen:
+                    return screen
             assert time.monotonic() < deadline, f"never saw {what}; the screen:\n" + "\n".join(screen)
             time.sleep(0.1)
 
