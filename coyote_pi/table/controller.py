@@ -93,9 +93,11 @@ class Controller:
     ``camera``/``reader`` the camera and :class:`~coyote_pi.vision.reader.TableReader`
     (None: the manual path everywhere); ``table`` a resumed record with its memory (or
     None: setup, then a new record in ``config.record_dir``). ``meta`` is written into a
-    new record's setup line. ``notifier`` is told when the loop starts, how it goes and
-    when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
-    :mod:`coyote_pi.pi.notify`; None: no one is told).
+    new record's setup line, for anyone to read; ``private_meta`` into its service-only
+    file (the simulated table's seed, from which every deal follows). ``notifier`` is
+    told when the loop starts, how it goes and when it stops (a
+    :class:`~coyote_pi.table.notifier.Notifier` such as :mod:`coyote_pi.pi.notify`;
+    None: no one is told).
     """
 
     def __init__(
@@ -108,6 +110,7 @@ class Controller:
         table: tuple[RecordedGame, store.TableMemory] | None = None,
         listeners: Iterable[Listener] = (),
         meta: dict | None = None,
+        private_meta: dict | None = None,
         notifier: Notifier | None = None,
         clock: Callable[[], float] = time.monotonic,
         epoch: int = 0,
@@ -120,6 +123,7 @@ class Controller:
         self.queue: queue.Queue = events if events is not None else queue.Queue()
         self.listeners = list(listeners)
         self.meta = dict(meta or {})
+        self.private_meta = dict(private_meta or {})
         self.clock = clock
         self.epoch = epoch
         self.new_game_when_over = new_game_when_over
@@ -245,7 +249,7 @@ class Controller:
 
     def _finish_setup(self) -> None:
         config = self.setup.game_config()
-        self.table = self.store.create(config, dict(self.meta, language=self.setup.language))
+        self.table = self.store.create(config, dict(self.meta, language=self.setup.language), self.private_meta)
         self.memory = store.TableMemory()
         self.setup = None
         self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts "

@@ -131,7 +131,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     print(f"coyote-pi demo: {args.players} players, {args.variant}, seed {args.seed}, "
           f"camera {size[0]}x{size[1]}; seat {youngest} is the youngest", flush=True)
     rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif],
-                       meta={"source": "demo", "seed": args.seed})
+                       meta={"source": "demo"}, private_meta={"seed": args.seed})
     try:
         rig.run(until_over=True)
     finally:

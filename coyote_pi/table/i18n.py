@@ -103,6 +103,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "Plätze {seats}: zweimal dieselbe Karte?",
         "ru": "Места {seats}: одна карта дважды?",
     },
+    "problem.duplicate_deal": {
+        "en": "The same card twice: collect the cards, deal again",
+        "de": "Dieselbe Karte zweimal: einsammeln, neu geben",
+        "ru": "Одна карта дважды: соберите карты, раздайте заново",
+    },
     "problem.duplicate_anywhere": {
         "en": "A card is seen twice",
         "de": "Eine Karte ist doppelt zu sehen",

@@ -161,15 +161,16 @@ def _open_real(config, devices_config, table):
 
 
 def _open_sim(args, config, devices_config, table):
-    """The simulated table, with the seed of the game it resumes (or of --seed)."""
+    """The simulated table, with the seed of the game it resumes (or of --seed). Every deal
+    follows from the seed, so it is kept in the record's private file, not its setup line."""
     import random
 
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
 
-    recorded = table[0].record.meta.get("seed") if table else None
+    recorded = table[0].private_meta.get("seed") if table else None
     seed = recorded if recorded is not None else (args.seed if args.seed is not None else random.randrange(1 << 30))
     sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players})
-    return open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim", "seed": seed},
+    return open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim"}, private_meta={"seed": seed},
                         new_game_when_over=not args.scripted)
 
 

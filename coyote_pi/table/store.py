@@ -50,11 +50,11 @@ class RecordStore:
         record = read_record(paths[-1], allow_torn_tail=True)
         return None if record.game.phase == OVER else paths[-1]
 
-    def create(self, config: GameConfig, meta: dict) -> RecordedGame:
-        """Start the next record in the folder."""
+    def create(self, config: GameConfig, meta: dict, private_meta: dict | None = None) -> RecordedGame:
+        """Start the next record in the folder (``private_meta``: see :meth:`RecordedGame.start`)."""
         paths = self.paths()
         number = int(_NAME.match(paths[-1].name).group(1)) + 1 if paths else 1
-        return RecordedGame.start(self.folder / f"game-{number:04d}.jsonl", config, meta)
+        return RecordedGame.start(self.folder / f"game-{number:04d}.jsonl", config, meta, private_meta=private_meta)
 
 
 # Note names (the "table" field of a note line).
