@@ -29,6 +29,8 @@ Durability: every game event goes through :meth:`RecordedGame.apply
 <coyote_pi.record.RecordedGame.apply>`, which writes and fsyncs it before returning;
 every table memory change is a note line written the same way; only then is the
 screen redrawn. Killed at any moment, the table resumes from the record at the same point.
+The camera frame that settled a reveal or a draw is kept as a photo before its line is
+written (:mod:`~coyote_pi.table.photos`), and made public once its round is closed.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
 from coyote_pi.table.manual_entry import ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
+from coyote_pi.table.photos import Photos
 from coyote_pi.table.presenter import Listener, Presenter, Prompt  # Prompt: for the table's watchers
 from coyote_pi.table.selector import PEEK, Selector, event_for, opening_bid
 from coyote_pi.table.setup_wizard import SetupWizard
@@ -130,7 +133,7 @@ class Controller:
         self._notifier = notifier if notifier is not None else SILENT
         self.deadlines = Deadlines()
         self.camera = CameraReads(camera, reader, self.queue, self.deadlines, clock, self.pacing)
-        self.store = store.RecordStore(config.record_dir)
+        self.store = store.RecordStore(config.record_dir, config.keep_photos_games)
         self.table, self.memory = table if table is not None else (None, store.TableMemory())
         language = self.meta.get("language") if self.table is None else self.table.record.meta.get("language")
         self.tr = Translator(language or config.game.language or "en")
@@ -148,12 +151,19 @@ class Controller:
         self._watchdog_every = self._notifier.watchdog_interval()
         if self.table is None:
             self._begin_setup()
+        elif self.game.phase in (DEAL, OVER):
+            self.photos.publish()  # a crash may have come between a round's closing and its photos' move
 
     # ------------------------------------------------------------------ public
 
     @property
     def game(self):
         return None if self.table is None else self.table.game
+
+    @property
+    def photos(self) -> Photos:
+        """The reveal and draw photos of the game being played."""
+        return Photos(self.table.path)
 
     def run(self, *, until_over: bool = False) -> None:
         """Run the loop until :data:`STOP` (or, with ``until_over``, the game-over screen)."""
@@ -212,11 +222,12 @@ class Controller:
         self.table.note(**note)
         self.memory.learn(note)
 
-    def apply(self, event: Event) -> bool:
-        """Apply a game event through the record; refusals are shown and change nothing."""
+    def apply(self, event: Event, photo: dict | None = None) -> bool:
+        """Apply a game event through the record (with the ``photo`` that settled a reveal or
+        a draw); refusals are shown and change nothing. A round that closes publishes its photos."""
         results_before = len(self.game.results)
         try:
-            self.table.apply(event)
+            self.table.apply(event, photo)
         except IllegalAction as error:
             self.flash(self.tr.refusal(error.code, error.params))
             self.log(f"  refused: {error}")
@@ -227,6 +238,8 @@ class Controller:
             return False
         if isinstance(event, Undo):
             self.memory.undos += 1
+        if len(self.game.results) > results_before:
+            self.photos.publish()
         self.deadlines.cancel(Timer.FLASH)
         for line in play_by_play.accepted(event, self.game, results_before, self.table.writer.fingerprint):
             self.log(line)
@@ -468,9 +481,12 @@ class Controller:
                 event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
             else:
                 event = DrawReplacement(settled)
-            if self.apply(event):
+            photo = self.photos.keep(round_number, name, result.frame)
+            if self.apply(event, photo):
                 for listener in self.listeners:
                     listener.on_reveal(round_number, name, result.frame, result.reading)
+            else:
+                self.photos.discard(photo)
 
     # ------------------------------------------------------------------ time
 

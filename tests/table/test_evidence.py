@@ -1,12 +1,17 @@
-"""The record as evidence at the table: no open card in it at any moment."""
+"""The record as evidence at the table: no open card in it at any moment, and the photos
+that settled each reveal."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from coyote_pi.engine import GameConfig
 from coyote_pi.record import RecordError, read_record
 from coyote_pi.table.controller import Listener
+from coyote_pi.table.photos import Photos, photo_folder
 from coyote_pi.table.stages import DEAL_WAIT, GAME_OVER, SETUP, VERDICT
+from coyote_pi.table.store import RecordStore
 
 from .conftest import fast_sim, play, table_config
 
@@ -85,3 +90,37 @@ def test_replay_of_the_record_as_it_stood_never_shows_the_open_round(tmp_path):
         if record.open_round is not None:  # the game replayed stops before the open round
             assert game.round is None or (game.results and game.results[-1].round == game.round.number)
             assert record.open_round.first_line + record.open_round.lines - 1 == end
+
+
+# ---------------------------------------------------------------------- photos
+
+
+def _frame(value: int) -> np.ndarray:
+    frame = np.zeros((48, 64, 3), dtype=np.uint8)
+    frame[8:40, 8:56] = value
+    return frame
+
+
+def test_photos_wait_in_private_until_their_round_closes(tmp_path):
+    record = tmp_path / "game-0007.jsonl"
+    photos = Photos(record)
+    photo = photos.keep(3, "reveal", _frame(200))
+    kept = tmp_path / "private" / "game-0007.photos" / "round-03-reveal.jpg"
+    assert photo["file"] == "round-03-reveal.jpg" and kept.stat().st_mode & 0o777 == 0o600
+    assert not photo_folder(record).exists()
+    refused = photos.keep(3, "draw", _frame(90))
+    photos.discard(refused)  # its line was never written
+    photos.publish()
+    public = tmp_path / "game-0007.photos"
+    assert [p.name for p in public.iterdir()] == ["round-03-reveal.jpg"]
+    assert not kept.exists() and photos.keep(3, "draw", "a scene, not a picture") is None
+
+
+def test_the_photo_budget_removes_the_oldest_games_photos_never_a_record(tmp_path):
+    for number in (1, 2, 3):
+        (tmp_path / f"game-{number:04d}.jsonl").write_text("", encoding="utf-8")
+        (tmp_path / f"game-{number:04d}.photos").mkdir()
+        (tmp_path / f"game-{number:04d}.photos" / "round-01-reveal.jpg").write_bytes(b"jpeg")
+    RecordStore(tmp_path, keep_photos=2).create(GameConfig(players=2), {})
+    assert sorted(p.name for p in tmp_path.glob("*.photos")) == ["game-0003.photos"]
+    assert sorted(p.name for p in tmp_path.glob("*.jsonl")) == [f"game-{n:04d}.jsonl" for n in (1, 2, 3, 4)]
