@@ -19,7 +19,10 @@ from the game's phase and the table's :class:`~coyote_pi.table.store.TableMemory
 never keeping it separately, and hands a press to the stage's handler: the turn, the
 guesses and the verdict are handled here, setup by the
 :class:`~coyote_pi.table.setup_wizard.SetupWizard`, a card wait's buttons by
-:class:`~coyote_pi.table.manual_entry.ManualEntry`. A camera reading settles its
+:class:`~coyote_pi.table.manual_entry.ManualEntry`, a correction of the verdict by
+:class:`~coyote_pi.table.correction.Correction`. A seat's minus+plus at a card wait or
+at the verdict asks a question ("enter the cards by hand?", "correct a card?") that the
+same seat's ok answers. A camera reading settles its
 wait. Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
 the :class:`~coyote_pi.table.presenter.Prompt`. The parts act through the controller's
 :meth:`~Controller.apply`, :meth:`~Controller.note`, :meth:`~Controller.log` and
@@ -61,15 +64,17 @@ from coyote_pi.record import RecordedGame
 from coyote_pi.table import camera_wait, play_by_play, screens, store
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.config import TableConfig
+from coyote_pi.table.correction import CANCELLED, CARD, CONFIRMED, NOT_CONFIRMING, SAME_CARD, Correction
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
-from coyote_pi.table.manual_entry import ManualEntry
+from coyote_pi.table.manual_entry import OFFER_SECONDS, ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
 from coyote_pi.table.photos import Photos
 from coyote_pi.table.presenter import Listener, Presenter, Prompt  # Prompt: for the table's watchers
 from coyote_pi.table.selector import PEEK, Selector, event_for, opening_bid
 from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.table.stages import (
+    CORRECT,
     DEAL_WAIT,
     DRAW_WAIT,
     EXTRA_WAIT,
@@ -144,6 +149,8 @@ class Controller:
         self._situation: tuple = ()
         self.selector: Selector | None = None
         self._selector_start: int | None = None
+        #: The correction of the verdict being entered (the ``correct`` stage), if any.
+        self.correction: Correction | None = None
         #: The stands the camera counted during setup (shown beside the players' question).
         self.stands: int | None = None
         self._final_seen = False
@@ -291,7 +298,7 @@ class Controller:
         last = game.last_result
         if last is not None and last.round not in self.memory.verdicts_seen:
             if game.phase != OVER or not self._final_seen:
-                return VERDICT
+                return VERDICT if self.correction is None else CORRECT
         if game.phase == OVER:
             return GAME_OVER
         if game.phase == DEAL:
@@ -325,6 +332,8 @@ class Controller:
         """Set up what a new situation needs: a selector, a camera wait, verdict pages."""
         stage = self.stage
         self.selector = None
+        if stage != CORRECT:
+            self.correction = None
         self.camera.stop()
         self.deadlines.cancel(Timer.OFFER)
         if stage != TURN:
@@ -366,7 +375,7 @@ class Controller:
             if event.kind == PRESS:
                 self.flash(self.tr("msg.not_playing", seat=event.seat))
             return
-        if self.entry.answer_offer(event):
+        if self._answer_offer(event):
             return
         if stage == TURN:
             self._turn_button(event)
@@ -374,6 +383,8 @@ class Controller:
             self._guess_button(event)
         elif stage == VERDICT:
             self._verdict_button(event)
+        elif stage == CORRECT:
+            self._correction_button(event)
         elif stage == GAME_OVER:
             if event.button == "ok" and event.kind == PRESS and self.new_game_when_over:
                 self._new_game()
@@ -428,8 +439,26 @@ class Controller:
         if self.apply(Guess(event.seat, winner)) and self.game.phase == GUESSING:
             self.flash(self.tr("msg.guessed", seat=event.seat))
 
+    def _answer_offer(self, event: ButtonEvent) -> bool:
+        """The answer to the question a seat's minus+plus asked ("enter the cards by hand?"
+        at a card wait, "correct a card?" at the verdict): ok from that seat says yes, its
+        other presses (not a held button's repeats) say no. False when the press is no answer."""
+        if event.seat != self.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
+            return False
+        self.deadlines.cancel(Timer.OFFER)
+        if event.button == "ok" and event.kind == PRESS:
+            if self.stage in WAITS:
+                self.log_press(event, "yes, by hand")
+                self.entry.go_manual("asked at the table")
+            elif self.stage == VERDICT:
+                self.log_press(event, "yes, correct a card")
+                self.correction = Correction(self.game.last_result)
+        return True
+
     def _verdict_button(self, event: ButtonEvent) -> None:
         if event.kind == CHORD:
+            self.deadlines.set(Timer.OFFER, self.clock() + OFFER_SECONDS, event.seat)
+            self.log_press(event, "asks to correct a card")
             return
         if event.button == "ok":
             if event.kind != PRESS:
@@ -438,6 +467,24 @@ class Controller:
             self._acknowledge_verdict()
             return
         self.presenter.turn_verdict_page(1 if event.button == "plus" else -1)
+
+    def _correction_button(self, event: ButtonEvent) -> None:
+        correction = self.correction
+        outcome = correction.press(event)
+        self.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
+        if outcome == CANCELLED:
+            self.correction = None
+            self.flash(self.tr("msg.correction_cancelled"))
+        elif outcome == SAME_CARD:
+            self.flash(self.tr("msg.same_card"))
+        elif outcome == NOT_CONFIRMING:
+            self.flash(self.tr("msg.not_confirming", seats=self.tr.seats(correction.confirmers)))
+        elif outcome == CONFIRMED:
+            if self.apply(correction.event()):
+                self.correction = None
+                self.flash(self.tr("msg.corrected"))
+            else:  # the engine's refusal is on the screen; the card can be dialled again
+                correction.step = CARD
 
     def _acknowledge_verdict(self) -> None:
         game = self.game

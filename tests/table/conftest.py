@@ -91,6 +91,14 @@ class Spy(Listener):
             pytest.fail("the table never got there; last lines:\n" + "\n".join(self.lines[-25:]))
         return prompt
 
+    def wait_for_screen(self, test, timeout: float = 20.0):
+        """Block until a screen shown (at any time so far or from now) passes ``test``; return it."""
+        with self._changed:
+            screen = self._changed.wait_for(lambda: next((s for _, s in self.screens if test(s)), None), timeout)
+        if screen is None:
+            pytest.fail("the table never showed it; last lines:\n" + "\n".join(self.lines[-25:]))
+        return screen
+
     def texts(self, stage: str | None = None) -> list[str]:
         """Every text shown (title, big, lines), optionally only in one stage."""
         out = []

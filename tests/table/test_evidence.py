@@ -1,19 +1,21 @@
-"""The record as evidence at the table: no open card in it at any moment, and the photos
-that settled each reveal."""
+"""The record as evidence at the table: no open card in it at any moment, the photos that
+settled each reveal, and a misread card corrected by the two seats of the challenge."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from coyote_pi.engine import GameConfig
+from coyote_pi import cards
+from coyote_pi.engine import Game, GameConfig
 from coyote_pi.record import RecordError, read_record
+from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.table.controller import Listener
 from coyote_pi.table.photos import Photos, photo_folder
-from coyote_pi.table.stages import DEAL_WAIT, GAME_OVER, SETUP, VERDICT
+from coyote_pi.table.stages import CORRECT, DEAL_WAIT, GAME_OVER, SETUP, VERDICT
 from coyote_pi.table.store import RecordStore
 
-from .conftest import fast_sim, play, table_config
+from .conftest import fast_sim, play, running_table, table_config
 
 
 def _strings(value) -> set[str]:
@@ -40,7 +42,7 @@ class PrivateFileWatch(Listener):
         if prompt.stage == SETUP:
             return
         private = self.folder / "private" / "game-0001.round.json"
-        in_play = prompt.stage not in (DEAL_WAIT, VERDICT, GAME_OVER)
+        in_play = prompt.stage not in (DEAL_WAIT, VERDICT, CORRECT, GAME_OVER)
         self.open_prompts += in_play
         if in_play and not (private.exists() and private.stat().st_mode & 0o777 == 0o600):
             self.problems.append(f"{prompt.stage} of round {prompt.round}: no private file of mode 0600")
@@ -124,3 +126,103 @@ def test_the_photo_budget_removes_the_oldest_games_photos_never_a_record(tmp_pat
     RecordStore(tmp_path, keep_photos=2).create(GameConfig(players=2), {})
     assert sorted(p.name for p in tmp_path.glob("*.photos")) == ["game-0003.photos"]
     assert sorted(p.name for p in tmp_path.glob("*.jsonl")) == [f"game-{n:04d}.jsonl" for n in (1, 2, 3, 4)]
+
+
+# ---------------------------------------------------------------------- correcting a misread card
+
+
+def _to_verdict(rig, spy) -> Game:
+    """Seat 1 bids, seat 2 challenges; the hands reveal; back at the verdict of round 1."""
+    fingers = QueueFingers(rig.controller.queue)
+    spy.wait_for(lambda p: p.stage == "turn" and p.seats == (1,))
+    fingers.tap(1, "ok")
+    spy.wait_for(lambda p: p.stage == "turn" and p.seats == (2,))
+    fingers.tap(2, "minus")
+    spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
+    fingers.tap(2, "ok")
+    spy.wait_for(lambda p: p.stage == VERDICT)
+    return rig.controller.game
+
+
+def _flipping_centre(game: Game) -> str:
+    """A centre card, not in play, that would give the challenge to the other seat."""
+    from coyote_pi.engine import Correct
+
+    result = game.last_result
+    for card in cards.ALL_CARDS:
+        trial = Game.from_events(game.config, game.history)
+        try:
+            trial.apply(Correct("centre", card, (1, 2)))
+        except Exception:
+            continue
+        if trial.last_result.winner != result.winner:
+            return card
+    pytest.fail("no centre card changes this verdict")
+
+
+def test_the_challenger_and_the_bidder_correct_a_misread_card(tmp_path):
+    config = table_config(tmp_path, 3)
+    with running_table(config, fast_sim(5, players=False)) as (rig, spy):  # -10, 5, 1; centre 9
+        fingers = QueueFingers(rig.controller.queue)
+        game = _to_verdict(rig, spy)
+        read, right = game.last_result.centre, _flipping_centre(game)
+        first_winner = game.last_result.winner
+
+        fingers.chord(3)  # any seat asks; its ok opens the correction
+        fingers.tap(3, "ok")
+        spy.wait_for(lambda p: p.stage == CORRECT and p.correction[:2] == ("item", "seat:1"))
+        for _ in range(3):  # seat 1, 2, 3, then the centre
+            fingers.tap(3, "plus")
+        fingers.tap(3, "ok")
+        spy.wait_for(lambda p: p.correction == ("card", "centre", read))
+        steps = (cards.ALL_CARDS.index(right) - cards.ALL_CARDS.index(read)) % len(cards.ALL_CARDS)
+        for _ in range(steps):
+            fingers.tap(1, "plus")
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.correction == ("confirm", "centre", right) and p.seats == (1, 2))
+        fingers.tap(3, "ok")  # not a seat of the challenge: it cannot confirm
+        fingers.tap(2, "ok")
+        spy.wait_for(lambda p: p.stage == CORRECT and p.seats == (1,))
+        assert len(rig.controller.game.results) == 1
+        events = len(game.history)
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.stage == VERDICT and len(p.history) == events + 1)
+        assert "Seats 1, 2 confirm" in spy.texts()
+        fingers.tap(2, "plus")  # the explanation's page says what was corrected, and by whom
+        corrected = f"Corrected by seats 1, 2: Centre is {cards.display_name(right)}"
+        assert spy.wait_for_screen(lambda screen: corrected in screen.lines).title == "Round 1: why"
+
+    record = read_record(rig.controller.table.path)
+    correction = record.lines[-2]
+    assert (correction["kind"], correction["event"]) == (
+        "action", {"type": "correct", "item": "centre", "card": right, "confirmed_by": [1, 2]})
+    # Both readings stay: the camera's in the reveal and the first verdict, then the correction's.
+    reveal = next(line for line in record.lines if line.get("event", {}).get("type") == "reveal")
+    assert reveal["event"]["centre"] == read
+    verdicts = [line["result"] for line in record.lines if line["kind"] == "resolution"]
+    assert [v["centre"] for v in verdicts] == [read, right]
+    assert verdicts[1]["winner"] != first_winner == verdicts[0]["winner"]
+
+
+def test_a_correction_can_be_declined_or_cancelled_and_nothing_is_recorded(tmp_path):
+    config = table_config(tmp_path, 2)
+    with running_table(config, fast_sim(6, players=False)) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        _to_verdict(rig, spy)
+        lines = len(read_record(rig.controller.table.path).lines)
+        fingers.chord(1)
+        fingers.tap(1, "minus")  # "correct a card?" -- no
+        fingers.tap(2, "plus")  # a page of the verdict, as before
+        fingers.chord(2)
+        fingers.tap(2, "ok")
+        spy.wait_for(lambda p: p.stage == CORRECT)
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.correction is not None and p.correction[0] == "card")
+        fingers.chord(1)  # cancelled
+        spy.wait_for(lambda p: p.stage == VERDICT)
+        fingers.tap(2, "ok")
+        spy.wait_for(lambda p: p.stage == DEAL_WAIT)
+        assert "Correction cancelled" in spy.texts() and "Correct a card?" in spy.texts()
+    after = read_record(rig.controller.table.path).lines[lines:]
+    assert {line["kind"] for line in after} == {"note"}  # the verdict seen, what the camera sees of the deal
+    assert {"table": "verdict_seen", "round": 1} in [line["note"] for line in after]
