@@ -357,11 +357,17 @@ def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False, priva
 
 
 def _private_openings(path: Path) -> list[dict]:
-    saved = Vault(path).read(Vault.ROUND)
-    if saved is None:
-        raise RecordError(None, f"the record's last round is sealed and {Vault(path).path(Vault.ROUND)}, which "
+    vault = Vault(path)
+    try:
+        saved = vault.read(Vault.ROUND)
+        openings = None if saved is None else _openings(None, saved["openings"])
+    except (ValueError, KeyError, TypeError, RecordError):
+        raise RecordError(None, f"{vault.path(Vault.ROUND)}, which opens the record's last round, is damaged: "
+                                "that round cannot be resumed") from None
+    if openings is None:
+        raise RecordError(None, f"the record's last round is sealed and {vault.path(Vault.ROUND)}, which "
                                 "opens it, is missing: that round cannot be resumed")
-    return saved["openings"]
+    return openings
 
 
 def check_photos(record: Record, folder: str | os.PathLike) -> tuple[int, list[str]]:

@@ -755,3 +755,12 @@ def test_only_a_reveal_or_a_draw_keeps_a_photo(tmp_path):
     table = RecordedGame.start(tmp_path / "g.jsonl", GameConfig(players=2))
     with pytest.raises(ValueError, match="a deal keeps no photo"):
         table.apply(Deal({1: "4", 2: "5"}), photo={"file": "x.jpg", "sha256": "0" * 64})
+
+
+def test_a_damaged_private_file_is_reported_not_trusted(tmp_path):
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
+    play(table, stop_after=3)
+    (tmp_path / "private" / "g.round.json").write_text('{"openings": [{"seq": 1}]}', encoding="utf-8")
+    with pytest.raises(RecordError, match="g.round.json, which opens the record's last round, is damaged"):
+        RecordedGame.resume(path)

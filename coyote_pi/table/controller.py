@@ -159,7 +159,7 @@ class Controller:
         if self.table is None:
             self._begin_setup()
         elif self.game.phase in (DEAL, OVER):
-            self.photos.publish()  # a crash may have come between a round's closing and its photos' move
+            self._publish_photos()  # a crash may have come between a round's closing and its photos' move
 
     # ------------------------------------------------------------------ public
 
@@ -246,7 +246,7 @@ class Controller:
         if isinstance(event, Undo):
             self.memory.undos += 1
         if len(self.game.results) > results_before:
-            self.photos.publish()
+            self._publish_photos()
         self.deadlines.cancel(Timer.FLASH)
         for line in play_by_play.accepted(event, self.game, results_before, self.table.writer.fingerprint):
             self.log(line)
@@ -528,12 +528,22 @@ class Controller:
                 event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
             else:
                 event = DrawReplacement(settled)
-            photo = self.photos.keep(round_number, name, result.frame)
+            try:
+                photo = self.photos.keep(round_number, name, result.frame)
+            except OSError as error:  # the cards still count; the record says there is no photo
+                self.log(f"  the {name} photo was not kept ({error})")
+                photo = None
             if self.apply(event, photo):
                 for listener in self.listeners:
                     listener.on_reveal(round_number, name, result.frame, result.reading)
             else:
                 self.photos.discard(photo)
+
+    def _publish_photos(self) -> None:
+        try:
+            self.photos.publish()
+        except OSError as error:  # they stay private until the next round closes
+            self.log(f"  the photos of round {self.game.round_number} were not moved ({error})")
 
     # ------------------------------------------------------------------ time
 

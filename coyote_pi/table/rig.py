@@ -61,10 +61,10 @@ def resume_or_none(config: TableConfig, *, new: bool) -> tuple | None:
     records = store.RecordStore(config.record_dir)
     try:
         path = records.newest_unfinished()
-    except store.RecordError as error:
+        return None if path is None else store.open_record(path)
+    except store.RecordError as error:  # its open round's private file may be missing too
         log.warning("the newest game record cannot be resumed (%s); starting a new game", error)
         return None
-    return None if path is None else store.open_record(path)
 
 
 def open_rig(

@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from coyote_pi import cards
-from coyote_pi.engine import Game, GameConfig
+from coyote_pi.engine import Deal, Game, GameConfig
 from coyote_pi.record import RecordError, read_record
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.table.controller import Listener
 from coyote_pi.table.photos import Photos, photo_folder
+from coyote_pi.table.rig import resume_or_none
 from coyote_pi.table.stages import CORRECT, DEAL_WAIT, GAME_OVER, SETUP, VERDICT
 from coyote_pi.table.store import RecordStore
 
@@ -94,6 +95,15 @@ def test_replay_of_the_record_as_it_stood_never_shows_the_open_round(tmp_path):
             assert record.open_round.first_line + record.open_round.lines - 1 == end
 
 
+def test_a_game_whose_open_round_cannot_be_opened_is_not_resumed(tmp_path):
+    config = table_config(tmp_path, 2)
+    table = RecordStore(tmp_path).create(GameConfig(players=2), {})
+    table.apply(Deal({1: "4", 2: "5"}))
+    (tmp_path / "private" / "game-0001.round.json").unlink()
+    assert resume_or_none(config, new=False) is None  # logged; the table starts a new game, the file stays
+    assert read_record(table.path).open_round is not None
+
+
 # ---------------------------------------------------------------------- photos
 
 
@@ -116,6 +126,17 @@ def test_photos_wait_in_private_until_their_round_closes(tmp_path):
     public = tmp_path / "game-0007.photos"
     assert [p.name for p in public.iterdir()] == ["round-03-reveal.jpg"]
     assert not kept.exists() and photos.keep(3, "draw", "a scene, not a picture") is None
+
+
+def test_a_photo_that_cannot_be_kept_does_not_stop_the_game(tmp_path, monkeypatch):
+    def full_disk(photos, round_number, what, frame):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Photos, "keep", full_disk)
+    played = play(table_config(tmp_path, 2), sim=fast_sim(3))
+    reveals = [line for line in played.record.lines if line.get("event", {}).get("type") == "reveal"]
+    assert played.game.winner is not None and reveals and all(line["photo"] is None for line in reveals)
+    assert any("the reveal photo was not kept" in line for line in played.spy.lines)
 
 
 def test_the_photo_budget_removes_the_oldest_games_photos_never_a_record(tmp_path):
