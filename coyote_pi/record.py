@@ -501,8 +501,9 @@ class _Replay:
         self.record: Record | None = None
         self.time = ""  # the latest time so far
         self.pending = 0  # resolutions the engine produced that the record has not shown yet
-        #: The lines of the sealed round so far, as (line number, kind, line); None: no round is sealed.
-        self.held: list[tuple[int, str, dict]] | None = None
+        #: The lines of the sealed round so far, as (line number, kind, line, its event parsed
+        #: if it is not sealed); None: no round is sealed.
+        self.held: list[tuple[int, str, dict, E.Event | None]] | None = None
 
     def take(self, number: int, raw: bytes) -> None:
         text, line = _parse(number, raw)
@@ -525,10 +526,10 @@ class _Replay:
         record.lines.append(line)
         record.digests.append(_sha256(text))
 
-    def _apply(self, number: int, kind: str, line: dict, opened: dict | None = None) -> None:
+    def _apply(self, number: int, kind: str, line: dict, event: E.Event | None = None) -> None:
         record = self.record
         if kind in ("action", "observation"):
-            self._event(number, kind, line, opened)
+            self._event(number, event if event is not None else _event_of(number, kind, line))
         elif kind == "resolution":
             self._resolution(number, line["result"])
         elif self.pending:
@@ -541,11 +542,11 @@ class _Replay:
             raise RecordError(number, "a resolution before the opening line of its round")
         if self.pending:  # what the engine resolved must be shown before anything else
             raise RecordError(number, "an event before the resolution of the previous challenge")
-        if kind != "note":
-            _event_of(number, kind, line)  # its form now; the rules once the round is opened
+        # Its form now (a sealed event's, until it is opened); the rules once the round is opened.
+        event = _event_of(number, kind, line) if kind != "note" else None
         if self.held is None:
             self.held = []
-        self.held.append((number, kind, line))
+        self.held.append((number, kind, line, event))
 
     def _open(self, number: int, openings: object) -> None:
         if self.held is None:
@@ -587,19 +588,20 @@ class _Replay:
                 raise RecordError(number, f"the opening of line {sealed_number} is not the {event['type']} "
                                           "event sealed there")
             opened[sealed_number] = opening["event"]
-        for held_number, kind, line in held:
-            self._apply(held_number, kind, line, opened.get(held_number))
+        for held_number, kind, line, event in held:
+            if held_number in opened:
+                event = _event_of(held_number, kind, line, opened[held_number])
+            self._apply(held_number, kind, line, event)
 
-    def _event(self, number: int, kind: str, line: dict, opened: dict | None) -> None:
+    def _event(self, number: int, event: E.Event) -> None:
         game = self.record.game
         if self.pending:
             raise RecordError(number, "an event before the resolution of the previous challenge")
         before = len(game.results)
-        event = _event_of(number, kind, line, opened)
         try:
             game.apply(event)
         except IllegalAction as error:
-            raise RecordError(number, f"illegal {kind}: {error}") from None
+            raise RecordError(number, f"illegal {event_kind(event)}: {error}") from None
         if isinstance(event, E.Undo):
             self.record.undone.append(number)
         self.pending = len(game.results) - before
@@ -622,8 +624,8 @@ class _Replay:
         self.pending -= 1
 
 
-def _sealed_lines(held: list[tuple[int, str, dict]]) -> list[tuple[int, dict]]:
-    return [(number, line) for number, kind, line in held if kind != "note" and is_sealed(line["event"])]
+def _sealed_lines(held: list[tuple[int, str, dict, E.Event | None]]) -> list[tuple[int, dict]]:
+    return [(number, line) for number, kind, line, _ in held if kind != "note" and is_sealed(line["event"])]
 
 
 def _event_of(number: int, kind: str, line: dict, opened: dict | None = None) -> E.Event | None:
