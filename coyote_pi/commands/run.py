@@ -215,19 +215,21 @@ def _open_sim(args, config, devices_config, resumption):
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
 
     table, skipped = resumption.table, resumption.skipped
-    recorded = table[0].record.meta if table else {}
+    # Every deal follows from the seed and the plan: they are kept in the record's
+    # service-only file, never in its setup line. A resumed game deals on as it began.
+    recorded = table[0].private_meta if table else {}
     seed = recorded.get("seed")
     if seed is None:
         seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    # A resumed game deals on as it began (its plan is in its record, like its seed).
     text = recorded.get("deal") if table else args.deal
     deal = DealPlan() if text is None else parse_deal(text)  # checked by _settings (or when it was recorded)
-    meta = {"source": "sim", "seed": seed, **({"deal": deal.text} if deal.text else {})}
+    private = {"seed": seed, **({"deal": deal.text} if deal.text else {})}
     sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players},
                      deal=deal)
     console = SimConsole() if _has_console(args) else None
     watchers = [console] if console is not None else []
-    rig = open_sim_rig(config, devices_config, sim, table=table, meta=meta, new_game_when_over=not args.scripted,
+    rig = open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim"}, private_meta=private,
+                       new_game_when_over=not args.scripted,
                        not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers)
     if console is not None:
         console.attach(rig.sim, rig.controller)

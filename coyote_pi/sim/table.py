@@ -180,7 +180,7 @@ class _Hands(_Actor):
     """Lays the cards the prompt asks for (and catches up after a restart)."""
 
     def key(self, prompt: K.Prompt):
-        if prompt.config is None or prompt.stage in (K.VERDICT, K.GAME_OVER):
+        if prompt.config is None or prompt.stage in (K.VERDICT, K.CORRECT, K.GAME_OVER):
             return None
         return (prompt.epoch, prompt.stage, prompt.round, len(prompt.history))
 

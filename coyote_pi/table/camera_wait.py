@@ -94,11 +94,14 @@ def _seat_problem(seat: int, read) -> Problem | None:
     return Problem.of(key, seat=seat)
 
 
-def _seat_cards(reading, seats: Iterable[int]) -> tuple[dict[int, str], list[Problem]]:
+def _seat_cards(reading, seats: Iterable[int], *, open_round: bool) -> tuple[dict[int, str], list[Problem]]:
     """The cards of ``seats`` and the problems of those that cannot be read.
 
-    A card seen in two places (a misplaced or foreign card) is one problem naming the
-    seats involved, never the card: its value would tell a player their own card.
+    A card seen in two places (a misplaced or foreign card) is one problem, never naming
+    the card. In an ``open_round`` (the deal) it names no seat either: a seat told that
+    its stand and another show the same card learns its own card. The table deals again
+    instead, so what a seat can still infer (that its card is one it sees) concerns a
+    card it will not play. At the reveal every card is public, and the seats are named.
     """
     cards, problems, doubled = {}, [], []
     for seat in seats:
@@ -111,7 +114,9 @@ def _seat_cards(reading, seats: Iterable[int]) -> tuple[dict[int, str], list[Pro
             cards[seat] = read.card
         else:
             problems.append(problem)
-    if len(doubled) >= 2:
+    if open_round and (doubled or reading.duplicates):
+        problems.append(Problem.of("problem.duplicate_deal"))
+    elif len(doubled) >= 2:
         problems.append(Problem.of("problem.duplicate", seats=", ".join(map(str, doubled))))
     elif doubled or reading.duplicates:
         problems.append(Problem.of("problem.duplicate_anywhere"))
@@ -146,7 +151,7 @@ def look_deal(reading, active: Iterable[int]) -> Look:
     """The deal: ``result`` is ``{seat: card}`` for the seats in the game."""
 
     def look() -> Look:
-        cards, problems = _seat_cards(reading, active)
+        cards, problems = _seat_cards(reading, active, open_round=True)
         centre = _slot_state(reading, "centre")
         if centre != SlotState.FACE_DOWN:
             key = {SlotState.EMPTY: "problem.slot_missing",
@@ -196,7 +201,7 @@ def look_reveal(reading, *, extra: bool, seats: Iterable[int]) -> Look:
         if extra:
             extra_card, problem = _face_up_card(reading, "extra")
             problems += [problem] if problem else []
-        cards, seat_problems = _seat_cards(reading, seats)
+        cards, seat_problems = _seat_cards(reading, seats, open_round=False)
         problems += seat_problems
         if problems:
             return Look(problems=tuple(problems))

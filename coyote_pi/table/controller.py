@@ -19,7 +19,10 @@ from the game's phase and the table's :class:`~coyote_pi.table.store.TableMemory
 never keeping it separately, and hands a press to the stage's handler: the turn, the
 guesses and the verdict are handled here, setup by the
 :class:`~coyote_pi.table.setup_wizard.SetupWizard`, a card wait's buttons by
-:class:`~coyote_pi.table.manual_entry.ManualEntry`. A camera reading settles its
+:class:`~coyote_pi.table.manual_entry.ManualEntry`, a correction of the verdict by
+:class:`~coyote_pi.table.correction.Correction`. A seat's minus+plus at a card wait or
+at the verdict asks a question ("enter the cards by hand?", "correct a card?") that the
+same seat's ok answers. A camera reading settles its
 wait. Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
 the :class:`~coyote_pi.table.presenter.Prompt`. The parts act through the controller's
 :meth:`~Controller.apply`, :meth:`~Controller.note`, :meth:`~Controller.log` and
@@ -29,6 +32,8 @@ Durability: every game event goes through :meth:`RecordedGame.apply
 <coyote_pi.record.RecordedGame.apply>`, which writes and fsyncs it before returning;
 every table memory change is a note line written the same way; only then is the
 screen redrawn. Killed at any moment, the table resumes from the record at the same point.
+The camera frame that settled a reveal or a draw is kept as a photo before its line is
+written (:mod:`~coyote_pi.table.photos`), and made public once its round is closed.
 """
 
 from __future__ import annotations
@@ -59,14 +64,17 @@ from coyote_pi.record import RecordedGame
 from coyote_pi.table import camera_wait, play_by_play, screens, store
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.config import TableConfig
+from coyote_pi.table.correction import CANCELLED, CARD, CONFIRMED, NOT_CONFIRMING, SAME_CARD, Correction
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
-from coyote_pi.table.manual_entry import ManualEntry
+from coyote_pi.table.manual_entry import OFFER_SECONDS, ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
+from coyote_pi.table.photos import Photos
 from coyote_pi.table.presenter import Listener, Presenter, Prompt  # Prompt: for the table's watchers
 from coyote_pi.table.selector import PEEK, Selector, event_for, opening_bid
 from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.table.stages import (
+    CORRECT,
     DEAL_WAIT,
     DRAW_WAIT,
     EXTRA_WAIT,
@@ -93,11 +101,13 @@ class Controller:
     ``camera``/``reader`` the camera and :class:`~coyote_pi.vision.reader.TableReader`
     (None: the manual path everywhere); ``table`` a resumed record with its memory (or
     None: setup, then a new record in ``config.record_dir``). ``meta`` is written into a
-    new record's setup line. ``notifier`` is told when the loop starts, how it goes and
-    when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
-    :mod:`coyote_pi.pi.notify`; None: no one is told). ``not_resumed`` names the newest
-    record when it could not be resumed (:func:`~coyote_pi.table.rig.resume_newest`): the
-    screens say so until the first game of this run is dealt.
+    new record's setup line, for anyone to read; ``private_meta`` into its service-only
+    file (the simulated table's seed and deal plan, from which every deal follows).
+    ``notifier`` is told when the loop starts, how it goes and when it stops (a
+    :class:`~coyote_pi.table.notifier.Notifier` such as :mod:`coyote_pi.pi.notify`;
+    None: no one is told). ``not_resumed`` names the newest record when it could not be
+    resumed (:func:`~coyote_pi.table.rig.resume_newest`): the screens say so until the
+    first game of this run is dealt.
     """
 
     def __init__(
@@ -110,6 +120,7 @@ class Controller:
         table: tuple[RecordedGame, store.TableMemory] | None = None,
         listeners: Iterable[Listener] = (),
         meta: dict | None = None,
+        private_meta: dict | None = None,
         notifier: Notifier | None = None,
         clock: Callable[[], float] = time.monotonic,
         epoch: int = 0,
@@ -124,13 +135,14 @@ class Controller:
         self.queue: queue.Queue = events if events is not None else queue.Queue()
         self.listeners = list(listeners)
         self.meta = dict(meta or {})
+        self.private_meta = dict(private_meta or {})
         self.clock = clock
         self.epoch = epoch
         self.new_game_when_over = new_game_when_over
         self._notifier = notifier if notifier is not None else SILENT
         self.deadlines = Deadlines()
         self.camera = CameraReads(camera, reader, self.queue, self.deadlines, clock, self.pacing)
-        self.store = store.RecordStore(config.record_dir)
+        self.store = store.RecordStore(config.record_dir, config.keep_photos_games)
         self.table, self.memory = table if table is not None else (None, store.TableMemory())
         language = self.meta.get("language") if self.table is None else self.table.record.meta.get("language")
         self.tr = Translator(language or config.game.language or "en")
@@ -141,6 +153,8 @@ class Controller:
         self._situation: tuple = ()
         self.selector: Selector | None = None
         self._selector_start: int | None = None
+        #: The correction of the verdict being entered (the ``correct`` stage), if any.
+        self.correction: Correction | None = None
         #: The stands the camera counted during setup (shown beside the players' question).
         self.stands: int | None = None
         self._final_seen = False
@@ -148,12 +162,19 @@ class Controller:
         self._watchdog_every = self._notifier.watchdog_interval()
         if self.table is None:
             self._begin_setup()
+        elif self.game.phase in (DEAL, OVER):
+            self._publish_photos()  # a crash may have come between a round's closing and its photos' move
 
     # ------------------------------------------------------------------ public
 
     @property
     def game(self):
         return None if self.table is None else self.table.game
+
+    @property
+    def photos(self) -> Photos:
+        """The reveal and draw photos of the game being played."""
+        return Photos(self.table.path)
 
     def run(self, *, until_over: bool = False) -> None:
         """Run the loop until :data:`STOP` (or, with ``until_over``, the game-over screen)."""
@@ -212,11 +233,12 @@ class Controller:
         self.table.note(**note)
         self.memory.learn(note)
 
-    def apply(self, event: Event) -> bool:
-        """Apply a game event through the record; refusals are shown and change nothing."""
+    def apply(self, event: Event, photo: dict | None = None) -> bool:
+        """Apply a game event through the record (with the ``photo`` that settled a reveal or
+        a draw); refusals are shown and change nothing. A round that closes publishes its photos."""
         results_before = len(self.game.results)
         try:
-            self.table.apply(event)
+            self.table.apply(event, photo)
         except IllegalAction as error:
             self.flash(self.tr.refusal(error.code, error.params))
             self.log(f"  refused: {error}")
@@ -227,6 +249,8 @@ class Controller:
             return False
         if isinstance(event, Undo):
             self.memory.undos += 1
+        if len(self.game.results) > results_before:
+            self._publish_photos()
         self.deadlines.cancel(Timer.FLASH)
         for line in play_by_play.accepted(event, self.game, results_before, self.table.writer.fingerprint):
             self.log(line)
@@ -249,7 +273,7 @@ class Controller:
 
     def _finish_setup(self) -> None:
         config = self.setup.game_config()
-        self.table = self.store.create(config, dict(self.meta, language=self.setup.language))
+        self.table = self.store.create(config, dict(self.meta, language=self.setup.language), self.private_meta)
         self.memory = store.TableMemory()
         self.setup = None
         self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts "
@@ -279,7 +303,7 @@ class Controller:
         last = game.last_result
         if last is not None and last.round not in self.memory.verdicts_seen:
             if game.phase != OVER or not self._final_seen:
-                return VERDICT
+                return VERDICT if self.correction is None else CORRECT
         if game.phase == OVER:
             return GAME_OVER
         if game.phase == DEAL:
@@ -313,6 +337,8 @@ class Controller:
         """Set up what a new situation needs: a selector, a camera wait, verdict pages."""
         stage = self.stage
         self.selector = None
+        if stage != CORRECT:
+            self.correction = None
         self.camera.stop()
         self.deadlines.cancel(Timer.OFFER)
         if stage != TURN:
@@ -354,7 +380,7 @@ class Controller:
             if event.kind == PRESS:
                 self.flash(self.tr("msg.not_playing", seat=event.seat))
             return
-        if self.entry.answer_offer(event):
+        if self._answer_offer(event):
             return
         if stage == TURN:
             self._turn_button(event)
@@ -362,6 +388,8 @@ class Controller:
             self._guess_button(event)
         elif stage == VERDICT:
             self._verdict_button(event)
+        elif stage == CORRECT:
+            self._correction_button(event)
         elif stage == GAME_OVER:
             if event.button == "ok" and event.kind == PRESS and self.new_game_when_over:
                 self._new_game()
@@ -416,8 +444,26 @@ class Controller:
         if self.apply(Guess(event.seat, winner)) and self.game.phase == GUESSING:
             self.flash(self.tr("msg.guessed", seat=event.seat))
 
+    def _answer_offer(self, event: ButtonEvent) -> bool:
+        """The answer to the question a seat's minus+plus asked ("enter the cards by hand?"
+        at a card wait, "correct a card?" at the verdict): ok from that seat says yes, its
+        other presses (not a held button's repeats) say no. False when the press is no answer."""
+        if event.seat != self.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
+            return False
+        self.deadlines.cancel(Timer.OFFER)
+        if event.button == "ok" and event.kind == PRESS:
+            if self.stage in WAITS:
+                self.log_press(event, "yes, by hand")
+                self.entry.go_manual("asked at the table")
+            elif self.stage == VERDICT:
+                self.log_press(event, "yes, correct a card")
+                self.correction = Correction(self.game.last_result)
+        return True
+
     def _verdict_button(self, event: ButtonEvent) -> None:
         if event.kind == CHORD:
+            self.deadlines.set(Timer.OFFER, self.clock() + OFFER_SECONDS, event.seat)
+            self.log_press(event, "asks to correct a card")
             return
         if event.button == "ok":
             if event.kind != PRESS:
@@ -426,6 +472,24 @@ class Controller:
             self._acknowledge_verdict()
             return
         self.presenter.turn_verdict_page(1 if event.button == "plus" else -1)
+
+    def _correction_button(self, event: ButtonEvent) -> None:
+        correction = self.correction
+        outcome = correction.press(event)
+        self.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
+        if outcome == CANCELLED:
+            self.correction = None
+            self.flash(self.tr("msg.correction_cancelled"))
+        elif outcome == SAME_CARD:
+            self.flash(self.tr("msg.same_card"))
+        elif outcome == NOT_CONFIRMING:
+            self.flash(self.tr("msg.not_confirming", seats=self.tr.seats(correction.confirmers)))
+        elif outcome == CONFIRMED:
+            if self.apply(correction.event()):
+                self.correction = None
+                self.flash(self.tr("msg.corrected"))
+            else:  # the engine's refusal is on the screen; the card can be dialled again
+                correction.step = CARD
 
     def _acknowledge_verdict(self) -> None:
         game = self.game
@@ -469,9 +533,22 @@ class Controller:
                 event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
             else:
                 event = DrawReplacement(settled)
-            if self.apply(event):
+            try:
+                photo = self.photos.keep(round_number, name, result.frame)
+            except OSError as error:  # the cards still count; the record says there is no photo
+                self.log(f"  the {name} photo was not kept ({error})")
+                photo = None
+            if self.apply(event, photo):
                 for listener in self.listeners:
                     listener.on_reveal(round_number, name, result.frame, result.reading)
+            else:
+                self.photos.discard(photo)
+
+    def _publish_photos(self) -> None:
+        try:
+            self.photos.publish()
+        except OSError as error:  # they stay private until the next round closes
+            self.log(f"  the photos of round {self.game.round_number} were not moved ({error})")
 
     # ------------------------------------------------------------------ time
 

@@ -76,6 +76,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "manual.title": {"en": "Enter cards by hand?", "de": "Karten von Hand?", "ru": "Карты вручную?"},
     "manual.big": {"en": "Seat {seat}: ok?", "de": "Platz {seat}: ok?", "ru": "Место {seat}: ok?"},
+    "correct.offer_title": {"en": "Correct a card?", "de": "Karte korrigieren?", "ru": "Исправить карту?"},
     "manual.hint": {
         "en": "ok: yes. Any other button: no.",
         "de": "ok: ja. Jede andere Taste: nein.",
@@ -107,6 +108,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Seats {seats}: the same card twice?",
         "de": "Plätze {seats}: zweimal dieselbe Karte?",
         "ru": "Места {seats}: одна карта дважды?",
+    },
+    "problem.duplicate_deal": {
+        "en": "The same card twice: collect the cards, deal again",
+        "de": "Dieselbe Karte zweimal: einsammeln, neu geben",
+        "ru": "Одна карта дважды: соберите карты, раздайте заново",
     },
     "problem.duplicate_anywhere": {
         "en": "A card is seen twice",
@@ -252,12 +258,51 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "-/+ wählen, ok bestätigen (jeder Platz)",
         "ru": "-/+ выбор, ok подтвердить (любое место)",
     },
+    # --- correcting a misread card at the verdict ----------------------------------------
+    "correct.title": {"en": "Correct which card?", "de": "Welche Karte korrigieren?", "ru": "Какую карту исправить?"},
+    "correct.read": {"en": "Read as {card}", "de": "Gelesen: {card}", "ru": "Прочитано: {card}"},
+    "correct.item_hint": {
+        "en": "-/+ choose, ok: this card (any seat)",
+        "de": "-/+ wählen, ok: diese Karte (jeder Platz)",
+        "ru": "-/+ выбор, ok: эта карта (любое место)",
+    },
+    "correct.card_title": {"en": "{item}: which card?", "de": "{item}: welche Karte?", "ru": "{item}: какая карта?"},
+    "correct.confirm_title": {"en": "{item}: {card}", "de": "{item}: {card}", "ru": "{item}: {card}"},
+    "correct.confirm_big": {"en": "Confirm?", "de": "Bestätigen?", "ru": "Подтвердить?"},
+    "correct.confirm_hint": {
+        "en": "Seats {seats}: ok at your seat confirms. -/+: change",
+        "de": "Plätze {seats}: ok am eigenen Platz bestätigt. -/+: ändern",
+        "ru": "Места {seats}: ok на своём месте подтверждает. -/+: изменить",
+    },
+    "correct.cancel_hint": {"en": "minus+plus: cancel", "de": "minus+plus: abbrechen", "ru": "минус+плюс: отмена"},
+    "item.seat": {"en": "Seat {seat}", "de": "Platz {seat}", "ru": "Место {seat}"},
+    "item.centre": {"en": "Centre", "de": "Mitte", "ru": "Центр"},
+    "item.extra": {"en": "Extra card", "de": "Extrakarte", "ru": "Доп. карта"},
+    "item.draw": {"en": "Drawn for ?", "de": "Gezogen für ?", "ru": "Вместо ?"},
+    "msg.corrected": {"en": "Corrected: the new verdict", "de": "Korrigiert: das neue Urteil", "ru": "Исправлено: новый вердикт"},
+    "msg.correction_cancelled": {"en": "Correction cancelled", "de": "Korrektur abgebrochen", "ru": "Исправление отменено"},
+    "msg.same_card": {"en": "That is the card read", "de": "So wurde sie gelesen", "ru": "Так и прочитано"},
+    "msg.not_confirming": {
+        "en": "Seats {seats} confirm",
+        "de": "Plätze {seats} bestätigen",
+        "ru": "Подтверждают места {seats}",
+    },
     # --- the verdict --------------------------------------------------------------------
     "verdict.title": {"en": "Total {total} · bid {bid}", "de": "Summe {total} · Gebot {bid}", "ru": "Сумма {total} · ставка {bid}"},
     "verdict.winner": {"en": "Seat {seat} wins", "de": "Platz {seat} gewinnt", "ru": "Место {seat} выиграло"},
     "verdict.loser": {"en": "Seat {seat} loses", "de": "Platz {seat} verliert", "ru": "Место {seat} проиграло"},
     "verdict.explain_title": {"en": "Round {round}: why", "de": "Runde {round}: wieso", "ru": "Раунд {round}: итог"},
     "verdict.continue": {"en": "ok: next round", "de": "ok: nächste Runde", "ru": "ok: следующий раунд"},
+    "verdict.correct_hint": {
+        "en": "Misread? minus+plus, then ok: correct",
+        "de": "Falsch gelesen? minus+plus, dann ok",
+        "ru": "Ошибка? минус+плюс, затем ok",
+    },
+    "expl.corrected": {
+        "en": "Corrected by seats {seats}: {item} is {card}",
+        "de": "Korrigiert von Plätzen {seats}: {item} ist {card}",
+        "ru": "Исправлено местами {seats}: {item} — {card}",
+    },
     "expl.seat_card": {"en": "Seat {seat}: {card}", "de": "Platz {seat}: {card}", "ru": "Место {seat}: {card}"},
     "expl.centre": {"en": "Centre: {card}", "de": "Mitte: {card}", "ru": "Центр: {card}"},
     "expl.extra": {
@@ -332,6 +377,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "refusal.duplicate_card": {"en": "A card appears twice", "de": "Eine Karte kommt doppelt vor", "ru": "Карта встречается дважды"},
     "refusal.bad_reveal": {"en": "Those cards do not fit", "de": "Die Karten passen nicht", "ru": "Эти карты не подходят"},
     "refusal.bad_replacement": {"en": "That card is already in play", "de": "Die Karte ist schon im Spiel", "ru": "Эта карта уже в игре"},
+    "refusal.nothing_to_correct": {"en": "Nothing to correct now", "de": "Nichts zu korrigieren", "ru": "Нечего исправлять"},
+    "refusal.bad_correction": {"en": "That does not fit", "de": "Das passt nicht", "ru": "Так не подходит"},
+    "refusal.correction_needs_draw": {
+        "en": "? needs a card drawn for it",
+        "de": "? braucht eine gezogene Karte",
+        "ru": "Для ? нужна вытянутая карта",
+    },
     "refusal.other": {"en": "Not possible now", "de": "Jetzt nicht möglich", "ru": "Сейчас нельзя"},
 }
 
@@ -354,6 +406,9 @@ _REFUSALS: dict[str, str] = {
     "duplicate_card": "refusal.duplicate_card",
     "bad_reveal": "refusal.bad_reveal",
     "bad_replacement": "refusal.bad_replacement",
+    "nothing_to_correct": "refusal.nothing_to_correct",
+    "bad_correction": "refusal.bad_correction",
+    "correction_needs_draw": "refusal.correction_needs_draw",
 }
 
 

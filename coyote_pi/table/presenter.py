@@ -9,11 +9,12 @@ for, which the simulated table's players act on the way people act on the OLED.
 The screen, first match wins:
 
 1. a short message (a refusal, "undone", "cards by hand"), for ``message_seconds``;
-2. a seat's question "enter the cards by hand?", until it is answered or expires;
+2. a seat's question "enter the cards by hand?" (at a card wait) or "correct a card?"
+   (at the verdict), until it is answered or expires;
 3. the stage's own screen: the setup question; the turn's pending choice (or, for a
    moment after a peek, the peek notice); who has guessed; the verdict's current page;
-   the game's end; or a card wait, with what the camera still misses, or the card
-   being dialled on the manual path.
+   the correction being entered; the game's end; or a card wait, with what the camera
+   still misses, or the card being dialled on the manual path.
 
 Pages: the panel shows a few small lines. A screen with more turns its pages by
 itself, one per ``page_seconds`` (counted on the clock, so a screen redrawn for
@@ -34,8 +35,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from coyote_pi.devices.screen import Screen
-from coyote_pi.engine import OVER, GameConfig
+from coyote_pi.engine import OVER, Correct, GameConfig
 from coyote_pi.table import screens, stages
+from coyote_pi.table.correction import CONFIRM
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.selector import Choice
 
@@ -59,6 +61,7 @@ class Prompt:
     manual: bool = False  #: this wait is on the manual path
     entry: tuple[str, str] | None = None  #: (item, card shown) while entering cards by hand
     setup: tuple[str, object] | None = None  #: (step, value shown) during setup
+    correction: tuple[str, str, str] | None = None  #: (step, item, card shown) while correcting the verdict
 
 
 class Listener:
@@ -100,8 +103,9 @@ class Presenter:
         if controller.stage != stages.VERDICT:
             return
         game, pacing = controller.game, controller.pacing
+        corrected = game.history[-1] if isinstance(game.history[-1], Correct) else None
         verdict = screens.verdict_screens(controller.tr, game, game.last_result, controller.table.writer.fingerprint,
-                                          final=game.phase == OVER)
+                                          final=game.phase == OVER, corrected=corrected)
         self._pages = [(screen, page) for screen in verdict for page in range(self._page_count(screen))]
         now = controller.clock()
         controller.deadlines.set(Timer.VERDICT_PAGE, now + pacing.page_seconds)
@@ -141,7 +145,7 @@ class Presenter:
         if (flash := deadlines.payload(Timer.FLASH)) is not None:
             return flash
         if (asking := deadlines.payload(Timer.OFFER)) is not None:
-            return screens.manual_offer_screen(tr, asking)
+            return screens.offer_screen(tr, asking, correction=stage == stages.VERDICT)
         if stage == stages.SETUP:
             setup = controller.setup
             if setup.step == "start":
@@ -157,6 +161,8 @@ class Presenter:
         if stage == stages.VERDICT:
             screen, page = self._pages[self._page]
             return dataclasses.replace(screen, page=page)
+        if stage == stages.CORRECT:
+            return screens.correction_screen(tr, game, controller.correction)
         if stage == stages.GAME_OVER:
             return screens.over_screen(tr, game, controller.table.writer.fingerprint,
                                        offer_new_game=controller.new_game_when_over)
@@ -225,10 +231,15 @@ class Presenter:
             seats = (game.turn,)
         elif stage == stages.GUESS:
             seats = game.legal().seats
+        correction = None
+        if stage == stages.CORRECT:
+            fix = controller.correction
+            seats = fix.waiting if fix.step == CONFIRM else ()
+            correction = (fix.step, fix.item, fix.card)
         manual = stage in stages.WAITS and controller.is_manual()
         entered = None
         if manual and stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and (item := entry.item()) is not None:
             entered = (item, entry.card)
         choice = controller.selector.choice if stage == stages.TURN and controller.selector is not None else None
         return Prompt(stage, controller.epoch, game.round_number, seats, game.config, tuple(game.history),
-                      controller.memory.undos, choice, manual, entered)
+                      controller.memory.undos, choice, manual, entered, correction=correction)

@@ -75,10 +75,11 @@ def resume_newest(config: TableConfig, *, new: bool) -> Resumption:
     records = store.RecordStore(config.record_dir)
     try:
         path = records.newest_unfinished()
-    except store.RecordError as error:
+        table = None if path is None else store.open_record(path)
+    except store.RecordError as error:  # its open round's private file may be missing too
         log.warning("the newest game record cannot be resumed (%s); starting a new game", error)
         return Resumption(skipped=records.paths()[-1], reason=str(error))
-    return Resumption(None if path is None else store.open_record(path))
+    return Resumption(table)
 
 
 def resume_or_none(config: TableConfig, *, new: bool) -> tuple | None:

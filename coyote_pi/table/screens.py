@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from coyote_pi.devices.screen import Screen, SeatStatus
-from coyote_pi.engine import Game, RoundResult
+from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
+from coyote_pi.table.correction import CARD, ITEM, Correction
 from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
 
@@ -99,8 +100,10 @@ def draw_screen(tr: Translator, problems: Sequence[Problem], *, offer_manual: bo
     return Screen(title=tr("draw.title"), big=tr("draw.big"), lines=[tr("draw.hint"), *_problem_lines(tr, problems, offer_manual)])
 
 
-def manual_offer_screen(tr: Translator, seat: int) -> Screen:
-    return Screen(title=tr("manual.title"), big=tr("manual.big", seat=seat), lines=[tr("manual.hint")], alert=True)
+def offer_screen(tr: Translator, seat: int, *, correction: bool = False) -> Screen:
+    """``seat`` asked with minus+plus: enter the cards by hand (or, at the verdict, correct one)?"""
+    title = tr("correct.offer_title" if correction else "manual.title")
+    return Screen(title=title, big=tr("manual.big", seat=seat), lines=[tr("manual.hint")], alert=True)
 
 
 def entry_item_title(tr: Translator, item: str) -> str:
@@ -112,6 +115,33 @@ def entry_item_title(tr: Translator, item: str) -> str:
 
 def entry_screen(tr: Translator, item: str, card: str) -> Screen:
     return Screen(title=entry_item_title(tr, item), big=card_text(card), lines=[tr("entry.hint")])
+
+
+# --- correcting the verdict -------------------------------------------------------------------
+
+
+def item_name(tr: Translator, item: str) -> str:
+    """``"centre"``, ``"extra"``, ``"draw"`` or ``"seat:3"`` as a name: "Seat 3"."""
+    if item.startswith("seat:"):
+        return tr("item.seat", seat=int(item[5:]))
+    return tr(f"item.{item}")
+
+
+def correction_screen(tr: Translator, game: Game, correction: Correction) -> Screen:
+    """The correction being entered: which card, what it is, then whose ok is awaited.
+    Every card shown is of the round just resolved: public already."""
+    item, read = item_name(tr, correction.item), tr("correct.read", card=card_text(correction.read()))
+    cancel = tr("correct.cancel_hint")
+    if correction.step == ITEM:
+        return Screen(title=tr("correct.title"), big=item, lines=[read, tr("correct.item_hint"), cancel])
+    if correction.step == CARD:
+        return Screen(title=tr("correct.card_title", item=item), big=card_text(correction.card),
+                      lines=[read, tr("entry.hint"), cancel])
+    return Screen(title=tr("correct.confirm_title", item=item, card=card_text(correction.card)),
+                  big=tr("correct.confirm_big"),
+                  lines=[tr("correct.confirm_hint", seats=tr.seats(correction.confirmers)),
+                         tr("guess.waiting", seats=tr.seats(correction.waiting)), cancel],
+                  seats=seat_strip(game, correction.waiting))
 
 
 # --- bidding and guessing -------------------------------------------------------------------
@@ -204,8 +234,10 @@ def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
     return lines
 
 
-def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint: str, *, final: bool) -> list[Screen]:
-    """The verdict: a headline (total, bid, winner) then the explanation, paged."""
+def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint: str, *, final: bool,
+                    corrected: Correct | None = None) -> list[Screen]:
+    """The verdict: a headline (total, bid, winner) then the explanation, paged; a verdict
+    worked out again after a ``corrected`` card says so first."""
     score = result.score
     headline = Screen(
         title=tr("verdict.title", total=score.total, bid=score.bid),
@@ -214,6 +246,10 @@ def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint
         seats=seat_strip(game, [result.winner]),
     )
     lines = explanation_lines(tr, result) + [tr("expl.fingerprint", fingerprint=fingerprint)]
+    if corrected is not None:
+        lines.insert(0, tr("expl.corrected", seats=tr.seats(corrected.confirmed_by),
+                           item=item_name(tr, corrected.item), card=card_text(corrected.card)))
+    lines.append(tr("verdict.correct_hint"))
     if not final:
         lines.append(tr("verdict.continue"))
     return [headline, Screen(title=tr("verdict.explain_title", round=result.round), lines=lines)]

@@ -3,6 +3,8 @@
 :class:`RecordStore` owns a folder of records named ``game-0001.jsonl``,
 ``game-0002.jsonl``, ... (a sequence, not a date: a Pi without a clock battery may boot
 with the wrong time). ``run`` resumes the newest record if its game is unfinished.
+Beside each record are its photos (``game-0001.photos``, see :mod:`~coyote_pi.table.photos`);
+the folder keeps those of the newest ``keep_photos`` games only.
 
 :class:`TableMemory` is the controller's own state that must survive a crash but is
 not part of the rules: whether the players have seen a verdict, whether the Coyote
@@ -21,15 +23,19 @@ from pathlib import Path
 from coyote_pi.engine import GameConfig
 from coyote_pi.engine.game import OVER
 from coyote_pi.record import RecordedGame, RecordError, read_record
+from coyote_pi.table.config import KEEP_PHOTOS_GAMES
+from coyote_pi.table.photos import prune_photos
 
 _NAME = re.compile(r"^game-(\d+)\.jsonl$")
 
 
 class RecordStore:
-    """A folder of game records (created on first use)."""
+    """A folder of game records (created on first use), with the photos of the newest
+    ``keep_photos`` games."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, keep_photos: int = KEEP_PHOTOS_GAMES) -> None:
         self.folder = Path(folder)
+        self.keep_photos = keep_photos
 
     def paths(self) -> list[Path]:
         """The records, oldest first."""
@@ -50,11 +56,14 @@ class RecordStore:
         record = read_record(paths[-1], allow_torn_tail=True)
         return None if record.game.phase == OVER else paths[-1]
 
-    def create(self, config: GameConfig, meta: dict) -> RecordedGame:
-        """Start the next record in the folder."""
+    def create(self, config: GameConfig, meta: dict, private_meta: dict | None = None) -> RecordedGame:
+        """Start the next record in the folder (``private_meta``: see :meth:`RecordedGame.start`),
+        and remove the photos of the games beyond the newest ``keep_photos`` (this one counts)."""
         paths = self.paths()
         number = int(_NAME.match(paths[-1].name).group(1)) + 1 if paths else 1
-        return RecordedGame.start(self.folder / f"game-{number:04d}.jsonl", config, meta)
+        table = RecordedGame.start(self.folder / f"game-{number:04d}.jsonl", config, meta, private_meta=private_meta)
+        prune_photos([*paths, table.path], max(1, self.keep_photos))
+        return table
 
 
 # Note names (the "table" field of a note line).

@@ -46,12 +46,25 @@ def test_a_deal_in_progress_says_which_seat_and_slot_and_why():
 def test_problems_never_name_a_card_of_the_open_round():
     doubled = reading({1: "duplicate", 2: "duplicate", 3: "5"}, {"centre": ("face_up", "9")}, duplicates=["8"])
     look = W.look_deal(doubled, active=(1, 2, 3))
-    assert ("problem.duplicate", {"seats": "1, 2"}) in keys(look)
+    # Not "seats 1 and 2": each of them sees the other's card, and would learn its own.
+    assert ("problem.duplicate_deal", {}) in keys(look)
     assert ("problem.slot_face_up", {"slot": "centre"}) in keys(look)
     tr = Translator("en")
     texts = [problem.text(tr) for problem in look.problems]
-    assert texts == ["Seats 1, 2: the same card twice?", "Centre: turn the card face down"]
-    assert not any(card in text for text in texts for card in ("5", "8", "9"))
+    assert texts == ["The same card twice: collect the cards, deal again", "Centre: turn the card face down"]
+    assert not any(card in text for text in texts for card in ("1", "2", "5", "8", "9"))
+
+
+@pytest.mark.parametrize("seats,duplicates", [({1: "duplicate", 2: "5"}, ["5"]), ({1: "5", 2: "7"}, ["7"])])
+def test_a_card_seen_twice_at_the_deal_names_no_seat(seats, duplicates):
+    look = W.look_deal(reading(seats, {"centre": "face_down"}, duplicates=duplicates), active=(1, 2))
+    assert keys(look) == [("problem.duplicate_deal", {})]
+
+
+def test_at_the_reveal_the_cards_are_public_and_the_seats_are_named():
+    doubled = reading({1: "duplicate", 2: "duplicate"}, {"centre": ("face_up", "9")})
+    look = W.look_reveal(doubled, extra=False, seats=(1, 2))
+    assert keys(look) == [("problem.duplicate", {"seats": "1, 2"})]
 
 
 def test_extra_and_draw_slots_must_be_empty_at_the_deal():
