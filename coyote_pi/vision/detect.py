@@ -118,6 +118,23 @@ def cell_means_in_frame(frame: np.ndarray, corners: np.ndarray, cells: int) -> n
     return cell_means(to_gray(frame[y0:y1, x0:x1]), corners - (x0, y0), cells)
 
 
+def cell_colours(frame: np.ndarray, corners: np.ndarray, cols: int, rows: int) -> np.ndarray | None:
+    """Mean BGR colour of each of ``rows`` x ``cols`` cells of the quad ``corners``
+    (full-frame pixels, clockwise from the top-left), shape (rows, cols, 3); None if the
+    quad is off the frame."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 3, (w, h))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    n = _SAMPLES_PER_CELL
+    target = np.float32([(0, 0), (cols * n, 0), (cols * n, rows * n), (0, rows * n)])
+    warp = cv2.getPerspectiveTransform(np.float32(corners - (x0, y0)), target)
+    patch = cv2.warpPerspective(frame[y0:y1, x0:x1], warp, (cols * n, rows * n), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return patch.reshape(rows, n, cols, n, 3).astype(np.float32).mean(axis=(1, 3))
+
+
 def _frame_cell_agreement(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> tuple[float, float]:
     """:func:`cell_agreement` for a quad given in full-frame pixels."""
     means = cell_means_in_frame(frame, corners, expected_black.shape[0])

@@ -30,11 +30,13 @@ import cv2
 import numpy as np
 
 from coyote_pi.cards import ALL_CARDS, display_name
+from coyote_pi.vision.artwork import empty_patch_cells
 from coyote_pi.vision.detect import (
     ArucoDetector,
     Detections,
     Marker,
     QrDetector,
+    cell_colours,
     cell_means_in_frame,
     expected_cells,
     pattern_agreement,
@@ -73,10 +75,18 @@ SLOT_VISIBLE_AGREEMENT = 0.92
 SLOT_HIDDEN_AGREEMENT = 0.7
 #: A slot with more than this share blown out by glare is "unclear", never "face_down".
 SLOT_GLARE_SHARE = 0.03
-#: The Coyote card counts as "in the centre" within this distance of the mat's centre.
-COYOTE_CENTRE_MM = 220.0
-#: ... and as a seat's when within this distance of that stand's foot.
-COYOTE_SEAT_MM = 260.0
+#: A slot holds a face-down card only when at least this share of the cells over its
+#: middle show the cards' back colour (a face, a hand or glare do not).
+BACK_SHARE = 0.7
+#: ... a cell shows it when its chromaticity (colour over brightness) is this close.
+BACK_CHROMA_DISTANCE = 0.1
+#: The part of a slot sampled for the back: a card may lie a little off and turned.
+BACK_SAMPLE_MM = (44.0, 72.0)
+#: The Coyote card counts as a seat's when it lies within this distance of that stand's
+#: foot (it lies 85-105 mm in front of the stand) and this much nearer to it than to
+#: any other stand; it is "in the centre" when it lies on the mat (on its Coyote spot).
+COYOTE_SEAT_MM = 160.0
+COYOTE_SEAT_MARGIN_MM = 60.0
 
 
 @dataclass
@@ -371,7 +381,7 @@ class TableReader:
 
         seats: dict[int, SeatRead] = {}
         for seat, stand in sorted(stands.items()):
-            seats[seat] = self._seat_result(seat, stand, seat_cards[seat], candidates, duplicates)
+            seats[seat] = self._seat_result(frame, stand, seat_cards[seat], candidates, duplicates)
             sightings.append(Sighting(f"stand {seat}", "anchor", _pts(self._anchor_corners(markers, stand_role(seat)))))
         for seat in self.expected_seats or ():
             if seat not in seats:
@@ -429,7 +439,8 @@ class TableReader:
         return (sized & (np.abs(centres[:, 0] - sx) <= layout.slot_width / 2)
                 & (np.abs(centres[:, 1] - sy) <= layout.slot_height / 2))
 
-    def _seat_result(self, seat, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
+    def _seat_result(self, frame, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
+        seat = stand.seat
         names = sorted({role_subject(m.role) for m in found}, key=_card_order)
         if len(names) > 1:
             return SeatRead(None, SeatState.AMBIGUOUS, f"several cards in stand {seat}: {', '.join(names)}")
@@ -437,11 +448,32 @@ class TableReader:
             return SeatRead(None, SeatState.DUPLICATE, f"card {names[0]} is seen in more than one place")
         if names:
             return SeatRead(names[0], SeatState.OK)
+        # "missing" is said only on proof: the patch a card would hide is in full view.
+        if self._empty_patch_visible(frame, stand):
+            return SeatRead(None, SeatState.MISSING, f"stand {seat} is empty: its empty-stand patch is in full view")
         if self._candidates_in_stand(stand, candidates).any():
             return SeatRead(None, SeatState.UNREADABLE,
                             f"a sticker in stand {seat} cannot be read (covered, blurred or glared)")
-        return SeatRead(None, SeatState.MISSING,
-                        f"no card sticker seen in stand {seat} (no card, or its sticker is hidden)")
+        return SeatRead(None, SeatState.COVERED,
+                        f"no card read in stand {seat}, but its empty-stand patch is hidden (a hand, glare, "
+                        f"a card put in wrongly)")
+
+    def _empty_patch_visible(self, frame: np.ndarray, stand: _Stand) -> bool:
+        """Is the stand's empty-stand patch (printed where a card hides it) seen whole?"""
+        layout = self.markers.stand
+        corners = apply_homography(stand.to_image, square_corners(layout.empty_patch_centre, layout.empty_patch_side))
+        return pattern_agreement(frame, corners, empty_patch_cells()) >= SLOT_VISIBLE_AGREEMENT
+
+    def _shows_card_back(self, frame: np.ndarray, mat: np.ndarray, slot: str) -> bool:
+        """Do the cells over the middle of a slot show the cards' back colour? Positive
+        evidence of a face-down card: a hidden slot marker alone could be a hand."""
+        (cx, cy), (w, h) = self.markers.mat.slots[slot], BACK_SAMPLE_MM
+        corners = apply_homography(mat, np.array([(cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2),
+                                                  (cx + w / 2, cy - h / 2), (cx - w / 2, cy - h / 2)]))
+        colours = cell_colours(frame, corners, 5, 8)
+        if colours is None:
+            return False
+        return _chroma_share(colours, self.markers.card.back_rgb) >= BACK_SHARE
 
     def _slot_marker_cover(self, frame: np.ndarray, mat: np.ndarray, markers: list[Marker], slot: str) -> str:
         """Is a slot's own marker "decoded", "visible", "hidden" or "partly" covered?
@@ -493,8 +525,11 @@ class TableReader:
                                   f"something on the {slot} slot looks like a sticker but cannot be read")
             elif self._glare_share(frame, mat, slot) > SLOT_GLARE_SHARE:
                 result = SlotRead(SlotState.UNCLEAR, None, f"glare on the {slot} slot hides what lies there")
-            else:
+            elif self._shows_card_back(frame, mat, slot):
                 result = SlotRead(SlotState.FACE_DOWN)
+            else:
+                result = SlotRead(SlotState.UNCLEAR, None,
+                                  f"something hides the {slot} slot but no card back is seen (a hand?)")
             results[slot] = result
             (cx, cy), half_w, half_h = layout.slots[slot], layout.slot_width / 2, layout.slot_height / 2
             outline = apply_homography(mat, np.array([(cx - half_w, cy + half_h), (cx + half_w, cy + half_h),
@@ -521,15 +556,26 @@ class TableReader:
             feet = {seat: apply_homography(mat_to_plane, apply_homography(s.to_image, np.zeros((1, 2))))[0]
                     for seat, s in stands.items()}
             near = sorted((float(np.linalg.norm(spot - foot)), seat) for seat, foot in feet.items())
-            if np.linalg.norm(spot) <= COYOTE_CENTRE_MM:
+            layout = self.markers.mat
+            if abs(spot[0]) <= layout.width / 2 and abs(spot[1]) <= layout.height / 2:
                 result = CoyoteRead("centre")
-            elif near and near[0][0] <= COYOTE_SEAT_MM and (len(near) == 1 or near[1][0] > near[0][0] + 60):
+            elif near and near[0][0] <= COYOTE_SEAT_MM and (
+                    len(near) == 1 or near[1][0] > near[0][0] + COYOTE_SEAT_MARGIN_MM):
                 result = CoyoteRead("seat", near[0][1])
             else:
                 result = CoyoteRead("table")
         where = {"centre": "centre", "seat": f"seat {result.seat}", "table": "table"}[result.place]
         sightings.append(Sighting(f"Coyote card: {where}", "anchor", _pts(marker.corners)))
         return result
+
+
+def _chroma_share(colours: np.ndarray, rgb: tuple[int, int, int]) -> float:
+    """Share of (..., 3) BGR cell colours whose chromaticity is within
+    :data:`BACK_CHROMA_DISTANCE` of the colour ``rgb``'s."""
+    bgr = colours.reshape(-1, 3)
+    chroma = bgr / np.maximum(bgr.sum(axis=1, keepdims=True), 1.0)
+    target = np.array(rgb[::-1], np.float64) / max(1, sum(rgb))
+    return float((np.linalg.norm(chroma - target, axis=1) <= BACK_CHROMA_DISTANCE).mean())
 
 
 def _has_card(found: list[Marker]) -> bool:
