@@ -13,6 +13,14 @@ one thread:
   qr-pyzbar       the same tables drawn with QR stickers, read by pyzbar: at the
                   ArUco stickers' size (25 mm) and at the QR scheme's own (40 mm)
 
+By default it reads full-resolution tables condition by condition (moderate light, a
+lamp's reflection on a marker, a finger on a card, empty stands beside covered ones,
+the Coyote card in front of a seat, a tilted camera on a shorter or taller mast, a
+gingham cloth, harsh light) with the tuned path and OpenCV's defaults side by side, and
+prints per condition: recall, wrong values, wrong seats, phantoms, false claims, and the
+median, 90th percentile and worst time. --schemes adds the older comparison of
+resolutions and the QR scheme.
+
 --dictionaries also compares marker families under harsh conditions with card
 stickers shrunk until recall drops (the measurement behind docs/markers.md).
 """
@@ -40,6 +48,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames", type=int, default=10, help="frames per resolution (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="first scene seed (default 1)")
     parser.add_argument("--dictionaries", action="store_true", help="also compare marker dictionaries")
+    parser.add_argument("--schemes", action="store_true", help="also compare resolutions and the QR scheme")
+    parser.add_argument("--per-condition", type=int, default=4, metavar="N",
+                        help="full-resolution frames per condition (default 4; 0 skips the table)")
 
 
 def bench_scene(seed: int, markers):
@@ -149,9 +160,85 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from coyote_pi.vision.markerset import load_markers
-    from coyote_pi.vision.reader import TableReader
 
     cv2.setNumThreads(1)
+    if args.per_condition > 0:
+        _per_condition(args.per_condition, args.seed)
+    if args.schemes:
+        _schemes(args)
+    if args.dictionaries:
+        _compare_dictionaries(load_markers("aruco"), max(1, args.frames), args.seed)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nprocess peak resident memory (all of the above): {rss:.0f} MB")
+    return 0
+
+
+#: Targets of issue 16, per frame at full resolution on one core.
+TARGET_MEDIAN_MS, TARGET_P90_MS, TARGET_WORST_MS, TARGET_MEDIAN_SPEEDUP = 20.0, 50.0, 150.0, 5.0
+
+
+def _per_condition(frames_n: int, seed: int) -> None:
+    """The tuned path and OpenCV's defaults on the same full-resolution frames, one row
+    per condition and path, then the targets."""
+    from coyote_pi.sim.vision_trial import TRIALS, Tally, score, trial_frame
+    from coyote_pi.vision.reader import TableReader
+
+    readers = {"tuned": TableReader("aruco", seats=range(1, 7)),
+               "opencv-default": TableReader("aruco", method="opencv-default", seats=range(1, 7))}
+    print(f"coyote-pi bench vision: {frames_n} frames of 4608x2592 per condition, 6 stands, OpenCV on 1 thread")
+    header = (f"{'condition':<28} {'path':<15} {'recall':>14} {'wrong':>5} {'seat':>4} {'phant':>5} {'false':>5} "
+              f"{'median':>7} {'p90':>6} {'worst':>6}")
+    print(header)
+    print("-" * len(header))
+    totals = {name: Tally() for name in readers}
+    verdicts = []
+    for trial in TRIALS:
+        tallies = {name: Tally() for name in readers}
+        for i in range(frames_n):
+            frame, scene, truth = trial_frame(trial, seed + i)
+            for name, reader in readers.items():
+                if not totals[name].times_ms and not tallies[name].times_ms:
+                    reader.read(frame)  # warm-up: first calls allocate
+                start = time.perf_counter()
+                reading = reader.read(frame)
+                tally = score(scene, truth, reading)
+                tally.times_ms.append((time.perf_counter() - start) * 1000)
+                tallies[name].add(tally)
+        for name, tally in tallies.items():
+            recall = f"{tally.read}/{tally.cards} {100 * tally.recall:5.1f}%"
+            print(f"{trial.name:<28} {name:<15} {recall:>14} {tally.wrong_values:5d} {tally.wrong_seats:4d} "
+                  f"{tally.phantoms:5d} {tally.false_claims:5d} {tally.percentile_ms(0.5):7.1f} "
+                  f"{tally.percentile_ms(0.9):6.1f} {max(tally.times_ms):6.1f}")
+            totals[name].add(tally)
+        tuned = tallies["tuned"]
+        if trial.recall_target:
+            verdicts.append((f"{trial.name}: recall >= {100 * trial.recall_target:g} %",
+                             tuned.recall >= trial.recall_target))
+        for note in tuned.notes:
+            print(f"    tuned untruth: {note}")
+    tuned, default = totals["tuned"], totals["opencv-default"]
+    speedup = default.percentile_ms(0.5) / max(tuned.percentile_ms(0.5), 1e-9)
+    print(f"\nall conditions: tuned median {tuned.percentile_ms(0.5):.1f} ms, p90 {tuned.percentile_ms(0.9):.1f}, "
+          f"worst {max(tuned.times_ms):.1f}; OpenCV default median {default.percentile_ms(0.5):.1f} ms: "
+          f"{speedup:.1f}x at the median")
+    verdicts += [
+        ("tuned: 0 wrong values, wrong seats, phantoms, false claims", tuned.untruths == 0),
+        (f"tuned median <= {TARGET_MEDIAN_MS:g} ms", tuned.percentile_ms(0.5) <= TARGET_MEDIAN_MS),
+        (f"tuned p90 <= {TARGET_P90_MS:g} ms", tuned.percentile_ms(0.9) <= TARGET_P90_MS),
+        (f"tuned worst <= {TARGET_WORST_MS:g} ms", max(tuned.times_ms) <= TARGET_WORST_MS),
+        (f"tuned >= {TARGET_MEDIAN_SPEEDUP:g}x faster than OpenCV's default at the median",
+         speedup >= TARGET_MEDIAN_SPEEDUP),
+    ]
+    print("targets (times depend on the machine and its load; the ratio less so):")
+    for text, met in verdicts:
+        print(f"  [{'met' if met else 'MISSED'}] {text}")
+
+
+def _schemes(args: argparse.Namespace) -> None:
+    """The tuned path, OpenCV's defaults and QR at both resolutions (typical and harsh)."""
+    from coyote_pi.vision.markerset import load_markers
+    from coyote_pi.vision.reader import TableReader
+
     frames_n = max(1, args.frames)
     aruco, qr = load_markers("aruco"), load_markers("qr")
     qr_small = _with_card_size(qr, aruco.size_mm["card"])
@@ -162,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
         (f"qr-pyzbar {qr_small.size_mm['card']:g} mm", qr_small, TableReader("qr", markers=qr_small, seats=seats)),
         (f"qr-pyzbar {qr.size_mm['card']:g} mm", qr, TableReader("qr", markers=qr, seats=seats)),
     ]
-    print(f"coyote-pi bench vision: {frames_n} frames per resolution, 7 cards + 6 stands + mat per frame,")
+    print(f"\n{frames_n} frames per resolution, 7 cards + 6 stands + mat per frame,")
     print("alternately typical and harsh conditions; OpenCV pinned to 1 thread. Times are per read() call.\n")
     results: list[PathResult] = []
     memory: dict[str, float] = {}
@@ -178,11 +265,6 @@ def run(args: argparse.Namespace) -> int:
     results.sort(key=lambda r: (RESOLUTIONS.index(r.resolution), [p[0] for p in paths].index(r.name)))
     _print_table(results, memory)
     _print_verdict(results)
-    if args.dictionaries:
-        _compare_dictionaries(aruco, frames_n, args.seed)
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\nprocess peak resident memory (all of the above): {rss:.0f} MB")
-    return 0
 
 
 def _print_table(results: list[PathResult], memory: dict[str, float]) -> None:
