@@ -40,6 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheme", choices=SCHEMES, default=None, help="marker scheme (default: the mapping file's)")
     parser.add_argument("--seats", type=_seat_list, default=None, metavar="1,2,3",
                         help="seats that should have a stand (a missing one is then reported)")
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="OpenCV threads (default: OpenCV's own; 1 matches `bench vision`'s timings)")
 
 
 def _seat_list(text: str) -> tuple[int, ...]:
@@ -129,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
     from coyote_pi.vision.annotate import annotate
     from coyote_pi.vision.reader import TableReader, as_bgr
 
+    if args.threads is not None:
+        cv2.setNumThreads(max(1, args.threads))
     reader = TableReader(args.scheme or _default_scheme(), seats=args.seats)
     failed = 0
     several = len(args.images) > 1
