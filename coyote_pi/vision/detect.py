@@ -201,12 +201,14 @@ def _params(**settings) -> cv2.aruco.DetectorParameters:
     return params
 
 
-#: The low-resolution pass: one threshold window, big markers only, exact codes.
+#: The low-resolution pass: one threshold window, big markers only, exact codes. The
+#: perimeter floor (0.06 of the copy's width, about 12 px a side at 768) keeps the
+#: slot markers, the smallest anchors, and skips most card stickers, which cost time only.
 ANCHOR_PARAMS = dict(
     minDistanceToBorder=1,
     adaptiveThreshWinSizeMin=7,
     adaptiveThreshWinSizeMax=7,
-    minMarkerPerimeterRate=0.045,
+    minMarkerPerimeterRate=0.06,
     errorCorrectionRate=0.0,
     polygonalApproxAccuracyRate=0.05,
 )
@@ -289,6 +291,10 @@ class ArucoDetector:
     def anchors(self, frame_bgr: np.ndarray, factor: int) -> Detections:
         """Stands, mat markers and the Coyote card, found in a 1/``factor`` copy of the frame."""
         return self._large(frame_bgr, factor, keep=ANCHOR_KINDS)
+
+    def stands(self, frame_bgr: np.ndarray, factor: int) -> Detections:
+        """Stand markers only, found in a 1/``factor`` copy of the frame."""
+        return self._large(frame_bgr, factor, keep=("stand",))
 
     def _large(self, frame_bgr: np.ndarray, factor: int, keep=None) -> Detections:
         """Large markers (of the roles ``keep``, or all), found in a 1/``factor`` copy."""
