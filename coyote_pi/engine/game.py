@@ -18,6 +18,10 @@ go through the same rules. The game never reads a clock or global random state.
 
 Seats are numbered 1..N clockwise. Every refused event raises
 :class:`~coyote_pi.engine.errors.IllegalAction` and leaves the game unchanged.
+
+This module is longer than the project's 600-line guide on purpose: it is one state
+machine, each phase's checks beside the transitions they guard, and undo restores the
+whole of it; split, a reader would hold several files open to follow one event.
 """
 
 from __future__ import annotations
@@ -706,6 +710,12 @@ class Game:
         # Only a bid that is the very latest event; after an undo the latest is the undo,
         # so the bid below it (raised once already) cannot be taken back in turn.
         last = self.history[-1] if self.history else None
+        if isinstance(last, E.Undo) and self.phase == BIDDING and self.round.bidder == event.seat:
+            r = self.round
+            raise IllegalAction(
+                f"undos do not chain: seat {r.bidder}'s bid of {r.bid} was raised once already and stays",
+                code="undo_after_undo", seat=event.seat, amount=r.bid,
+            )
         if not isinstance(last, E.Bid) or self.phase != BIDDING:
             raise IllegalAction("there is no bid to take back now", code="nothing_to_undo", seat=event.seat)
         if last.seat != event.seat:

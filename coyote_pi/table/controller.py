@@ -95,7 +95,9 @@ class Controller:
     None: setup, then a new record in ``config.record_dir``). ``meta`` is written into a
     new record's setup line. ``notifier`` is told when the loop starts, how it goes and
     when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
-    :mod:`coyote_pi.pi.notify`; None: no one is told).
+    :mod:`coyote_pi.pi.notify`; None: no one is told). ``not_resumed`` names the newest
+    record when it could not be resumed (:func:`~coyote_pi.table.rig.resume_newest`): the
+    screens say so until the first game of this run is dealt.
     """
 
     def __init__(
@@ -113,8 +115,10 @@ class Controller:
         epoch: int = 0,
         new_game_when_over: bool = False,
         events: queue.Queue | None = None,
+        not_resumed: str | None = None,
     ) -> None:
         self.config = config
+        self.not_resumed = not_resumed
         self.pacing = config.pacing
         self.display = display
         self.queue: queue.Queue = events if events is not None else queue.Queue()
@@ -263,6 +267,7 @@ class Controller:
     def _new_game(self) -> None:
         self.log("a new game starts")
         self.table, self.memory, self._final_seen = None, store.TableMemory(), False
+        self.not_resumed = None  # told while the first game began; this one is new anyway
         self._begin_setup()
 
     # ------------------------------------------------------------------ deriving the stage

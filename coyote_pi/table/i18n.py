@@ -30,7 +30,7 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "ru": "Ру�
 
 CATALOGUE: dict[str, dict[str, str]] = {
     # --- setup ----------------------------------------------------------------------
-    "setup.title": {"en": "Setup", "de": "Einrichtung", "ru": "Настройка"},
+    "setup.title": {"en": "Setup", "de": "Start", "ru": "Старт"},
     "setup.players": {"en": "Players", "de": "Spieler", "ru": "Игроки"},
     "setup.variant": {"en": "Variant", "de": "Variante", "ru": "Вариант"},
     "setup.language": {"en": "Language", "de": "Sprache", "ru": "Язык"},
@@ -39,6 +39,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Camera sees {count} stands",
         "de": "Kamera sieht {count} Ständer",
         "ru": "Камера видит подставок: {count}",
+    },
+    "setup.not_resumed": {
+        "en": "Could not resume {name}: a new game starts",
+        "de": "{name} nicht fortsetzbar: neues Spiel",
+        "ru": "Не удалось продолжить {name}: новая игра",
     },
     "setup.start_title": {"en": "Who starts?", "de": "Wer beginnt?", "ru": "Кто начинает?"},
     "setup.start_big": {"en": "Youngest: ok", "de": "Jüngste: ok", "ru": "Младший: ok"},
@@ -69,7 +74,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "Hängt? minus+plus, dann ok: von Hand",
         "ru": "Не выходит? минус+плюс, затем ok: вручную",
     },
-    "manual.title": {"en": "Enter cards by hand?", "de": "Karten von Hand?", "ru": "Ввести карты вручную?"},
+    "manual.title": {"en": "Enter cards by hand?", "de": "Karten von Hand?", "ru": "Карты вручную?"},
     "manual.big": {"en": "Seat {seat}: ok?", "de": "Platz {seat}: ok?", "ru": "Место {seat}: ok?"},
     "manual.hint": {
         "en": "ok: yes. Any other button: no.",
@@ -163,8 +168,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "Mittelkarte heimlich ansehen, verdeckt zurücklegen, dann erhöhen.",
         "ru": "Тайно посмотрите центральную карту, верните её рубашкой вверх и повысьте.",
     },
-    "extra.title": {"en": "Seat {seat}: Coyote card", "de": "Platz {seat}: Coyote-Karte", "ru": "Место {seat}: карта койота"},
-    "extra.big": {"en": "Draw", "de": "Ziehen", "ru": "Возьмите"},
+    "extra.title": {"en": "Coyote card", "de": "Coyote-Karte", "ru": "Карта койота"},
+    "extra.big": {"en": "Seat {seat} draws", "de": "Platz {seat} zieht", "ru": "Место {seat} берёт"},
     "extra.hint": {
         "en": "Take the top card, look at it secretly, lay it face down on the extra slot.",
         "de": "Oberste Karte nehmen, heimlich ansehen, verdeckt aufs Extrafeld legen.",
@@ -211,20 +216,19 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ru": "В этот раз карты вводятся вручную",
     },
     # --- guessing (Trickster) ---------------------------------------------------------
-    "guess.title": {"en": "Coyote! Who wins?", "de": "Coyote! Wer gewinnt?", "ru": "Койот! Кто выиграет?"},
+    # Titles of screens with several pages leave room for the "2/5" page mark.
+    "guess.title": {"en": "Coyote! Who wins?", "de": "Coyote! Wer siegt?", "ru": "Койот! Кто прав?"},
     "guess.big": {"en": "Guess", "de": "Tippen", "ru": "Угадайте"},
+    # The guess screen shows one row per page: each clause fits a row.
     "guess.hint": {
-        "en": "plus: seat {bidder} (bid) wins, minus: seat {challenger} wins",
-        "de": "plus: Platz {bidder} (Gebot) gewinnt, minus: Platz {challenger} gewinnt",
-        "ru": "плюс: выиграет место {bidder} (ставка), минус: место {challenger}",
+        "en": "plus: seat {bidder} (bid), minus: seat {challenger}",
+        "de": "plus: Platz {bidder} (Gebot), minus: Platz {challenger}",
+        "ru": "плюс: место {bidder} (ставка), минус: место {challenger}",
     },
-    "guess.waiting": {"en": "Waiting for seats {seats}", "de": "Es fehlen Plätze {seats}", "ru": "Ждём места {seats}"},
+    "guess.waiting_one": {"en": "Waiting for seat {seat}", "de": "Es fehlt Platz {seat}", "ru": "Ждём место {seat}"},
+    "guess.waiting": {"en": "Waiting: seats {seats}", "de": "Offen: Plätze {seats}", "ru": "Ждём места {seats}"},
     # --- reveal and the ? draw --------------------------------------------------------
-    "reveal.title": {
-        "en": "Seat {challenger} doubts {bid}",
-        "de": "Platz {challenger} zweifelt {bid} an",
-        "ru": "Место {challenger} не верит {bid}",
-    },
+    "reveal.title": {"en": "Seat {challenger} doubts {bid}", "de": "Platz {challenger} gegen {bid}", "ru": "Место {challenger} против {bid}"},
     "reveal.big": {"en": "Reveal", "de": "Aufdecken", "ru": "Вскрытие"},
     "reveal.centre": {
         "en": "Turn the centre card face up on its slot.",
@@ -257,7 +261,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "verdict.title": {"en": "Total {total} · bid {bid}", "de": "Summe {total} · Gebot {bid}", "ru": "Сумма {total} · ставка {bid}"},
     "verdict.winner": {"en": "Seat {seat} wins", "de": "Platz {seat} gewinnt", "ru": "Место {seat} выиграло"},
     "verdict.loser": {"en": "Seat {seat} loses", "de": "Platz {seat} verliert", "ru": "Место {seat} проиграло"},
-    "verdict.explain_title": {"en": "Round {round}: why", "de": "Runde {round}: warum", "ru": "Раунд {round}: почему"},
+    "verdict.explain_title": {"en": "Round {round}: why", "de": "Runde {round}: wieso", "ru": "Раунд {round}: итог"},
     "verdict.continue": {"en": "ok: next round", "de": "ok: nächste Runde", "ru": "ok: следующий раунд"},
     "expl.seat_card": {"en": "Seat {seat}: {card}", "de": "Platz {seat}: {card}", "ru": "Место {seat}: {card}"},
     "expl.centre": {"en": "Centre: {card}", "de": "Mitte: {card}", "ru": "Центр: {card}"},
@@ -324,6 +328,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "refusal.already_guessed": {"en": "Already guessed", "de": "Schon getippt", "ru": "Прогноз уже сделан"},
     "refusal.nothing_to_undo": {"en": "Nothing to take back", "de": "Nichts zurückzunehmen", "ru": "Нечего отменять"},
+    "refusal.undo_after_undo": {
+        "en": "Undos do not chain: {amount} stays",
+        "de": "Nur einmal zurück: {amount} bleibt",
+        "ru": "Двойной отмены нет: {amount} остаётся",
+    },
     "refusal.not_your_bid": {"en": "Only the last bidder can take back", "de": "Nur wer zuletzt bot", "ru": "Отменить может только последний"},
     "refusal.duplicate_card": {"en": "A card appears twice", "de": "Eine Karte kommt doppelt vor", "ru": "Карта встречается дважды"},
     "refusal.bad_reveal": {"en": "Those cards do not fit", "de": "Die Karten passen nicht", "ru": "Эти карты не подходят"},
@@ -345,6 +354,7 @@ _REFUSALS: dict[str, str] = {
     "cannot_use_coyote_card": "refusal.cannot_use_coyote_card",
     "already_guessed": "refusal.already_guessed",
     "nothing_to_undo": "refusal.nothing_to_undo",
+    "undo_after_undo": "refusal.undo_after_undo",
     "not_your_bid": "refusal.not_your_bid",
     "duplicate_card": "refusal.duplicate_card",
     "bad_reveal": "refusal.bad_reveal",

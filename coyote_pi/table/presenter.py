@@ -145,8 +145,8 @@ class Presenter:
         if stage == stages.SETUP:
             setup = controller.setup
             if setup.step == "start":
-                return screens.start_screen(tr)
-            return screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands)
+                return self._not_resumed(screens.start_screen(tr))
+            return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands))
         game = controller.game
         if stage == stages.TURN:
             if (notice := deadlines.payload(Timer.NOTICE)) is not None:
@@ -172,8 +172,9 @@ class Presenter:
             return screens.entry_screen(tr, controller.entry.item() or "centre", controller.entry.card)
         no_camera = not controller.camera.present
         if stage == stages.DEAL_WAIT:
-            return screens.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
-                                       no_camera=no_camera)
+            screen = screens.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
+                                         no_camera=no_camera)
+            return self._not_resumed(screen) if game.round_number == 0 else screen
         if stage == stages.EXTRA_WAIT:
             return screens.extra_screen(tr, game.turn, problems, manual=manual, offer_manual=offer,
                                         no_camera=no_camera)
@@ -182,6 +183,14 @@ class Presenter:
             return screens.reveal_screen(tr, r.challenger, r.bid, extra=r.extra_used, problems=problems,
                                          offer_manual=offer)
         return screens.draw_screen(tr, problems, offer_manual=offer)
+
+    def _not_resumed(self, screen: Screen) -> Screen:
+        """``screen`` saying first, if so, that the newest game could not be resumed (until
+        the first deal, so that players who expected to play on know why it starts anew)."""
+        name = self.controller.not_resumed
+        if name is None:
+            return screen
+        return dataclasses.replace(screen, lines=(self.controller.tr("setup.not_resumed", name=name), *screen.lines))
 
     def _paged(self, screen: Screen) -> Screen:
         """Lines that need several pages turn them by themselves, one per ``page_seconds``."""

@@ -18,6 +18,7 @@ import logging
 import queue
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from coyote_pi.devices.config import CameraConfig, DevicesConfig
 from coyote_pi.devices.errors import CameraError
@@ -50,21 +51,39 @@ class Rig:
         self.close()
 
 
-def resume_or_none(config: TableConfig, *, new: bool) -> tuple | None:
-    """The newest unfinished game of the record folder, unless ``new`` (then None).
+@dataclass(frozen=True)
+class Resumption:
+    """What :func:`resume_newest` found in the record folder."""
 
-    A newest record that cannot be read is left alone (logged) and a new game starts:
-    the table must keep working; the broken file stays for inspection.
+    #: The record to resume with the table's memory of it (None: a new game).
+    table: tuple | None = None
+    #: The newest record, when it could not be resumed (a new game starts instead).
+    skipped: Path | None = None
+    #: Why it could not be.
+    reason: str = ""
+
+
+def resume_newest(config: TableConfig, *, new: bool) -> Resumption:
+    """The newest unfinished game of the record folder, unless ``new``.
+
+    A newest record that cannot be read is left alone (logged, and named in the
+    result so the table can say it where it stays visible) and a new game starts: the
+    table must keep working; the broken file stays for inspection.
     """
     if new:
-        return None
+        return Resumption()
     records = store.RecordStore(config.record_dir)
     try:
         path = records.newest_unfinished()
     except store.RecordError as error:
         log.warning("the newest game record cannot be resumed (%s); starting a new game", error)
-        return None
-    return None if path is None else store.open_record(path)
+        return Resumption(skipped=records.paths()[-1], reason=str(error))
+    return Resumption(None if path is None else store.open_record(path))
+
+
+def resume_or_none(config: TableConfig, *, new: bool) -> tuple | None:
+    """The record to resume and its memory (see :func:`resume_newest`), or None."""
+    return resume_newest(config, new=new).table
 
 
 def open_rig(
@@ -84,7 +103,7 @@ def open_rig(
     unless ``reader`` replaces it. ``controller_options`` go to the
     :class:`~coyote_pi.table.controller.Controller`: ``table`` (a resumed record, see
     :func:`resume_or_none`), ``listeners``, ``meta``, ``notifier``, ``epoch``,
-    ``new_game_when_over``.
+    ``new_game_when_over``, ``not_resumed`` (see :func:`resume_newest`).
     """
     events: queue.Queue = queue.Queue()
     parts = dict(parts or {})

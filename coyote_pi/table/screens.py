@@ -86,7 +86,7 @@ def extra_screen(tr: Translator, seat: int, problems: Sequence[Problem], *, manu
         lines += _manual_lines(tr, tr("extra.manual_hint", seat=seat), no_camera)
     else:
         lines += _problem_lines(tr, problems, offer_manual)
-    return Screen(title=tr("extra.title", seat=seat), big=tr("extra.big"), lines=lines)
+    return Screen(title=tr("extra.title"), big=tr("extra.big", seat=seat), lines=lines)
 
 
 def reveal_screen(tr: Translator, challenger: int, bid: int, *, extra: bool, problems: Sequence[Problem],
@@ -149,25 +149,29 @@ def guess_screen(tr: Translator, game: Game) -> Screen:
     """Trickster guesses: who may still guess is highlighted; never which way anyone guessed."""
     legal = game.legal()
     bidder, challenger = legal.guess_options
-    lines = [tr("guess.hint", bidder=bidder, challenger=challenger),
-             tr("guess.waiting", seats=tr.seats(legal.seats))]
+    waiting = tr("guess.waiting_one", seat=legal.seats[0]) if len(legal.seats) == 1 else \
+        tr("guess.waiting", seats=tr.seats(legal.seats))
+    lines = [tr("guess.hint", bidder=bidder, challenger=challenger), waiting]
     return Screen(title=tr("guess.title"), big=tr("guess.big"), lines=lines, seats=seat_strip(game, legal.seats))
 
 
 # --- messages, verdict and the end ------------------------------------------------------------
 
 
-#: A message part this short is drawn big (longer ones wrap in small type).
+#: A message part this short is drawn big (longer ones wrap in small type) ...
 BIG_MESSAGE_CHARS = 16
+#: ... under a title this short (a longer one would be cut on the title row).
+TITLE_MESSAGE_CHARS = 18
 
 
 def message_screen(text: str) -> Screen:
     """A short refusal or notice, inverted so it is seen from across the table.
 
-    "Seat 4: not your turn" becomes the title "Seat 4" over a big "not your turn".
+    "Seat 4: not your turn" becomes the title "Seat 4" over a big "not your turn";
+    a message that does not split that way is wrapped whole in small type.
     """
     title, _, rest = text.partition(": ")
-    if rest and len(rest) <= BIG_MESSAGE_CHARS:
+    if rest and len(rest) <= BIG_MESSAGE_CHARS and len(title) <= TITLE_MESSAGE_CHARS:
         return Screen(title=title, big=rest, alert=True)
     return Screen(lines=[text], alert=True)
 
@@ -219,5 +223,5 @@ def over_screen(tr: Translator, game: Game, fingerprint: str, *, offer_new_game:
     lines = [tr("expl.fingerprint", fingerprint=fingerprint)]
     if offer_new_game:
         lines.append(tr("over.hint"))
-    return Screen(title=tr("over.title"), big=tr("over.big", seat=game.winner), lines=lines,
-                  seats=seat_strip(game, [game.winner]))
+    # No seat strip: its rows go to the fingerprint, which then shows whole on one page.
+    return Screen(title=tr("over.title"), big=tr("over.big", seat=game.winner), lines=lines)

@@ -49,7 +49,7 @@ def test_bench_table_prints_figures_beside_targets(capsys):
 def test_the_memory_benchmark_measures_the_child_it_runs_and_splits_off_mapped_files():
     import sys
 
-    from coyote_pi.table.bench import _peak
+    from coyote_pi.bench.table import _peak
 
     grows = "import time; block = bytearray(80 * 2**20); time.sleep(0.1)"
     peak = _peak([sys.executable, "-c", grows])
@@ -102,7 +102,7 @@ def test_the_memory_benchmark_reads_the_libraries_afresh(tmp_path):
 
     import pytest
 
-    from coyote_pi.table.bench import read_libraries_afresh
+    from coyote_pi.bench.table import read_libraries_afresh
 
     if not sys.platform.startswith("linux"):
         pytest.skip("posix_fadvise and mincore are Linux's")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from coyote_pi.cli import main as coyote_pi
-from coyote_pi.table import run as run_command
+from coyote_pi.commands import run as run_command
 from coyote_pi.table.config import ConfigError, GameSettings, Pacing, load_config, load_config_text
 
 EXAMPLE = Path(str(resources.files("coyote_pi").joinpath("data", "coyote-pi.example.toml")))

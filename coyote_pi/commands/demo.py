@@ -22,9 +22,22 @@ peek, the Coyote card, a ``?`` draw, an undo and eliminations.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import cv2
+
+from coyote_pi.commands.run import _size
+from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.devices.outputs import GifRecorder
+from coyote_pi.record import read_record
+from coyote_pi.sim.rig import SimOptions, open_sim_rig
+from coyote_pi.sim.table import DEMO_PACE
+from coyote_pi.table.config import ConfigError, GameSettings, Pacing, TableConfig
+from coyote_pi.vision import annotate
 
 #: A seed whose game shows most of the rules (see the module docstring).
 DEMO_SEED = 33
@@ -43,12 +56,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from coyote_pi.table.config import ConfigError
-
     out = Path(args.out)
     try:
-        from coyote_pi.table.run import _size
-
         size = _size(args.camera_size)
         _clear_previous(out)
     except (ConfigError, OSError) as error:
@@ -68,8 +77,6 @@ class _Reporter:
     """Prints the play-by-play, keeps it for the transcript file, saves reveal frames."""
 
     def __init__(self, out: Path) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
         self.out = out
         self.lines: list[str] = []
         self.frames: list[Path] = []
@@ -99,23 +106,10 @@ class _Reporter:
 
 
 def _save_annotated(path: Path, frame, reading) -> None:
-    import cv2
-
-    from coyote_pi.vision import annotate
-
     cv2.imwrite(str(path), annotate(frame, reading), [cv2.IMWRITE_PNG_COMPRESSION, 3])
 
 
 def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
-    import dataclasses
-
-    from coyote_pi.devices.config import DevicesConfig
-    from coyote_pi.devices.outputs import GifRecorder
-    from coyote_pi.record import read_record
-    from coyote_pi.sim.rig import SimOptions, open_sim_rig
-    from coyote_pi.sim.table import DEMO_PACE
-    from coyote_pi.table.config import GameSettings, Pacing, TableConfig
-
     config = TableConfig(
         game=GameSettings(players=args.players, variant=args.variant, language=args.language, start_seat=None),
         pacing=Pacing(camera_interval=0.25, page_seconds=1.0, message_seconds=0.8),
