@@ -1,10 +1,17 @@
-"""Card vision: ms per frame, recall, wrong reads and memory of each reading path.
+"""Card vision: ms per frame, recall, untruths and memory of each reading path.
 
-Renders one set of synthetic tables (6 stands with a card each and the centre card
-turned up: 7 cards, with stands and mat in view; alternately typical and harsh
-conditions: busy card art, a textured table, glare, blur, noise, JPEG) at 2304 x 1296
-and 4608 x 2592, and reads every frame with each path side by side, OpenCV pinned to
-one thread:
+By default it reads full-resolution tables (4608 x 2592) condition by condition
+(moderate light, a lamp's reflection on a marker, a finger on a card, empty stands
+beside covered ones, the Coyote card in front of a seat, a tilted camera on a shorter
+or taller mast, a gingham cloth, harsh light) with the tuned path and OpenCV's defaults
+side by side, OpenCV pinned to one thread, and reports per condition: recall, wrong
+values, wrong seats, phantoms, false claims, and the median, 90th percentile and worst
+time (scored by :mod:`coyote_pi.sim.vision_trial`).
+
+--schemes adds the older comparison: one set of synthetic tables (6 stands with a card
+each and the centre card turned up: 7 cards, with stands and mat in view; alternately
+typical and harsh conditions: busy card art, a textured table, glare, blur, noise,
+JPEG) at 2304 x 1296 and 4608 x 2592, every frame read with each path:
 
   tuned           the reader's default path: anchors at low resolution, cards in
                   regions of interest at full resolution, every read confirmed
@@ -28,8 +35,10 @@ from collections.abc import Iterator
 import cv2
 
 from coyote_pi.cards import shuffled_deck
+from coyote_pi.sim import vision_trial
 from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
+from coyote_pi.sim.vision_trial import Tally, Trial
 from coyote_pi.vision.markerset import ALL_ROLES, MarkerSet, load_markers
 from coyote_pi.vision.reader import TableReader
 
@@ -39,6 +48,10 @@ TARGET_MS_FULL = 30.0
 TARGET_SPEEDUP = 3.0
 DICTIONARIES = ("DICT_4X4_50", "DICT_APRILTAG_16h5", "DICT_5X5_50")
 COMPARE_CARD_MM = (25.0, 16.0, 12.0, 10.0)
+#: Targets of issue 16 for the per-condition bench, per frame at full resolution on one core.
+TARGET_MEDIAN_MS, TARGET_P90_MS, TARGET_WORST_MS, TARGET_MEDIAN_SPEEDUP = 20.0, 50.0, 150.0, 5.0
+#: The paths read side by side condition by condition.
+CONDITION_PATHS = ("tuned", "opencv-default")
 
 
 def bench_scene(seed: int, markers):
@@ -194,3 +207,62 @@ def compare_dictionaries(frames_n: int, seed: int) -> Iterator[tuple[float, Path
             for resolution in RESOLUTIONS:
                 frames = _render(markers, frames_n, seed, resolution, lambda i: Conditions.harsh())
                 yield card_mm, measure(name, reader, frames, resolution)
+
+
+def measure_conditions(frames_n: int, seed: int) -> Iterator[tuple[Trial, dict[str, Tally]]]:
+    """Each condition of :data:`~coyote_pi.sim.vision_trial.TRIALS` in turn: ``frames_n``
+    full-resolution tables, each read by every path of :data:`CONDITION_PATHS`. Yields
+    (the condition, each path's tally over its frames), one condition at a time so a
+    report can show each as soon as it is measured. OpenCV is pinned to one thread."""
+    cv2.setNumThreads(1)
+    seats = range(1, 7)
+    readers = {"tuned": TableReader("aruco", seats=seats),
+               "opencv-default": TableReader("aruco", method="opencv-default", seats=seats)}
+    warm: set[str] = set()
+    for trial in vision_trial.TRIALS:
+        tallies = {name: Tally() for name in readers}
+        for i in range(frames_n):
+            frame, scene, truth = vision_trial.trial_frame(trial, seed + i)
+            for name, reader in readers.items():
+                if name not in warm:
+                    reader.read(frame)  # warm-up: first calls allocate
+                    warm.add(name)
+                start = time.perf_counter()
+                reading = reader.read(frame)
+                elapsed_ms = (time.perf_counter() - start) * 1000
+                tally = vision_trial.score(scene, truth, reading)
+                tally.times_ms.append(elapsed_ms)
+                tallies[name].add(tally)
+        yield trial, tallies
+
+
+def condition_totals(measured: list[tuple[Trial, dict[str, Tally]]]) -> dict[str, Tally]:
+    """Each path's tally over every condition of ``measured``."""
+    totals = {name: Tally() for name in CONDITION_PATHS}
+    for _, tallies in measured:
+        for name, tally in tallies.items():
+            totals[name].add(tally)
+    return totals
+
+
+def median_speedup(totals: dict[str, Tally]) -> float:
+    """How many times faster the tuned path is than OpenCV's default, at the median."""
+    return totals["opencv-default"].percentile_ms(0.5) / max(totals["tuned"].percentile_ms(0.5), 1e-9)
+
+
+def condition_checks(measured: list[tuple[Trial, dict[str, Tally]]]) -> list[tuple[str, bool]]:
+    """Each target of issue 16 (a condition's recall, no untruths, the times, the speed-up
+    over OpenCV's default), and whether the tuned path meets it in ``measured``."""
+    checks = [(f"{trial.name}: recall >= {100 * trial.recall_target:g} %",
+               tallies["tuned"].recall >= trial.recall_target)
+              for trial, tallies in measured if trial.recall_target]
+    totals = condition_totals(measured)
+    tuned = totals["tuned"]
+    return checks + [
+        ("tuned: 0 wrong values, wrong seats, phantoms, false claims", tuned.untruths == 0),
+        (f"tuned median <= {TARGET_MEDIAN_MS:g} ms", tuned.percentile_ms(0.5) <= TARGET_MEDIAN_MS),
+        (f"tuned p90 <= {TARGET_P90_MS:g} ms", tuned.percentile_ms(0.9) <= TARGET_P90_MS),
+        (f"tuned worst <= {TARGET_WORST_MS:g} ms", max(tuned.times_ms) <= TARGET_WORST_MS),
+        (f"tuned >= {TARGET_MEDIAN_SPEEDUP:g}x faster than OpenCV's default at the median",
+         median_speedup(totals) >= TARGET_MEDIAN_SPEEDUP),
+    ]

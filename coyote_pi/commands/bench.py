@@ -77,13 +77,58 @@ def _configure_vision(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames", type=int, default=10, help="frames per resolution (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="first scene seed (default 1)")
     parser.add_argument("--dictionaries", action="store_true", help="also compare marker dictionaries")
+    parser.add_argument("--schemes", action="store_true", help="also compare resolutions and the QR scheme")
+    parser.add_argument("--per-condition", type=int, default=4, metavar="N",
+                        help="full-resolution frames per condition (default 4; 0 skips the table)")
 
 
 def _report_vision(vision: ModuleType, args: argparse.Namespace) -> None:
-    frames_n = max(1, args.frames)
-    print(f"coyote-pi bench vision: {frames_n} frames per resolution, 7 cards + 6 stands + mat per frame,")
+    if args.per_condition > 0:
+        _report_conditions(vision, args.per_condition, args.seed)
+    if args.schemes:
+        _report_schemes(vision, max(1, args.frames), args.seed)
+    if args.dictionaries:
+        print("\nmarker families, tuned path, harsh conditions, card stickers of several sizes:")
+        print(f"{'dictionary':<20} {'card mm':>7} {'resolution':>11} {'ms/frame':>9} {'recall':>13} {'wrong':>6}")
+        for card_mm, r in vision.compare_dictionaries(max(1, args.frames), args.seed):
+            print(f"{r.name:<20} {card_mm:7g} {_resolution(r.resolution):>11} {r.mean_ms:9.1f} "
+                  f"{_recall(r):>13} {r.wrong:6d}")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nprocess peak resident memory (all of the above): {rss:.0f} MB")
+
+
+def _report_conditions(vision: ModuleType, frames_n: int, seed: int) -> None:
+    """One row per condition and path, printed as each condition is measured, then the targets."""
+    print(f"coyote-pi bench vision: {frames_n} frames of {_resolution(vision.RESOLUTIONS[-1])} per condition, "
+          "6 stands, OpenCV on 1 thread")
+    header = (f"{'condition':<28} {'path':<15} {'recall':>14} {'wrong':>5} {'seat':>4} {'phant':>5} {'false':>5} "
+              f"{'median':>7} {'p90':>6} {'worst':>6}")
+    print(header)
+    print("-" * len(header))
+    measured = []
+    for trial, tallies in vision.measure_conditions(frames_n, seed):
+        for name, tally in tallies.items():
+            recall = f"{tally.read}/{tally.cards} {100 * tally.recall:5.1f}%"
+            print(f"{trial.name:<28} {name:<15} {recall:>14} {tally.wrong_values:5d} {tally.wrong_seats:4d} "
+                  f"{tally.phantoms:5d} {tally.false_claims:5d} {tally.percentile_ms(0.5):7.1f} "
+                  f"{tally.percentile_ms(0.9):6.1f} {max(tally.times_ms):6.1f}")
+        for note in tallies["tuned"].notes:
+            print(f"    tuned untruth: {note}")
+        measured.append((trial, tallies))
+    totals = vision.condition_totals(measured)
+    tuned, default = totals["tuned"], totals["opencv-default"]
+    print(f"\nall conditions: tuned median {tuned.percentile_ms(0.5):.1f} ms, p90 {tuned.percentile_ms(0.9):.1f}, "
+          f"worst {max(tuned.times_ms):.1f}; OpenCV default median {default.percentile_ms(0.5):.1f} ms: "
+          f"{vision.median_speedup(totals):.1f}x at the median")
+    print("targets (times depend on the machine and its load; the ratio less so):")
+    _print_checks(vision.condition_checks(measured))
+
+
+def _report_schemes(vision: ModuleType, frames_n: int, seed: int) -> None:
+    """The tuned path, OpenCV's defaults and QR at both resolutions, then the targets."""
+    print(f"\n{frames_n} frames per resolution, 7 cards + 6 stands + mat per frame,")
     print("alternately typical and harsh conditions; OpenCV pinned to 1 thread. Times are per read() call.\n")
-    results, memory = vision.measure_paths(frames_n, args.seed)
+    results, memory = vision.measure_paths(frames_n, seed)
     full = vision.RESOLUTIONS[-1]
     header = (f"{'path':<20} {'resolution':>11} {'ms/frame':>9} {'median':>7} {'recall':>13} {'wrong':>6} "
               f"{'whole-frame':>11} {'peak MB':>8}")
@@ -103,16 +148,12 @@ def _report_vision(vision: ModuleType, args: argparse.Namespace) -> None:
               f"({tuned.mean_ms:.1f} vs {default.mean_ms:.1f} ms), recall {100 * tuned.recall:.0f}% vs "
               f"{100 * default.recall:.0f}%, wrong reads {tuned.wrong} vs {default.wrong}")
     print("targets:")
-    for text, met in vision.target_checks(results):
+    _print_checks(vision.target_checks(results))
+
+
+def _print_checks(checks: list[tuple[str, bool]]) -> None:
+    for text, met in checks:
         print(f"  [{'met' if met else 'MISSED'}] {text}")
-    if args.dictionaries:
-        print("\nmarker families, tuned path, harsh conditions, card stickers of several sizes:")
-        print(f"{'dictionary':<20} {'card mm':>7} {'resolution':>11} {'ms/frame':>9} {'recall':>13} {'wrong':>6}")
-        for card_mm, r in vision.compare_dictionaries(frames_n, args.seed):
-            print(f"{r.name:<20} {card_mm:7g} {_resolution(r.resolution):>11} {r.mean_ms:9.1f} "
-                  f"{_recall(r):>13} {r.wrong:6d}")
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\nprocess peak resident memory (all of the above): {rss:.0f} MB")
 
 
 def _resolution(size: tuple[int, int]) -> str:

@@ -1,6 +1,6 @@
 """``coyote-pi read``: read the cards in camera images.
 
-    coyote-pi read IMAGE... [--json] [--annotate OUT.png] [--scheme aruco|qr] [--seats 1,2,3]
+    coyote-pi read IMAGE... [--json] [--annotate OUT.png] [--scheme aruco|qr] [--seats 1,2,3] [--threads N]
 
 For each image it prints each seat's card, the centre slots, the Coyote card, cards it
 saw but could not place, duplicates, unknown codes and warnings (``--json``: one JSON
@@ -34,6 +34,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheme", choices=SCHEMES, default=None, help="marker scheme (default: the mapping file's)")
     parser.add_argument("--seats", type=_seat_list, default=None, metavar="1,2,3",
                         help="seats that should have a stand (a missing one is then reported)")
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="OpenCV threads (default: OpenCV's own; 1 matches `bench vision`'s timings)")
 
 
 def _seat_list(text: str) -> tuple[int, ...]:
@@ -64,6 +66,8 @@ def _report(path: Path, reading) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.threads is not None:
+        cv2.setNumThreads(max(1, args.threads))
     reader = TableReader(args.scheme or load_markers().scheme, seats=args.seats)
     failed = 0
     several = len(args.images) > 1

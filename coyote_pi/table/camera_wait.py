@@ -15,7 +15,10 @@ setup to count the stands):
 A *look* (:class:`Look`) turns one :class:`~coyote_pi.vision.TableReading` into either
 the cards (``result``) or the reasons they cannot be taken yet (``problems``, shown on
 the OLED as "Seat 3: card unreadable"). Problems never name a card value: during an
-open round that would tell a player their own card.
+open round that would tell a player their own card. Nor do they claim more than the
+reading proves: "Seat 3: no card" only for a stand seen empty, "Seat 3: card covered?"
+when a hand or glare hides it, and a slot counts as face down only when the reader saw
+a card's back there (a hand over a face-up card is "cannot see the card").
 
 :class:`CameraWait` adds the two rules that make a look trustworthy and a wait finite:
 the same result in ``stable_reads`` readings in a row (a card being laid down is not
@@ -86,8 +89,11 @@ def _sees_table(reading) -> bool:
 def _seat_problem(seat: int, read) -> Problem | None:
     if read.status == SeatState.OK and read.card is not None:
         return None
+    # Each key says only what the reading proves: "no card" needs a stand seen empty,
+    # a card that cannot be seen is "covered?", one that cannot be decoded "unreadable".
     key = {
         SeatState.MISSING: "problem.seat_missing",
+        SeatState.COVERED: "problem.seat_covered",
         SeatState.AMBIGUOUS: "problem.seat_several",
         SeatState.NO_STAND: "problem.seat_no_stand",
     }.get(read.status, "problem.seat_unreadable")

@@ -89,6 +89,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "Platz {seat}: Karte unlesbar",
         "ru": "Место {seat}: карта не читается",
     },
+    "problem.seat_covered": {
+        "en": "Seat {seat}: card covered?",
+        "de": "Platz {seat}: Karte verdeckt?",
+        "ru": "Место {seat}: карта закрыта?",
+    },
     "problem.seat_several": {
         "en": "Seat {seat}: more than one card",
         "de": "Platz {seat}: mehr als eine Karte",

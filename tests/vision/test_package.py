@@ -41,7 +41,7 @@ def test_annotate_draws_on_a_copy_and_summarises_the_table():
 
 
 def test_the_benchmark_reports_every_path_side_by_side(capsys):
-    assert main(["bench", "vision", "--frames", "1"]) == 0
+    assert main(["bench", "vision", "--frames", "1", "--per-condition", "0", "--schemes"]) == 0
     out = capsys.readouterr().out
     for path in ("tuned", "opencv-default", "qr-pyzbar 25 mm", "qr-pyzbar 40 mm"):
         assert out.count(f"\n{path} ") == 2, path  # one row per resolution
