@@ -35,7 +35,7 @@ from coyote_pi.devices.camera import (
     WebcamCamera,
 )
 from coyote_pi.devices.config import ButtonsConfig, CameraConfig, DevicesConfig, DisplayConfig
-from coyote_pi.devices.display import FlakyDummy, TableDisplay, open_luma_device
+from coyote_pi.devices.display import FlakyDummy, TableDisplay, luma_opener
 from coyote_pi.devices.errors import DeviceConfigError
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.devices.outputs import GifRecorder, TerminalView
@@ -79,18 +79,16 @@ def make_display(config: DisplayConfig, *, outputs: Iterable = ()) -> TableDispl
         flaky = FlakyDummy(config.fail_calls, width=config.width, height=config.height, rotate=config.rotate)
         return TableDisplay(flaky, outputs=sinks)
 
-    def open_device():
-        return open_luma_device(
-            config.driver,
-            interface=config.interface,
-            port=config.port,
-            address=config.address,
-            width=config.width,
-            height=config.height,
-            rotate=config.rotate,
-            luma_args=config.luma_args,
-        )
-
+    open_device = luma_opener(
+        config.driver,
+        interface=config.interface,
+        port=config.port,
+        address=config.address,
+        width=config.width,
+        height=config.height,
+        rotate=config.rotate,
+        luma_args=config.luma_args,
+    )
     return TableDisplay(open_device, size=config.logical_size, outputs=sinks)
 
 
