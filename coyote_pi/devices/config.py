@@ -21,7 +21,9 @@ for ``coyote-pi run --sim`` and the demo, ``desktop`` for a laptop with a webcam
     [buttons]
     backend = "gpio"        # gpio (real pins) | mock (gpiozero MockFactory) | keyboard | none
     pinmap = ""             # pin map file; empty: the one shipped with the package
-    debounce_ms = 30
+    confirm_ms = 10         # a press (or release) counts once held this long: longer than
+                            # noise spikes and contact chatter, shorter than a quick tap (1..30)
+    debounce_ms = 30        # after a press or release counts, the next counts no sooner than this
     hold_ms = 600           # hold minus/plus this long before repeats start ...
     repeat_ms = 150         # ... then repeat this often
 
@@ -50,6 +52,8 @@ from dataclasses import dataclass, field
 from coyote_pi.devices.errors import DeviceConfigError
 
 BUTTON_BACKENDS = ("gpio", "mock", "keyboard", "none")
+#: The longest press confirmation allowed: a quick tap still holds longer.
+MAX_CONFIRM_MS = 30
 CAMERA_BACKENDS = ("picamera2", "webcam", "folder", "synthetic", "failing", "none")
 
 
@@ -98,12 +102,18 @@ class ButtonsConfig:
     debounce_ms: int = 30
     hold_ms: int = 600
     repeat_ms: int = 150
+    confirm_ms: int = 10
 
     def validate(self) -> None:
         _check_choice("buttons", "backend", self.backend, BUTTON_BACKENDS)
         for name in ("debounce_ms", "hold_ms", "repeat_ms"):
             if getattr(self, name) <= 0:
                 raise DeviceConfigError(f"[buttons] {name} must be positive")
+        if not 1 <= self.confirm_ms <= MAX_CONFIRM_MS:
+            raise DeviceConfigError(
+                f"[buttons] confirm_ms must be 1 to {MAX_CONFIRM_MS}, not {self.confirm_ms}: "
+                "longer, and a quick tap (40-60 ms, less its contact chatter) would not count"
+            )
 
 
 @dataclass(frozen=True)

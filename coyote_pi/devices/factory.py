@@ -107,7 +107,9 @@ def make_buttons(
     omitted); ``keyboard`` is the stream the keyboard backend reads (standard input by default).
     """
     config.validate()
-    timing = ButtonTiming(config.debounce_ms / 1000, config.hold_ms / 1000, config.repeat_ms / 1000)
+    timing = ButtonTiming(
+        config.debounce_ms / 1000, config.hold_ms / 1000, config.repeat_ms / 1000, confirm=config.confirm_ms / 1000
+    )
     if config.backend == "none":
         return None
     if config.backend == "keyboard":
