@@ -47,6 +47,7 @@ from __future__ import annotations
 import functools
 import logging
 import queue
+import sys
 import threading
 import time
 import warnings
@@ -55,6 +56,7 @@ from dataclasses import dataclass
 
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, ButtonEvent
 from coyote_pi.devices.errors import DeviceError
+from coyote_pi.devices.gpio_lines import holder_for
 from coyote_pi.devices.pinmap import PinMap, SeatPins
 from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
 
@@ -229,6 +231,15 @@ class SeatButtons:
                     "install python3-lgpio and add the user to the gpio group, elsewhere use "
                     "[buttons] backend = \"mock\""
                 ) from err
+            except Exception as err:
+                if not _is_lgpio_error(err):
+                    raise
+                self.close()
+                # gpiozero lets lgpio's own error through: "GPIO busy", without saying which pin or why.
+                raise DeviceError(
+                    f"cannot open the buttons of seat {seat.number}: {name} is GPIO{pin.gpio} (header pin "
+                    f"{pin.header}), {err}, {holder_for(pin.gpio, pin_factory)}: free it, or move the button in the pin map"
+                ) from err
         for fallback in fallbacks:
             log.warning("%s", fallback.message)
 
@@ -325,6 +336,12 @@ class SeatButtons:
 
     def _emit(self, button: str, kind: str, now: float) -> None:
         self._events.put(ButtonEvent(seat=self.number, button=button, kind=kind, time=now))
+
+
+def _is_lgpio_error(err: Exception) -> bool:
+    """True for ``lgpio.error`` (lgpio, gpiozero's pin library on a Pi, is imported only there)."""
+    lgpio = sys.modules.get("lgpio")
+    return lgpio is not None and isinstance(err, lgpio.error)
 
 
 class TableButtons:

@@ -9,7 +9,9 @@ checked here). The checks, in the order a host sets the device up:
   start with; its ``[display]`` and ``[buttons]`` tables tell the checks below where
   the OLED and the pin map are.
 - config.txt: the lines of ``firmware/config.txt`` are active on the boot partition,
-  and no gpio-shutdown overlay sits on a pin the OLED or a button needs.
+  and nothing else there takes a pin the OLED or a button needs: a gpio-shutdown or
+  1-Wire overlay on such a pin, or SPI (``dtparam=spi=on`` takes GPIO 7-11, where the
+  shipped pin map has seats 2, 3 and 6).
 - I2C bus and OLED: ``/dev/i2c-1`` exists and something answers at the display's
   address (``[display]`` port and address; 0x3C on bus 1 by default).
 - camera: picamera2 finds a camera and a full-resolution still arrives.
@@ -41,6 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.devices.gpio_lines import SPI0_GPIOS, holder_for
 from coyote_pi.pi import install
 
 #: The active lines ``firmware/config.txt`` adds (a test keeps the two the same).
@@ -52,6 +55,8 @@ REQUIRED_BOOT_LINES = (
 )
 #: The gpio-shutdown overlay's pin when ``gpio_pin`` is not given.
 SHUTDOWN_DEFAULT_GPIO = 3
+#: The w1-gpio (1-Wire) overlay's pin when ``gpiopin`` is not given.
+W1_DEFAULT_GPIO = 4
 #: ``ioctl`` request that selects the I2C peripheral address (linux/i2c-dev.h).
 I2C_SLAVE = 0x0703
 
@@ -149,7 +154,7 @@ def probe_gpio_pins(pins: Sequence[int], pin_factory=None) -> dict[int, str]:
         except BadPinFactory as err:
             raise GPIOUnavailable(str(err)) from None
         except Exception as err:  # each backend reports a taken line its own way
-            states[gpio] = f"busy: {err}"
+            states[gpio] = f"busy: {err}; {holder_for(gpio, pin_factory)}"
             continue
         try:
             states[gpio] = "pressed" if device.is_active else "idle"
@@ -247,15 +252,13 @@ class Doctor:
         taken = {pin.gpio: label for label, pin in pins.uses() if label != "shutdown button"} if pins else {}
         taken.update({2: "OLED SDA", 3: "OLED SCL"})
         for line in active:
-            if line.startswith("dtoverlay=gpio-shutdown"):
-                gpio = _shutdown_gpio(line)
-                if gpio in taken:
-                    return Result(
-                        FAIL,
-                        name,
-                        f"'{line}' puts the power-off button on GPIO{gpio}, the {taken[gpio]}: "
-                        f"delete that line (ours uses GPIO21), then sudo reboot",
-                    )
+            claim = _pins_claimed(line)
+            clashes = [f"GPIO{gpio}, the {taken[gpio]}" for gpio in claim[1] if gpio in taken] if claim else []
+            if clashes:
+                what, _, why = claim
+                return Result(
+                    FAIL, name, f"'{line}' puts {what} on {'; '.join(clashes)}: delete that line {why}, then sudo reboot"
+                )
         return Result(
             PASS, name, f"{'/' + str(path.relative_to(self.host.root))} has the I2C, camera and shutdown lines"
         )
@@ -532,9 +535,22 @@ def _active_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
-def _shutdown_gpio(line: str) -> int:
-    found = re.search(r"[,=]gpio_pin=(\d+)", line)
-    return int(found.group(1)) if found else SHUTDOWN_DEFAULT_GPIO
+def _overlay_gpio(line: str, parameter: str, default: int) -> int:
+    found = re.search(rf"[,=]{parameter}=(\d+)", line)
+    return int(found.group(1)) if found else default
+
+
+def _pins_claimed(line: str) -> tuple[str, tuple[int, ...], str] | None:
+    """What an active config.txt line takes from the header: ``(what, GPIOs, why it can go)``."""
+    if line.startswith("dtoverlay=gpio-shutdown"):
+        return "the power-off button", (_overlay_gpio(line, "gpio_pin", SHUTDOWN_DEFAULT_GPIO),), "(ours uses GPIO21)"
+    if line.startswith("dtoverlay=w1-gpio"):
+        return "the 1-Wire bus", (_overlay_gpio(line, "gpiopin", W1_DEFAULT_GPIO),), "(coyote-pi needs no 1-Wire)"
+    if line.startswith("dtparam=") and any(
+        part in ("spi", "spi=on", "spi=true", "spi=yes", "spi=1") for part in line.removeprefix("dtparam=").split(",")
+    ):
+        return "SPI0", SPI0_GPIOS, "(coyote-pi needs no SPI)"
+    return None
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import queue
+import struct
+import sys
 import threading
 import time
+import types
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
+from coyote_pi.devices import gpio_lines
 from coyote_pi.devices.buttons import ButtonTiming, Debouncer, SeatButtons, TableButtons
 from coyote_pi.devices.errors import DeviceError
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, ButtonEvent
@@ -285,4 +290,60 @@ def test_injected_clock_stamps_events(pinmap, factory):
         SimulatedPresser(factory, pinmap, bounce=NO_BOUNCE).tap(1, "ok")
         got = settled(events)
     assert len(got) == 1 and got[0].time >= 1000.0
+
+
+def fake_lgpio(monkeypatch):
+    """The ``lgpio`` module as far as a busy pin goes: its ``error`` class (lgpio is only on a Pi)."""
+    lgpio = types.ModuleType("lgpio")
+    lgpio.error = type("error", (Exception,), {})
+    monkeypatch.setitem(sys.modules, "lgpio", lgpio)
+    return lgpio
+
+
+class BusyPinFactory(MockFactory):
+    """Mock pins, but claiming ``busy`` fails the way gpiozero's lgpio pin factory does when a
+    driver or another program holds the line: ``lgpio.error('GPIO busy')`` out of the pin's
+    constructor (on a Pi it comes from lgpio.gpio_claim_input; here from this double)."""
+
+    def __init__(self, lgpio, busy: int):
+        super().__init__()
+        self._lgpio, self._busy = lgpio, busy
+
+    def pin(self, name, pin_class=None, **kwargs):
+        if name == self._busy:
+            raise self._lgpio.error("'GPIO busy'")
+        return super().pin(name, pin_class, **kwargs)
+
+
+def test_a_busy_pin_is_one_clear_error_naming_the_pin_and_its_likely_holder(pinmap, monkeypatch):
+    factory = BusyPinFactory(fake_lgpio(monkeypatch), busy=10)  # seat 2 plus, SPI0 MOSI
+    with pytest.raises(DeviceError) as caught:
+        TableButtons(pinmap, queue.Queue(), pin_factory=factory)
+    message = str(caught.value)
+    assert message.startswith("cannot open the buttons of seat 2: plus is GPIO10 (header pin 19), 'GPIO busy'")
+    assert "SPI0 MOSI (dtparam=spi=on)" in message and "\n" not in message
+    with TableButtons(pinmap, queue.Queue(), pin_factory=MockFactory()):  # seat 1's pins were released
+        pass
+
+
+def test_a_busy_pin_names_the_consumer_the_kernel_reports(tmp_path):
+    """The kernel's GPIO character device answers which consumer holds a line.
+
+    The double differs from a Pi here: the kernel fills struct gpio_v2_line_info on the
+    ioctl; the fake ioctl writes the same bytes (consumer "onewire@4", flag USED)."""
+    (tmp_path / "gpiochip0").touch()
+    asked = []
+
+    def kernel(fd, request, info, mutate):
+        assert request == gpio_lines.GPIO_V2_GET_LINEINFO_IOCTL and len(info) == 256
+        asked.append(struct.unpack_from("<I", info, 64)[0])
+        info[32:41] = b"onewire@4"
+        struct.pack_into("<Q", info, 72, 1)
+        return 0
+
+    holder = gpio_lines.holder_of(4, 0, dev=tmp_path, ioctl=kernel)
+    assert holder == 'held by "onewire@4", likely the 1-Wire bus (dtoverlay=w1-gpio, GPIO4 by default)'
+    assert asked == [4]
+    assert gpio_lines.holder_of(12, 0, dev=tmp_path, ioctl=kernel) == 'held by "onewire@4"'
+    assert gpio_lines.holder_of(12, 1, dev=tmp_path, ioctl=kernel).startswith("held by another program")
 

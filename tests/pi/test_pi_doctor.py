@@ -142,16 +142,31 @@ def test_missing_config_txt_lines_fail_with_the_fix(pi, probes):
 @pytest.mark.parametrize(
     ("overlay", "victim"),
     [
-        ("dtoverlay=gpio-shutdown", "GPIO3, the OLED SCL"),
-        ("dtoverlay=gpio-shutdown,gpio_pin=17", "GPIO17, the seat 1 plus"),
+        ("dtoverlay=gpio-shutdown", "the power-off button on GPIO3, the OLED SCL"),
+        ("dtoverlay=gpio-shutdown,gpio_pin=17", "the power-off button on GPIO17, the seat 1 plus"),
+        ("dtoverlay=w1-gpio", "the 1-Wire bus on GPIO4, the seat 1 minus"),
+        ("dtoverlay=w1-gpio,gpiopin=22", "the 1-Wire bus on GPIO22, the seat 2 minus"),
+        (
+            "dtparam=spi=on",
+            "SPI0 on GPIO7, the seat 6 ok; GPIO8, the seat 6 plus; GPIO9, the seat 2 ok; GPIO10, the seat 2 plus; "
+            "GPIO11, the seat 3 minus: delete that line (coyote-pi needs no SPI)",
+        ),
+        ("dtparam=audio=on,spi=on", "SPI0 on GPIO7"),
     ],
 )
-def test_a_shutdown_overlay_on_a_used_pin_fails(pi, probes, overlay, victim):
+def test_an_overlay_or_interface_on_a_used_pin_fails(pi, probes, overlay, victim):
     config = pi / "boot/firmware/config.txt"
     config.write_text(config.read_text() + overlay + "\n")
     result = check(pi, probes)["config.txt"]
     assert result.status == FAIL
     assert victim in result.detail and "delete that line" in result.detail
+
+
+@pytest.mark.parametrize("line", ["dtparam=spi=off", "#dtparam=spi=on", "dtoverlay=w1-gpio,gpiopin=16"])
+def test_interfaces_off_or_on_spare_pins_pass(pi, probes, line):
+    config = pi / "boot/firmware/config.txt"
+    config.write_text(config.read_text() + line + "\n")
+    assert check(pi, probes)["config.txt"].status == PASS
 
 
 def test_no_i2c_bus_fails_and_the_oled_check_waits_for_it(pi, probes):
@@ -349,6 +364,7 @@ def test_the_gpio_probe_claims_pins_like_the_buttons_do():
 
     assert states[4] == "idle" and states[27] == "pressed"
     assert states[17].startswith("busy: pin GPIO17 is already in use")
+    assert states[17].endswith("held by another program or driver (`gpioinfo` lists who)")  # no kernel to ask here
     DigitalInputDevice(4, pin_factory=factory).close()  # the probe released the pins it claimed
 
 
