@@ -61,6 +61,16 @@ class Camera:
     def close(self) -> None:
         """Release the camera (safe to call twice)."""
 
+    def interrupt(self) -> None:
+        """Ask a capture blocked on another thread to give up (a backend that cannot does nothing).
+
+        :class:`~coyote_pi.devices.camera_guard.GuardedCamera` calls it when a capture
+        overran its deadline.
+        """
+
+    def restart(self) -> None:
+        """Close the camera and open it again after a hang (nothing to do for most backends)."""
+
     def __enter__(self) -> Camera:
         return self
 

@@ -36,6 +36,9 @@ for ``coyote-pi run --sim`` and the demo, ``desktop`` for a laptop with a webcam
     loop = false            # folder: start again after the last image
     seed = 0                # synthetic/failing: reproducible noise
     fault = "error"         # failing: "error" (raise) or "garbage" (noise frames)
+    timeout_ms = 5000       # picamera2, webcam: a capture taking longer is a hung camera ...
+    restarts = 2            # ... restarted this many times in a row, then given up until
+                            # coyote-pi restarts (cards go by the buttons meanwhile)
 
 Presets (:data:`PRESETS`): ``real`` = ssd1306 on I2C, GPIO buttons, picamera2;
 ``desktop`` = dummy display drawn in the terminal, keyboard, webcam; ``sim`` = dummy
@@ -54,6 +57,8 @@ from coyote_pi.devices.errors import DeviceConfigError
 BUTTON_BACKENDS = ("gpio", "mock", "keyboard", "none")
 #: The longest press confirmation allowed: a quick tap still holds longer.
 MAX_CONFIRM_MS = 30
+#: The shortest capture deadline allowed.
+MIN_CAPTURE_TIMEOUT_MS = 100
 CAMERA_BACKENDS = ("picamera2", "webcam", "folder", "synthetic", "failing", "none")
 
 
@@ -128,10 +133,19 @@ class CameraConfig:
     loop: bool = False
     seed: int = 0
     fault: str = "error"
+    timeout_ms: int = 5000
+    restarts: int = 2
 
     def validate(self) -> None:
         _check_choice("camera", "backend", self.backend, CAMERA_BACKENDS)
         _check_choice("camera", "fault", self.fault, ("error", "garbage"))
+        if self.timeout_ms < MIN_CAPTURE_TIMEOUT_MS:
+            raise DeviceConfigError(
+                f"[camera] timeout_ms must be at least {MIN_CAPTURE_TIMEOUT_MS} (a full-resolution still "
+                f"takes about a second), not {self.timeout_ms}"
+            )
+        if self.restarts < 0:
+            raise DeviceConfigError(f"[camera] restarts must be 0 or more, not {self.restarts}")
         if self.width <= 0 or self.height <= 0:
             raise DeviceConfigError(f"[camera] width and height must be positive, not {self.width}x{self.height}")
         if self.backend == "folder" and not self.folder:

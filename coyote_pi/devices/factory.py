@@ -34,6 +34,7 @@ from coyote_pi.devices.camera import (
     SyntheticCamera,
     WebcamCamera,
 )
+from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.config import ButtonsConfig, CameraConfig, DevicesConfig, DisplayConfig
 from coyote_pi.devices.display import FlakyDummy, TableDisplay, luma_opener
 from coyote_pi.devices.errors import DeviceConfigError
@@ -127,10 +128,12 @@ def make_camera(config: CameraConfig, *, scene: Callable[[], object] | None = No
     backend = config.backend
     if backend == "none":
         return None
+    # Real cameras can hang mid-game; each capture gets a deadline (coyote_pi.devices.camera_guard).
+    guarded = {"timeout": config.timeout_ms / 1000, "restarts": config.restarts}
     if backend == "picamera2":
-        return Picamera2Camera(config.size)
+        return GuardedCamera(Picamera2Camera(config.size), **guarded)
     if backend == "webcam":
-        return WebcamCamera(config.source, size=config.size)
+        return GuardedCamera(WebcamCamera(config.source, size=config.size), **guarded)
     if backend == "folder":
         return FolderCamera(config.folder, loop=config.loop)
     if backend == "synthetic":

@@ -98,6 +98,7 @@ class CameraResult:
     reading: object | None
     error: str | None
     frame: object | None = None
+    hung: bool = False  #: the error is a capture that overran its deadline
 
 
 @dataclass(frozen=True)
@@ -161,13 +162,14 @@ class CameraWorker:
             self._out.put(self._read(wait))
 
     def _read(self, wait: int) -> CameraResult:
+        from coyote_pi.devices.camera_guard import CameraHung
         from coyote_pi.devices.errors import CameraError
 
         try:
             frame = self.camera.capture()
             return CameraResult(wait, self.reader.read(frame), None, frame)
         except CameraError as error:
-            return CameraResult(wait, None, str(error))
+            return CameraResult(wait, None, str(error), hung=isinstance(error, CameraHung))
         except Exception as error:  # a reader bug must not kill the table: it counts as a failed read
             log.exception("reading the camera frame failed")
             return CameraResult(wait, None, f"{type(error).__name__}: {error}")
@@ -711,7 +713,7 @@ class Controller:
         wait = self._wait
         if wait is None or result.wait != self._wait_id:
             return  # the flow moved on while this frame was read
-        settled = wait.feed(result.reading, error=result.error is not None)
+        settled = wait.feed(result.reading, error=result.error is not None, hung=result.hung)
         if wait.name == W.STANDS:
             if settled and "players" not in self.setup.touched:
                 self._stands = settled
