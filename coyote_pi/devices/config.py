@@ -39,6 +39,11 @@ for ``coyote-pi run --sim`` and the demo, ``desktop`` for a laptop with a webcam
     timeout_ms = 5000       # picamera2, webcam: a capture taking longer is a hung camera ...
     restarts = 2            # ... restarted this many times in a row, then given up until
                             # coyote-pi restarts (cards go by the buttons meanwhile)
+    idle_ms = 3000          # picamera2: stop streaming after this long without a read
+    focus_cm = 61           # picamera2: focus distance until calibrated (hardware/geometry.md)
+    focus_file = "/var/lib/coyote-pi/camera-focus.json"
+                            # picamera2: keeps the autofocus calibration ("": never calibrate)
+    mains_hz = 50           # picamera2: mains frequency of the room's lamps, 50 or 60 (0: off)
 
 Presets (:data:`PRESETS`): ``real`` = ssd1306 on I2C, GPIO buttons, picamera2;
 ``desktop`` = dummy display drawn in the terminal, keyboard, webcam; ``sim`` = dummy
@@ -51,8 +56,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from coyote_pi.devices.errors import DeviceConfigError
+from coyote_pi.devices.focus import GEOMETRY_FOCUS_CM, PLAUSIBLE_M, FocusSettings
 
 BUTTON_BACKENDS = ("gpio", "mock", "keyboard", "none")
 #: The longest press confirmation allowed: a quick tap still holds longer.
@@ -135,6 +142,10 @@ class CameraConfig:
     fault: str = "error"
     timeout_ms: int = 5000
     restarts: int = 2
+    idle_ms: int = 3000
+    focus_cm: int = GEOMETRY_FOCUS_CM
+    focus_file: str = "/var/lib/coyote-pi/camera-focus.json"
+    mains_hz: int = 50
 
     def validate(self) -> None:
         _check_choice("camera", "backend", self.backend, CAMERA_BACKENDS)
@@ -146,10 +157,26 @@ class CameraConfig:
             )
         if self.restarts < 0:
             raise DeviceConfigError(f"[camera] restarts must be 0 or more, not {self.restarts}")
+        if self.idle_ms <= 0:
+            raise DeviceConfigError(f"[camera] idle_ms must be positive, not {self.idle_ms}")
+        near, far = (round(metres * 100) for metres in PLAUSIBLE_M)
+        if not near <= self.focus_cm <= far:
+            raise DeviceConfigError(
+                f"[camera] focus_cm must be {near} to {far} (a camera over a table), not {self.focus_cm}"
+            )
+        if self.mains_hz not in (0, 50, 60):
+            raise DeviceConfigError(
+                f"[camera] mains_hz must be 50 or 60 (or 0: no flicker avoidance), not {self.mains_hz}"
+            )
         if self.width <= 0 or self.height <= 0:
             raise DeviceConfigError(f"[camera] width and height must be positive, not {self.width}x{self.height}")
         if self.backend == "folder" and not self.folder:
             raise DeviceConfigError("[camera] backend \"folder\" needs folder = \"path/to/images\"")
+
+    @property
+    def focus(self) -> FocusSettings:
+        """Where picamera2 focuses: ``focus_cm``, and the calibration kept in ``focus_file``."""
+        return FocusSettings(self.focus_cm, Path(self.focus_file) if self.focus_file else None)
 
     @property
     def size(self) -> tuple[int, int]:

@@ -131,7 +131,10 @@ def make_camera(config: CameraConfig, *, scene: Callable[[], object] | None = No
     # Real cameras can hang mid-game; each capture gets a deadline (coyote_pi.devices.camera_guard).
     guarded = {"timeout": config.timeout_ms / 1000, "restarts": config.restarts}
     if backend == "picamera2":
-        return GuardedCamera(Picamera2Camera(config.size), **guarded)
+        camera = Picamera2Camera(
+            config.size, focus=config.focus, mains_hz=config.mains_hz, idle_after=config.idle_ms / 1000
+        )
+        return GuardedCamera(camera, **guarded)
     if backend == "webcam":
         return GuardedCamera(WebcamCamera(config.source, size=config.size), **guarded)
     if backend == "folder":

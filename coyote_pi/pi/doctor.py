@@ -15,6 +15,9 @@ checked here). The checks, in the order a host sets the device up:
 - I2C bus and OLED: ``/dev/i2c-1`` exists and something answers at the display's
   address (``[display]`` port and address; 0x3C on bus 1 by default).
 - camera: picamera2 finds a camera and a full-resolution still arrives.
+- camera focus: where the lens is fixed, calibrated or from the table's geometry; with
+  ``--focus`` one autofocus cycle finds the table again and the result is kept in
+  ``[camera] focus_file`` (after the mast or the camera moved).
 - GPIO chip, pin map and button pins: ``/dev/gpiochip*`` is usable, the pin map is
   valid, and every button pin can be claimed and reads "not pressed" at rest.
 - service user: ``coyote`` is in the gpio, i2c and video groups.
@@ -43,6 +46,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.devices.config import CameraConfig
+from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.focus import FocusSettings, describe, load_focus, save_focus
 from coyote_pi.devices.gpio_lines import SPI0_GPIOS, holder_for
 from coyote_pi.pi import install
 
@@ -137,6 +143,20 @@ def probe_camera() -> str:
     return f"{cameras[0].get('Model', 'camera')} delivered a {width}x{height} still"
 
 
+def probe_focus(camera: CameraConfig) -> float:
+    """Run one autofocus cycle with the Pi camera of ``camera``; the lens position it found, in dioptres.
+
+    Raises ``ImportError`` when picamera2 is missing and :class:`CameraError` when no
+    camera answers or the cycle finds no focus on the table.
+    """
+    os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
+    from coyote_pi.devices.camera import Picamera2Camera
+
+    focus = FocusSettings(camera.focus_cm, None)  # the doctor keeps the result itself, under its root
+    with Picamera2Camera(camera.size, focus=focus, mains_hz=camera.mains_hz) as pi_camera:
+        return pi_camera.calibrate()
+
+
 def probe_gpio_pins(pins: Sequence[int], pin_factory=None) -> dict[int, str]:
     """Claim each pin as a pulled-up input, as the buttons do: ``{gpio: state}``.
 
@@ -171,6 +191,7 @@ class Host:
     query: Callable[[Sequence[str]], tuple[int, str]] = run_query
     i2c_probe: Callable[[Path, int], None] = probe_i2c_address
     camera_probe: Callable[[], str] = probe_camera
+    focus_probe: Callable[[CameraConfig], float] = probe_focus
     gpio_probe: Callable[[Sequence[int]], dict[int, str]] = probe_gpio_pins
 
     def path(self, absolute: str) -> Path:
@@ -194,6 +215,7 @@ class Options:
     pinmap: Path | None = None  # None: [buttons] pinmap, else the one shipped with the package
     oled_address: str | None = None  # None: [display] address
     calibration: Path | None = None
+    focus: bool = False  # run an autofocus cycle and keep its result
 
 
 @dataclass
@@ -221,6 +243,7 @@ class Doctor:
             self.i2c_bus(display.port),
             self.oled(display.port, display.address),
             self.camera(),
+            self.camera_focus(devices.camera),
             self.gpio_chip(),
             pins_result,
             self.button_pins(pins),
@@ -321,6 +344,42 @@ class Doctor:
                 "camera_auto_detect=1 in config.txt; `rpicam-hello --list-cameras` lists what the Pi sees",
             )
         return Result(PASS, "camera", found)
+
+    def camera_focus(self, camera: CameraConfig) -> Result:
+        name = "camera focus"
+        if not self.model:
+            return Result(SKIP, name, "not a Raspberry Pi")
+        if camera.backend != "picamera2":
+            return Result(SKIP, name, f"[camera] backend is {camera.backend!r}: no Pi camera lens to focus")
+        geometry = f"{camera.focus_cm} cm from the table's geometry (focus_cm)"
+        if not camera.focus_file:
+            return Result(SKIP, name, f'[camera] focus_file = "": the lens stays at {geometry}')
+        kept = self.host.path(camera.focus_file)
+        if not self.options.focus:
+            saved = load_focus(kept)
+            if saved is None:
+                return Result(SKIP, name, f"not calibrated yet: the lens is at {geometry}; the service calibrates "
+                                          "when the camera first starts, or run sudo coyote-pi doctor --focus")
+            return Result(
+                PASS, name, f"lens fixed at {describe(saved)}, calibrated by autofocus ({camera.focus_file}); "
+                "after moving the mast or the camera: sudo coyote-pi doctor --focus"
+            )
+        if self._service_active():
+            return Result(SKIP, name, f"the running service holds the camera: to focus it, {STOP_SERVICE}")
+        try:
+            position = self.host.focus_probe(camera)
+        except ImportError:
+            return Result(FAIL, name, "picamera2 cannot be imported: see the camera check")
+        except CameraError as err:
+            return Result(FAIL, name, f"{err}: lay the mat and the stands under the camera, light the table, "
+                                      "then run sudo coyote-pi doctor --focus again")
+        try:
+            save_focus(kept, position)
+        except OSError as err:
+            return Result(FAIL, name, f"autofocus found {describe(position)} but {camera.focus_file} cannot be "
+                                      f"written ({err.strerror or err}): run sudo coyote-pi doctor --focus")
+        return Result(PASS, name, f"autofocus found {describe(position)}: kept in {camera.focus_file}, used from "
+                                  "the next start of the service")
 
     def gpio_chip(self) -> Result:
         if not self.model:
@@ -569,6 +628,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--oled-address", metavar="ADDR", help="the OLED's I2C address, e.g. 0x3C (default: from --config)"
     )
+    parser.add_argument(
+        "--focus", action="store_true", help="focus the Pi camera on the table by autofocus and keep the result"
+    )
 
 
 def run(args: argparse.Namespace, host: Host | None = None) -> int:
@@ -583,7 +645,8 @@ def run(args: argparse.Namespace, host: Host | None = None) -> int:
             print(f"coyote-pi doctor: --oled-address: {err}")
             return 2
     options = Options(
-        config=args.config, pinmap=args.pinmap, oled_address=args.oled_address, calibration=args.calibration
+        config=args.config, pinmap=args.pinmap, oled_address=args.oled_address, calibration=args.calibration,
+        focus=args.focus,
     )
     results = Doctor(host or Host(), options).checks()
     for result in results:

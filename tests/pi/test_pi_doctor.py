@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.focus import load_focus
 from coyote_pi.pi import doctor, install
 from coyote_pi.pi.doctor import FAIL, PASS, SKIP, Doctor, Host, Options
 
@@ -28,6 +30,8 @@ class FakeProbes:
         self.camera_error: Exception | None = None
         self.pin_states: dict[int, str] = {}
         self.gpio_error: Exception | None = None
+        self.focus_found: float | Exception = 1.6
+        self.focus_calls: list = []
         self.service = {"is-enabled": "enabled", "is-active": "active"}
 
     def query(self, argv):
@@ -43,6 +47,12 @@ class FakeProbes:
         if self.camera_error:
             raise self.camera_error
         return CAMERA
+
+    def focus(self, camera) -> float:
+        self.focus_calls.append(camera)
+        if isinstance(self.focus_found, Exception):
+            raise self.focus_found
+        return self.focus_found
 
     def gpio(self, pins):
         if self.gpio_error:
@@ -81,7 +91,8 @@ def probes() -> FakeProbes:
 
 
 def check(root: Path, probes: FakeProbes, **options) -> dict[str, doctor.Result]:
-    host = Host(root=root, query=probes.query, i2c_probe=probes.i2c, camera_probe=probes.camera, gpio_probe=probes.gpio)
+    host = Host(root=root, query=probes.query, i2c_probe=probes.i2c, camera_probe=probes.camera, gpio_probe=probes.gpio,
+                focus_probe=probes.focus)
     return {result.name: result for result in Doctor(host, Options(**options)).checks()}
 
 
@@ -94,7 +105,7 @@ def test_a_healthy_running_device_passes_and_says_what_it_could_not_test(pi, pro
 
     assert statuses(results) == {
         "board": PASS, "configuration": PASS, "config.txt": PASS, "I2C bus": PASS, "OLED": PASS, "camera": SKIP,
-        "GPIO chip": PASS, "pin map": PASS, "button pins": SKIP, "service user": PASS, "service": PASS,
+        "camera focus": SKIP, "GPIO chip": PASS, "pin map": PASS, "button pins": SKIP, "service user": PASS, "service": PASS,
         "marker sheet": SKIP,
     }  # fmt: skip
     assert results["board"].detail == MODEL
@@ -122,7 +133,7 @@ def test_on_a_machine_that_is_not_a_pi_everything_it_cannot_check_is_skipped(tmp
 
     lines = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert len(lines) == 13 and lines[-1] == "Summary: 1 pass, 0 fail, 11 skip"
+    assert len(lines) == 14 and lines[-1] == "Summary: 1 pass, 0 fail, 12 skip"
     assert (
         lines[0]
         == "SKIP  board          not a Raspberry Pi: the I2C, OLED, camera, GPIO and pin checks cannot run here"
@@ -243,6 +254,39 @@ def test_camera_failures_say_what_to_do(pi, probes, error, advice):
     probes.camera_error = error
     result = check(pi, probes)["camera"]
     assert result.status == FAIL and advice in result.detail
+
+
+FOCUS_FILE = "var/lib/coyote-pi/camera-focus.json"
+
+
+def test_the_focus_says_where_the_lens_is_fixed_and_how_to_calibrate_it(pi, probes):
+    result = check(pi, probes)["camera focus"]
+    assert result.status == SKIP and "not calibrated yet: the lens is at 61 cm" in result.detail
+    assert "sudo coyote-pi doctor --focus" in result.detail
+    write(pi, FOCUS_FILE, '{"lens_position": 1.55}')
+    result = check(pi, probes)["camera focus"]
+    assert result.status == PASS and result.detail.startswith("lens fixed at 0.65 m (1.55 dioptres), calibrated")
+    assert probes.focus_calls == []  # only --focus moves the lens
+
+
+def test_focus_calibrates_again_and_keeps_the_result(pi, probes):
+    write(pi, FOCUS_FILE, '{"lens_position": 1.55}')
+    assert check(pi, probes, focus=True)["camera focus"].status == SKIP  # the running service holds the camera
+    probes.service["is-active"] = "inactive"
+    result = check(pi, probes, focus=True)["camera focus"]
+    assert result == doctor.Result(PASS, "camera focus", "autofocus found 0.62 m (1.60 dioptres): kept in "
+                                   "/var/lib/coyote-pi/camera-focus.json, used from the next start of the service")
+    assert load_focus(pi / FOCUS_FILE) == 1.6
+    assert probes.focus_calls[0].focus_cm == 61 and probes.focus_calls[0].mains_hz == 50
+
+
+def test_a_failed_focus_says_what_to_do_and_keeps_the_old_one(pi, probes):
+    probes.service["is-active"] = "inactive"
+    write(pi, FOCUS_FILE, '{"lens_position": 1.55}')
+    probes.focus_found = CameraError("autofocus found no focus on the table (None)")
+    result = check(pi, probes, focus=True)["camera focus"]
+    assert result.status == FAIL and "lay the mat and the stands under the camera" in result.detail
+    assert load_focus(pi / FOCUS_FILE) == 1.55
 
 
 def test_stuck_and_taken_button_pins_are_named(pi, probes):
