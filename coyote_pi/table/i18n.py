@@ -128,6 +128,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "problem.slot_occupied": {"en": "{slot}: take the card away", "de": "{slot}: Karte wegnehmen", "ru": "{slot}: уберите карту"},
     "problem.no_table": {"en": "Camera sees no table", "de": "Kamera sieht keinen Tisch", "ru": "Камера не видит стол"},
     "problem.camera_error": {"en": "Camera: no picture", "de": "Kamera: kein Bild", "ru": "Камера: нет кадра"},
+    "problem.camera_hung": {"en": "Camera not answering", "de": "Kamera antwortet nicht", "ru": "Камера не отвечает"},
     "problem.no_camera": {"en": "No camera", "de": "Keine Kamera", "ru": "Нет камеры"},
     "slot.centre": {"en": "Centre", "de": "Mitte", "ru": "Центр"},
     "slot.extra": {"en": "Extra slot", "de": "Extrafeld", "ru": "Доп. место"},

@@ -80,8 +80,9 @@ def test_i2c_errors_mid_game_are_retried_and_the_newest_screen_wins(caplog):
         assert not display.show(SCREENS[3])  # in backoff: queued for the retry, no bus traffic now
         assert device.calls == 3
         assert display.wait_shown(timeout=5)  # retries 4 and 5 fail, 6 succeeds
-    assert device.calls == 6
-    assert device.image.tobytes() == rendered(SCREENS[3])
+        assert device.calls == 6
+        assert device.image.tobytes() == rendered(SCREENS[3])
+    assert device.calls == 7  # closing blanks the panel
     assert display.last_error is None
     logged = [(record.levelno, record.getMessage()) for record in caplog.records]
     warnings = [text for level, text in logged if level == logging.WARNING]

@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from coyote_pi.devices.camera import Camera
+from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.display import TableDisplay
 from coyote_pi.record import read_record
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
@@ -186,6 +188,39 @@ def test_a_camera_that_fails_switches_to_the_manual_path_and_the_game_completes(
     assert any(p["key"] == expected for note in problems for p in note["problems"])
     reference = play(table_config(tmp_path / "reference", 2), sim=fast_sim(2))
     assert [r.to_dict() for r in played.game.results] == [r.to_dict() for r in reference.game.results]
+
+
+def test_a_hung_camera_is_announced_and_the_cards_go_by_the_buttons(tmp_path):
+    """A camera whose capture blocks for ever, as picamera2's does on a stalled sensor.
+
+    The guard gives every capture 0.2 s: the OLED says the camera does not answer, the
+    camera is given up (its capture never returns, so it cannot be restarted) and every
+    wait of the game goes to the manual path after the usual failed reads, each of them
+    failing at once: the game completes, with one stuck capture for the whole evening."""
+    never = threading.Event()
+
+    class FrozenCamera(Camera):
+        description = "frozen camera"
+        captures = 0
+
+        def capture(self):
+            FrozenCamera.captures += 1
+            never.wait()
+
+    try:
+        played = play(table_config(tmp_path, 2), sim=SimOptions(seed=2, fingers="queue"), timeout=60,
+                      camera=lambda scene: GuardedCamera(FrozenCamera(), timeout=0.2, restarts=1))
+    finally:
+        never.set()
+    assert played.game.winner is not None
+    notes = [line["note"] for line in played.record.lines if "note" in line]
+    manual = [note for note in notes if note["table"] == "manual"]
+    assert manual and all(note["why"] == f"{FAST.manual_after} failed camera reads" for note in manual)
+    hung = [note for note in notes if note["table"] == "camera"]
+    assert hung and all(note["problems"] == [{"key": "problem.camera_hung"}] for note in hung)
+    assert "frozen camera gave no frame within 0.2 s and stays stuck" in hung[0]["error"]
+    assert "Camera not answering" in played.spy.texts("deal")
+    assert FrozenCamera.captures == 1
 
 
 def test_players_can_ask_for_the_manual_path_when_a_card_stays_unreadable(tmp_path):
