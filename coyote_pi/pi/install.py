@@ -1,4 +1,4 @@
-"""Install coyote-pi on Raspberry Pi OS (Bookworm), or remove it again.
+"""Install coyote-pi on Raspberry Pi OS (Bookworm or Trixie), or remove it again.
 
 Run from a clone of the repository, as root::
 
@@ -9,8 +9,10 @@ Run from a clone of the repository, as root::
 This module uses the standard library only: it runs with the system's ``python3``
 before the virtual environment that holds the rest of the project exists.
 
-What an install does, each step only when it is still needed (so a second run changes
-nothing and says so):
+First it reads /etc/os-release: the release decides which pip constraints match its apt
+camera stack (:data:`RELEASES`), and a release it does not know is refused before any
+change. Then, each step only when it is still needed (so a second run changes nothing
+and says so):
 
 1. apt packages: python3-picamera2 (the camera; only Raspberry Pi's build matches
    libcamera), python3-lgpio (gpiozero's GPIO backend), python3-venv, libzbar0 (QR
@@ -19,7 +21,8 @@ nothing and says so):
    ``coyote`` in them, without a login shell.
 3. A virtual environment at /opt/coyote-pi/venv made with ``--system-site-packages``,
    so the apt picamera2 and lgpio are importable, and the project pip-installed into it
-   under ``constraints-pi.txt`` (numpy 1.x, the ABI picamera2's apt build needs).
+   under the release's constraints (``constraints/bookworm.txt``: numpy 1.24, the ABI
+   Bookworm's picamera2 is built for; ``constraints/trixie.txt``: numpy 2.2).
 4. ``/usr/local/bin/coyote-pi``, a link to the venv's command, and
    /etc/coyote-pi/config.toml from the default configuration. A file the host has
    edited is never overwritten.
@@ -88,11 +91,19 @@ END_MARK = "# <<< coyote-pi <<<"
 
 FIRMWARE_FRAGMENT = REPO / "firmware" / "config.txt"
 UNIT_SOURCE = REPO / "systemd" / UNIT_NAME
-CONSTRAINTS = REPO / "coyote_pi" / "pi" / "constraints-pi.txt"
+#: One pip constraints file per supported release, named after it (``bookworm.txt``).
+CONSTRAINTS_DIR = REPO / "coyote_pi" / "pi" / "constraints"
 CONFIG_TEMPLATE = REPO / "coyote_pi" / "pi" / "config-pi.toml"
 #: What pip installs from the repository (the constraints and the configuration template
 #: are inside ``coyote_pi``); its fingerprint decides whether pip runs again.
 SOURCE_PARTS = ("pyproject.toml", "README.md", "coyote_pi")
+
+#: The Raspberry Pi OS releases the installer supports, by ``VERSION_CODENAME`` in
+#: /etc/os-release. Each ships its own numpy, Pillow and picamera2 (built against that
+#: numpy), so each has its own constraints file in :data:`CONSTRAINTS_DIR`.
+RELEASES = {"bookworm": "Bookworm (Debian 12)", "trixie": "Trixie (Debian 13)"}
+#: Where os-release(5) says to look, in order.
+OS_RELEASE_FILES = ("/etc/os-release", "/usr/lib/os-release")
 
 #: Runs one system command; raises :class:`InstallError` when it fails.
 Runner = Callable[[Sequence[str]], None]
@@ -100,6 +111,10 @@ Runner = Callable[[Sequence[str]], None]
 
 class InstallError(Exception):
     """A step could not be done; the message says which and what to do."""
+
+
+class UnsupportedRelease(InstallError):
+    """The system is not a release in :data:`RELEASES`; nothing was changed."""
 
 
 def run_command(argv: Sequence[str]) -> None:
@@ -166,7 +181,11 @@ class Installer:
     # -- the two plans ---------------------------------------------------------------
 
     def install(self) -> Report:
-        """Bring the system to the installed state; return what was done."""
+        """Bring the system to the installed state; return what was done.
+
+        Raises :class:`UnsupportedRelease`, before any step, on a release not in :data:`RELEASES`.
+        """
+        self.constraints = constraints_for(supported_release(self.root))
         for task in (
             self._apt_install,
             self._groups,
@@ -289,7 +308,7 @@ class Installer:
             return None
 
         def pip_command(source: str) -> list[str]:
-            return [VENV + "/bin/python", "-m", "pip", "install", "--constraint", str(CONSTRAINTS), source]
+            return [VENV + "/bin/python", "-m", "pip", "install", "--constraint", str(self.constraints), source]
 
         def apply() -> None:
             # pip builds in the source tree; a copy keeps root-owned build files out of the clone.
@@ -597,6 +616,45 @@ def systemd_running(root: Path) -> bool:
     return under(root, "/run/systemd/system").is_dir()
 
 
+def os_release(root: Path) -> dict[str, str]:
+    """The ``KEY=value`` pairs of the os-release file under ``root`` (empty when there is none)."""
+    for candidate in OS_RELEASE_FILES:
+        try:
+            text = under(root, candidate).read_text(encoding="utf-8")
+        except OSError:
+            continue
+        fields = {}
+        for line in text.splitlines():
+            key, sep, value = line.partition("=")
+            if sep and not key.lstrip().startswith("#"):
+                words = shlex.split(value) if value.strip() else [""]  # values may be shell-quoted
+                fields[key.strip()] = " ".join(words)
+        return fields
+    return {}
+
+
+def supported_release(root: Path) -> str:
+    """The codename (a key of :data:`RELEASES`) of the system under ``root``.
+
+    Raises :class:`UnsupportedRelease` naming the system and the supported releases.
+    The 64-bit Raspberry Pi OS has Debian's os-release (``ID=debian``); the 32-bit one
+    says ``ID=raspbian`` and is refused: PyPI has no OpenCV wheels for it, so pip would
+    spend hours compiling OpenCV (and it is not tested).
+    """
+    fields = os_release(root)
+    codename = fields.get("VERSION_CODENAME", "")
+    if fields.get("ID") == "debian" and codename in RELEASES:
+        return codename
+    found = fields.get("PRETTY_NAME") or " ".join(filter(None, (fields.get("NAME"), codename)))
+    what = f"{found} is not supported" if found else f"cannot tell which system this is (no {OS_RELEASE_FILES[0]})"
+    raise UnsupportedRelease(f"{what}: coyote-pi installs on the 64-bit Raspberry Pi OS {' or '.join(RELEASES.values())}")
+
+
+def constraints_for(codename: str) -> Path:
+    """The pip constraints file that matches ``codename``'s apt camera stack."""
+    return CONSTRAINTS_DIR / f"{codename}.txt"
+
+
 def find_boot_config(root: Path) -> Path | None:
     """The firmware's config.txt under ``root``, or None when there is no Pi boot partition."""
     for candidate in BOOT_CONFIGS:
@@ -769,6 +827,9 @@ def run(args: argparse.Namespace) -> int:
             purge=args.purge,
         )
         report = installer.uninstall() if args.uninstall else installer.install()
+    except UnsupportedRelease as err:  # checked before any step: nothing to pick up later
+        print(f"coyote-pi install: {err}", file=sys.stderr)
+        return 1
     except InstallError as err:
         print(f"coyote-pi install: {err}. Steps before it are done; run again once fixed.", file=sys.stderr)
         return 1
