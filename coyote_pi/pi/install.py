@@ -16,7 +16,8 @@ and says so):
 
 1. apt packages: python3-picamera2 (the camera; only Raspberry Pi's build matches
    libcamera), python3-lgpio (gpiozero's GPIO backend), python3-venv, libzbar0 (QR
-   stickers), fonts-dejavu-core and i2c-tools (``i2cdetect`` for wiring checks).
+   stickers) and i2c-tools (``i2cdetect`` for wiring checks). No fonts: the OLED's
+   DejaVu fonts ship inside the package.
 2. The groups gpio, i2c and video (Raspberry Pi OS has them) and a system user
    ``coyote`` in them, without a login shell.
 3. A virtual environment at /opt/coyote-pi/venv made with ``--system-site-packages``,
@@ -29,7 +30,9 @@ and says so):
 5. /etc/modules-load.d/coyote-pi.conf, which loads ``i2c-dev`` so /dev/i2c-1 exists.
 6. ``firmware/config.txt`` merged into /boot/firmware/config.txt between marker
    comments, after a backup of the file beside it (``config.txt.coyote-pi.bak``, the
-   file as it was before the installer's latest change to it).
+   file as it was before the installer's latest change to it). Every file is written
+   to a temporary file, flushed to the card and renamed over the old one, so a power
+   cut leaves the old config.txt or the new one, never half of one.
 7. The unit systemd/coyote-pi.service in /etc/systemd/system, enabled; restarted when
    something it runs changed, unless the firmware settings changed (reboot then).
 
@@ -48,6 +51,7 @@ they are printed, not run.
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import json
 import os
@@ -63,7 +67,7 @@ from pathlib import Path
 #: The repository this module was run from: the installer copies files out of it.
 REPO = Path(__file__).resolve().parents[2]
 
-APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "fonts-dejavu-core", "i2c-tools")
+APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "i2c-tools")
 USER = "coyote"
 GROUPS = ("gpio", "i2c", "video")
 #: The interpreter whose dist-packages hold the apt picamera2; the venv is made from it.
@@ -772,8 +776,49 @@ def _sha256(data: bytes) -> str:
 
 
 def _write(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically: a power cut leaves the old file or the new one.
+
+    The text goes to a temporary file beside it, is flushed to the disk, renamed over
+    ``path``, and the folder is flushed so that the rename itself is on the disk too (for
+    /boot/firmware/config.txt this decides whether the Pi boots). A new file gets the
+    usual mode (0666 less the umask), a replaced one keeps its mode.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    temporary = path.with_name(f".{path.name}.coyote-pi-new")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if path.exists():
+                _keep_mode(path, temporary)
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        _fsync_folder(path.parent)
+    except OSError as err:
+        raise InstallError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def _keep_mode(original: Path, replacement: Path) -> None:
+    try:
+        shutil.copymode(original, replacement)
+    except PermissionError:
+        pass  # FAT (the boot partition) has no modes: the mount options decide them
+
+
+def _fsync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    except OSError as err:
+        if err.errno != errno.EINVAL:  # a file system that cannot sync a folder has nothing to flush
+            raise
+    finally:
+        os.close(fd)
 
 
 def _remove_if_empty(path: Path) -> None:

@@ -8,6 +8,7 @@ config.txt backup aside), keeping what the host made.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import subprocess
@@ -344,6 +345,73 @@ def test_uninstall_works_after_an_upgrade_to_an_unsupported_release(pi_root, sys
     assert not (pi_root / install.UNIT.lstrip("/")).exists()
     with pytest.raises(install.UnsupportedRelease, match="forky"):
         quiet(pi_root, system).install()
+
+
+def test_the_installer_installs_no_fonts_the_device_does_not_use():
+    """The OLED draws with the DejaVu files inside the package, never the system's fonts."""
+    from coyote_pi.devices import render
+
+    shipped = {path.name for path in (install.REPO / "coyote_pi/data/fonts").glob("*.ttf")}
+    assert set(render.FONT_FILES.values()) <= shipped
+    assert not [name for name in install.APT_PACKAGES if name.startswith("fonts-")]
+
+
+# -- writing files ---------------------------------------------------------------------------
+
+
+def test_config_txt_is_replaced_atomically_and_flushed(pi_root, system, monkeypatch):
+    """Written to a temporary file, fsynced, renamed over config.txt, then the folder fsynced."""
+    boot = pi_root / BOOT
+    events: list[tuple] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        target = Path(os.readlink(f"/proc/self/fd/{fd}"))
+        events.append(("fsync", target, target.read_text() if target.is_file() else None))
+        real_fsync(fd)
+
+    def replace(source, destination):
+        events.append(("replace", Path(source), Path(destination)))
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    quiet(pi_root, system).install()
+
+    new_text = boot.read_text()
+    assert install.BEGIN_MARK in new_text
+    replacing = next(i for i, event in enumerate(events) if event[0] == "replace" and event[2] == boot)
+    temporary = events[replacing][1]
+    assert temporary.parent == boot.parent and not temporary.exists()
+    assert ("fsync", temporary, new_text) in events[:replacing]  # the whole new file was on the card first
+    assert events[replacing + 1] == ("fsync", boot.parent, None)  # then the rename itself
+
+
+def test_a_failed_write_leaves_config_txt_as_it_was(pi_root, system, monkeypatch):
+    real_replace = os.replace
+
+    def replace(source, destination):
+        if Path(destination).name == "config.txt":
+            raise OSError(errno.EIO, "Input/output error")
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(InstallError, match="cannot write .*config.txt: Input/output error"):
+        quiet(pi_root, system).install()
+
+    assert (pi_root / BOOT).read_text() == STOCK_CONFIG_TXT
+    assert sorted(path.name for path in (pi_root / BOOT).parent.iterdir()) == ["config.txt", "config.txt.coyote-pi.bak"]
+
+
+def test_new_files_are_readable_by_the_service_and_replaced_ones_keep_their_mode(pi_root, system):
+    (pi_root / BOOT).chmod(0o600)
+    old_umask = os.umask(0o022)
+    try:
+        quiet(pi_root, system).install()
+    finally:
+        os.umask(old_umask)
+    assert (pi_root / "etc/coyote-pi/config.toml").stat().st_mode & 0o777 == 0o644  # the user coyote reads it
+    assert (pi_root / BOOT).stat().st_mode & 0o777 == 0o600
 
 
 # -- the config.txt block ----------------------------------------------------------------
