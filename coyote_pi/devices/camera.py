@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 #: The Camera Module 3's full still resolution.
@@ -68,6 +68,30 @@ class Camera:
         self.close()
 
 
+def load_picamera2() -> type:
+    """picamera2's ``Picamera2`` class, or :class:`CameraLibraryError` saying why there is none.
+
+    Not only a missing package: the apt python3-picamera2 is compiled against its
+    release's numpy, and with another numpy in the venv its import raises ValueError
+    ("numpy.dtype size changed") or an ImportError about numpy. Whatever the import
+    raises, the table falls back to the buttons and ``coyote-pi doctor`` says why.
+    """
+    try:
+        from picamera2 import Picamera2
+    except Exception as err:
+        if isinstance(err, ModuleNotFoundError) and err.name == "picamera2":
+            raise CameraLibraryError(
+                "picamera2 is not installed: on Raspberry Pi OS run 'sudo apt install python3-picamera2' "
+                "and make the venv with --system-site-packages (or choose another [camera] backend)"
+            ) from None
+        raise CameraLibraryError(
+            f"picamera2 does not load ({type(err).__name__}: {err}; numpy {np.__version__}): the apt camera "
+            "stack and the venv's numpy must be those of one Raspberry Pi OS release; 'sudo make install' "
+            "sets them up again"
+        ) from None
+    return Picamera2
+
+
 class Picamera2Camera(Camera):
     """The Raspberry Pi camera through picamera2, configured for full-resolution stills.
 
@@ -78,13 +102,7 @@ class Picamera2Camera(Camera):
     """
 
     def __init__(self, size: tuple[int, int] = FULL_RESOLUTION, *, camera_number: int = 0):
-        try:
-            from picamera2 import Picamera2
-        except ImportError:
-            raise CameraError(
-                "picamera2 is not installed: on Raspberry Pi OS run 'sudo apt install python3-picamera2' "
-                "and make the venv with --system-site-packages (or choose another [camera] backend)"
-            ) from None
+        Picamera2 = load_picamera2()
         self.description = f"Pi camera {camera_number} at {size[0]}x{size[1]}"
         self._camera = None
         try:

@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.devices.errors import CameraLibraryError
 from coyote_pi.pi import install
 
 #: The active lines ``firmware/config.txt`` adds (a test keeps the two the same).
@@ -110,11 +111,14 @@ def probe_i2c_address(device: Path, address: int) -> None:
 def probe_camera() -> str:
     """Take one full-resolution still with picamera2; describe it, or raise.
 
-    ``ImportError`` when picamera2 is missing, :class:`CameraProbeError` when no camera
+    :class:`~coyote_pi.devices.errors.CameraLibraryError` when picamera2 is missing or
+    does not load (a numpy of another release), :class:`CameraProbeError` when no camera
     is found or it delivers nothing usable, ``RuntimeError`` from libcamera otherwise.
     """
     os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
-    from picamera2 import Picamera2
+    from coyote_pi.devices.camera import load_picamera2
+
+    Picamera2 = load_picamera2()
 
     cameras = Picamera2.global_camera_info()
     if not cameras:
@@ -303,18 +307,16 @@ class Doctor:
             return Result(SKIP, "camera", f"the running service holds the camera: to test it, {STOP_SERVICE}")
         try:
             found = self.host.camera_probe()
-        except ImportError:
+        except CameraLibraryError as err:
             return Result(
-                FAIL,
-                "camera",
-                "picamera2 cannot be imported: sudo apt install python3-picamera2, and run the doctor "
-                f"from {install.VENV}/bin/coyote-pi (its venv sees the apt packages)",
+                FAIL, "camera", f"{err} (run the doctor as {install.VENV}/bin/coyote-pi: that venv sees the apt packages)"
             )
-        except (CameraProbeError, RuntimeError) as err:
+        except Exception as err:  # CameraProbeError, libcamera's RuntimeError, or anything else: a finding
+            what = str(err) if isinstance(err, (CameraProbeError, RuntimeError)) else f"{type(err).__name__}: {err}"
             return Result(
                 FAIL,
                 "camera",
-                f"{err}: check the ribbon (fully in, latch closed, contacts the right way, see docs/wiring.md), "
+                f"{what}: check the ribbon (fully in, latch closed, contacts the right way, see docs/wiring.md), "
                 "camera_auto_detect=1 in config.txt; `rpicam-hello --list-cameras` lists what the Pi sees",
             )
         return Result(PASS, "camera", found)

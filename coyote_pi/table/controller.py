@@ -204,6 +204,7 @@ class Controller:
     (None: the manual path everywhere); ``table`` a resumed record with its memory (or
     None: setup, then a new record in ``config.record_dir``). ``meta`` is written into a
     new record's setup line. ``notifier`` is :mod:`coyote_pi.pi.notify` or a stand-in.
+    ``camera_problem`` is the text key the manual path shows for the missing camera.
     """
 
     def __init__(
@@ -221,6 +222,7 @@ class Controller:
         epoch: int = 0,
         new_game_when_over: bool = False,
         events: queue.Queue | None = None,
+        camera_problem: str = "problem.no_camera",
     ) -> None:
         self.config = config
         self.pacing = config.pacing
@@ -233,6 +235,7 @@ class Controller:
         self.new_game_when_over = new_game_when_over
         self._notifier = notifier
         self._camera = CameraWorker(camera, reader, self.queue) if camera is not None and reader is not None else None
+        self._camera_problem = camera_problem
         self.store = store.RecordStore(config.record_dir)
         self.table, self.memory = table if table is not None else (None, store.TableMemory())
         language = self.meta.get("language") if self.table is None else self.table.record.meta.get("language")
@@ -854,7 +857,7 @@ class Controller:
         if stage in (REVEAL_WAIT, DRAW_WAIT) and manual:
             item = self._entry_item()
             return S.entry_screen(tr, item or "centre", C.ALL_CARDS[self._entry_index])
-        no_camera = self._camera is None
+        no_camera = self._camera_problem if self._camera is None else None
         if stage == DEAL_WAIT:
             screen = S.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
                                    no_camera=no_camera)

@@ -132,8 +132,8 @@ def open_rig(
     if display is not None:
         devices_config = dataclasses.replace(
             devices_config, display=dataclasses.replace(devices_config.display, driver="none"))
-    devices = _open_devices(devices_config, events, scene=sim_table.scene if sim_table else None,
-                            outputs=outputs, keyboard=keyboard)
+    devices, camera_problem = _open_devices(devices_config, events, scene=sim_table.scene if sim_table else None,
+                                            outputs=outputs, keyboard=keyboard)
     try:
         made_camera = camera
         camera, reader = devices.camera, None
@@ -149,7 +149,7 @@ def open_rig(
         controller = Controller(
             config, display=display or devices.display, camera=camera, reader=reader, table=table,
             listeners=all_listeners, meta=meta, notifier=notifier, epoch=epoch, events=events,
-            new_game_when_over=new_game_when_over,
+            new_game_when_over=new_game_when_over, camera_problem=camera_problem,
         )
     except BaseException:
         devices.close()
@@ -160,17 +160,22 @@ def open_rig(
 
 
 def _open_devices(devices_config, events: queue.Queue, **options):
-    """The devices; a camera that cannot start leaves the table on the manual path
-    (cards entered with the buttons) instead of leaving it dead."""
-    from coyote_pi.devices.errors import CameraError
+    """The devices, and the text key the OLED shows when there is no camera.
+
+    A camera that cannot start, its software included (picamera2 missing, or built for
+    another numpy), leaves the table on the manual path (cards entered with the
+    buttons) instead of leaving it dead, or restarting it for ever under systemd.
+    """
+    from coyote_pi.devices.errors import CameraError, CameraLibraryError
     from coyote_pi.devices.factory import make_devices
 
     try:
-        return make_devices(devices_config, events, **options)
+        return make_devices(devices_config, events, **options), "problem.no_camera"
     except CameraError as error:
-        log.warning("no camera (%s): cards will be entered with the buttons", error)
+        log.error("no camera (%s): cards will be entered with the buttons", error)
+        problem = "problem.camera_library" if isinstance(error, CameraLibraryError) else "problem.camera_start"
         without = dataclasses.replace(devices_config.camera, backend="none")
-        return make_devices(dataclasses.replace(devices_config, camera=without), events, **options)
+        return make_devices(dataclasses.replace(devices_config, camera=without), events, **options), problem
 
 
 def _fingers(sim: SimOptions, devices, events: queue.Queue, devices_config):

@@ -218,9 +218,9 @@ def test_the_installed_configuration_passes(pi, probes):
 @pytest.mark.parametrize(
     ("error", "advice"),
     [
-        (ImportError("No module named 'picamera2'"), "sudo apt install python3-picamera2"),
         (doctor.CameraProbeError("no camera found"), "no camera found: check the ribbon"),
         (RuntimeError("Failed to start camera"), "Failed to start camera: check the ribbon"),
+        (OSError(errno.EBUSY, "Device or resource busy"), "OSError: [Errno 16] Device or resource busy: check the"),
     ],
 )
 def test_camera_failures_say_what_to_do(pi, probes, error, advice):
@@ -358,12 +358,20 @@ def test_the_i2c_probe_reports_a_device_that_is_no_i2c_bus(tmp_path):
         doctor.probe_i2c_address(not_a_bus, 0x3C)
 
 
-def test_the_camera_probe_needs_picamera2():
-    pytest.importorskip("numpy")
-    try:
-        import picamera2  # noqa: F401
-    except ImportError:
-        with pytest.raises(ImportError):
-            doctor.probe_camera()
-    else:
-        pytest.skip("picamera2 is installed: this is a Pi, where the probe would use the real camera")
+def test_without_picamera2_the_camera_check_says_to_install_it(pi, probes, no_picamera2):
+    probes.service["is-active"] = "inactive"
+    probes.camera = doctor.probe_camera  # the real probe, up to the import
+    result = check(pi, probes)["camera"]
+    assert result.status == FAIL
+    assert "sudo apt install python3-picamera2" in result.detail
+    assert f"run the doctor as {install.VENV}/bin/coyote-pi" in result.detail
+
+
+def test_a_picamera2_built_for_another_numpy_fails_the_camera_check_instead_of_crashing(pi, probes, broken_picamera2):
+    probes.service["is-active"] = "inactive"
+    probes.camera = doctor.probe_camera
+    results = check(pi, probes)
+    assert results["camera"].status == FAIL
+    assert f"picamera2 does not load (ValueError: {broken_picamera2}" in results["camera"].detail
+    assert "'sudo make install' sets them up again" in results["camera"].detail
+    assert results["GPIO chip"].status == PASS  # the checks after it still ran
