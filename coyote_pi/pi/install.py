@@ -629,10 +629,10 @@ def os_release(root: Path) -> dict[str, str]:
             continue
         fields = {}
         for line in text.splitlines():
-            key, sep, value = line.partition("=")
-            if sep and not key.lstrip().startswith("#"):
-                words = shlex.split(value) if value.strip() else [""]  # values may be shell-quoted
-                fields[key.strip()] = " ".join(words)
+            key, sep, value = (part.strip() for part in line.partition("="))
+            if sep and key and not key.startswith("#"):
+                quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+                fields[key] = value[1:-1] if quoted else value
         return fields
     return {}
 

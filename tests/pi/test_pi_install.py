@@ -305,6 +305,14 @@ def test_every_supported_release_has_a_constraints_file_naming_its_python():
     assert pythons == {"bookworm": "3.11", "trixie": "3.13"}
 
 
+def test_os_release_values_may_be_quoted_or_not_and_a_stray_quote_is_no_crash(pi_root):
+    (pi_root / "usr/lib/os-release").write_text(
+        "# a comment\nID=debian\nVERSION_CODENAME='trixie'\nNAME=\"Debian GNU/Linux\nPRETTY_NAME=\"x\"\n"
+    )
+    assert install.os_release(pi_root)["NAME"] == '"Debian GNU/Linux'
+    assert install.supported_release(pi_root) == "trixie"
+
+
 UNSUPPORTED = {
     "bullseye": ('PRETTY_NAME="Debian GNU/Linux 11 (bullseye)"\nID=debian\nVERSION_CODENAME=bullseye\n',
                  "Debian GNU/Linux 11 (bullseye) is not supported"),
