@@ -86,8 +86,8 @@ def load_picamera2() -> type:
             ) from None
         raise CameraLibraryError(
             f"picamera2 does not load ({type(err).__name__}: {err}; numpy {np.__version__}): the apt camera "
-            "stack and the venv's numpy must be those of one Raspberry Pi OS release; 'sudo make install' "
-            "sets them up again"
+            "stack and the venv's numpy must be those of one Raspberry Pi OS release; make the venv afresh "
+            "('sudo rm -r /opt/coyote-pi/venv && sudo make install')"
         ) from None
     return Picamera2
 

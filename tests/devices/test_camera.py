@@ -148,7 +148,7 @@ def test_picamera2_built_for_another_numpy_is_a_camera_error_not_a_crash(broken_
     with pytest.raises(CameraLibraryError) as caught:
         Picamera2Camera()
     assert str(caught.value).startswith(f"picamera2 does not load (ValueError: {broken_picamera2}; numpy ")
-    assert "'sudo make install'" in str(caught.value)
+    assert "'sudo rm -r /opt/coyote-pi/venv && sudo make install'" in str(caught.value)
 
 
 def test_webcam_backend_reads_a_video_file(tmp_path):

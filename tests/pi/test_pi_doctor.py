@@ -373,5 +373,5 @@ def test_a_picamera2_built_for_another_numpy_fails_the_camera_check_instead_of_c
     results = check(pi, probes)
     assert results["camera"].status == FAIL
     assert f"picamera2 does not load (ValueError: {broken_picamera2}" in results["camera"].detail
-    assert "'sudo make install' sets them up again" in results["camera"].detail
+    assert "make the venv afresh ('sudo rm -r /opt/coyote-pi/venv && sudo make install')" in results["camera"].detail
     assert results["GPIO chip"].status == PASS  # the checks after it still ran
