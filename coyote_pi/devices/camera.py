@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.focus import FocusSettings, describe, dioptres, load_focus, plausible, save_focus
 from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
 
@@ -96,6 +96,30 @@ def flicker_period_us(mains_hz: int) -> int:
     return round(1_000_000 / (2 * mains_hz))
 
 
+def load_picamera2() -> type:
+    """picamera2's ``Picamera2`` class, or :class:`CameraLibraryError` saying why there is none.
+
+    Not only a missing package: the apt python3-picamera2 is compiled against its
+    release's numpy, and with another numpy in the venv its import raises ValueError
+    ("numpy.dtype size changed") or an ImportError about numpy. Whatever the import
+    raises, the table falls back to the buttons and ``coyote-pi doctor`` says why.
+    """
+    try:
+        from picamera2 import Picamera2
+    except Exception as err:
+        if isinstance(err, ModuleNotFoundError) and err.name == "picamera2":
+            raise CameraLibraryError(
+                "picamera2 is not installed: on Raspberry Pi OS run 'sudo apt install python3-picamera2' "
+                "and make the venv with --system-site-packages (or choose another [camera] backend)"
+            ) from None
+        raise CameraLibraryError(
+            f"picamera2 does not load ({type(err).__name__}: {err}; numpy {np.__version__}): the apt camera "
+            "stack and the venv's numpy must be those of one Raspberry Pi OS release; make the venv afresh "
+            "('sudo rm -r /opt/coyote-pi/venv && sudo make install')"
+        ) from None
+    return Picamera2
+
+
 class Picamera2Camera(Camera):
     """The Raspberry Pi camera through picamera2: full-resolution stills, a fixed lens, idle between looks.
 
@@ -128,13 +152,7 @@ class Picamera2Camera(Camera):
         mains_hz: int = 50,
         idle_after: float = 3.0,
     ):
-        try:
-            from picamera2 import Picamera2
-        except ImportError:
-            raise CameraError(
-                "picamera2 is not installed: on Raspberry Pi OS run 'sudo apt install python3-picamera2' "
-                "and make the venv with --system-site-packages (or choose another [camera] backend)"
-            ) from None
+        Picamera2 = load_picamera2()
         self.description = f"Pi camera {camera_number} at {size[0]}x{size[1]}"
         self._new_camera = lambda: Picamera2(camera_number)
         self._size = tuple(size)

@@ -28,6 +28,8 @@ from PIL import Image
 
 # Index: (top pixel lit) * 2 + (bottom pixel lit).
 _HALF_BLOCKS = (" ", "▄", "▀", "█")
+#: The GIF's colours: palette index 0 is a dark pixel, 1 a lit one.
+_GIF_PALETTE = (0, 0, 0, 255, 255, 255)
 
 
 def halfblock_lines(image: Image.Image) -> list[str]:
@@ -116,10 +118,7 @@ class GifRecorder:
         if not self._frames:
             return None
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        frames = [
-            frame.convert("L").resize((frame.width * self._scale, frame.height * self._scale), Image.NEAREST)
-            for frame in self._frames
-        ]
+        frames = [self._gif_frame(frame) for frame in self._frames]
         frames[0].save(
             self.path, save_all=True, append_images=frames[1:], duration=self.durations_ms(), loop=0, optimize=False
         )
@@ -127,3 +126,16 @@ class GifRecorder:
 
     def close(self) -> None:
         self.save()
+
+    def _gif_frame(self, bitmap: Image.Image) -> Image.Image:
+        """``bitmap`` enlarged, as a palette image with :data:`_GIF_PALETTE`.
+
+        Palette images, not greyscale: Pillow 9.4 (Raspberry Pi OS Bookworm's) gives each
+        frame after the first its own colour table and fails on an image without a palette
+        (``AttributeError: 'NoneType' object has no attribute 'palette'``).
+        """
+        lit = bitmap.resize((bitmap.width * self._scale, bitmap.height * self._scale), Image.NEAREST)
+        frame = Image.new("P", lit.size, 0)
+        frame.putpalette(_GIF_PALETTE)
+        frame.paste(1, mask=lit)
+        return frame

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from coyote_pi.devices.config import CameraConfig
-from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.focus import FocusSettings, describe, load_focus, save_focus
 from coyote_pi.devices.gpio_lines import SPI0_GPIOS, holder_for
 from coyote_pi.pi import install
@@ -121,11 +121,14 @@ def probe_i2c_address(device: Path, address: int) -> None:
 def probe_camera() -> str:
     """Take one full-resolution still with picamera2; describe it, or raise.
 
-    ``ImportError`` when picamera2 is missing, :class:`CameraProbeError` when no camera
+    :class:`~coyote_pi.devices.errors.CameraLibraryError` when picamera2 is missing or
+    does not load (a numpy of another release), :class:`CameraProbeError` when no camera
     is found or it delivers nothing usable, ``RuntimeError`` from libcamera otherwise.
     """
     os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
-    from picamera2 import Picamera2
+    from coyote_pi.devices.camera import load_picamera2
+
+    Picamera2 = load_picamera2()
 
     cameras = Picamera2.global_camera_info()
     if not cameras:
@@ -146,8 +149,9 @@ def probe_camera() -> str:
 def probe_focus(camera: CameraConfig) -> float:
     """Run one autofocus cycle with the Pi camera of ``camera``; the lens position it found, in dioptres.
 
-    Raises ``ImportError`` when picamera2 is missing and :class:`CameraError` when no
-    camera answers or the cycle finds no focus on the table.
+    Raises :class:`~coyote_pi.devices.errors.CameraLibraryError` when picamera2 is missing
+    or does not load, :class:`CameraError` when no camera answers or the cycle finds no
+    focus on the table.
     """
     os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
     from coyote_pi.devices.camera import Picamera2Camera
@@ -329,18 +333,16 @@ class Doctor:
             return Result(SKIP, "camera", f"the running service holds the camera: to test it, {STOP_SERVICE}")
         try:
             found = self.host.camera_probe()
-        except ImportError:
+        except CameraLibraryError as err:
             return Result(
-                FAIL,
-                "camera",
-                "picamera2 cannot be imported: sudo apt install python3-picamera2, and run the doctor "
-                f"from {install.VENV}/bin/coyote-pi (its venv sees the apt packages)",
+                FAIL, "camera", f"{err} (run the doctor as {install.VENV}/bin/coyote-pi: that venv sees the apt packages)"
             )
-        except (CameraProbeError, RuntimeError) as err:
+        except Exception as err:  # CameraProbeError, libcamera's RuntimeError, or anything else: a finding
+            what = str(err) if isinstance(err, (CameraProbeError, RuntimeError)) else f"{type(err).__name__}: {err}"
             return Result(
                 FAIL,
                 "camera",
-                f"{err}: check the ribbon (fully in, latch closed, contacts the right way, see docs/wiring.md), "
+                f"{what}: check the ribbon (fully in, latch closed, contacts the right way, see docs/wiring.md), "
                 "camera_auto_detect=1 in config.txt; `rpicam-hello --list-cameras` lists what the Pi sees",
             )
         return Result(PASS, "camera", found)
@@ -368,8 +370,8 @@ class Doctor:
             return Result(SKIP, name, f"the running service holds the camera: to focus it, {STOP_SERVICE}")
         try:
             position = self.host.focus_probe(camera)
-        except ImportError:
-            return Result(FAIL, name, "picamera2 cannot be imported: see the camera check")
+        except CameraLibraryError:  # before CameraError, its parent: no lens moved, nothing to lay out
+            return Result(FAIL, name, "picamera2 does not load: see the camera check")
         except CameraError as err:
             return Result(FAIL, name, f"{err}: lay the mat and the stands under the camera, light the table, "
                                       "then run sudo coyote-pi doctor --focus again")

@@ -96,6 +96,7 @@ class Controller:
     new record's setup line. ``notifier`` is told when the loop starts, how it goes and
     when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
     :mod:`coyote_pi.pi.notify`; None: no one is told).
+    ``camera_problem`` is the text key the manual path shows for the missing camera.
     """
 
     def __init__(
@@ -113,6 +114,7 @@ class Controller:
         epoch: int = 0,
         new_game_when_over: bool = False,
         events: queue.Queue | None = None,
+        camera_problem: str = "problem.no_camera",
     ) -> None:
         self.config = config
         self.pacing = config.pacing
@@ -126,6 +128,8 @@ class Controller:
         self._notifier = notifier if notifier is not None else SILENT
         self.deadlines = Deadlines()
         self.camera = CameraReads(camera, reader, self.queue, self.deadlines, clock, self.pacing)
+        #: The text key the manual path shows while there is no camera (why it is missing).
+        self.camera_problem = camera_problem
         self.store = store.RecordStore(config.record_dir)
         self.table, self.memory = table if table is not None else (None, store.TableMemory())
         language = self.meta.get("language") if self.table is None else self.table.record.meta.get("language")

@@ -130,6 +130,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "problem.camera_error": {"en": "Camera: no picture", "de": "Kamera: kein Bild", "ru": "Камера: нет кадра"},
     "problem.camera_hung": {"en": "Camera not answering", "de": "Kamera antwortet nicht", "ru": "Камера не отвечает"},
     "problem.no_camera": {"en": "No camera", "de": "Keine Kamera", "ru": "Нет камеры"},
+    # Why the camera configured did not start (the table then runs on the buttons).
+    "problem.camera_start": {"en": "No camera: check its cable", "de": "Keine Kamera: Kabel prüfen",
+                             "ru": "Нет камеры: проверьте шлейф"},
+    "problem.camera_library": {"en": "No camera: its software fails (coyote-pi doctor)",
+                               "de": "Keine Kamera: Software defekt (coyote-pi doctor)",
+                               "ru": "Нет камеры: сбой ПО (coyote-pi doctor)"},
     "slot.centre": {"en": "Centre", "de": "Mitte", "ru": "Центр"},
     "slot.extra": {"en": "Extra slot", "de": "Extrafeld", "ru": "Доп. место"},
     "slot.draw": {"en": "Draw slot", "de": "Ziehfeld", "ru": "Место добора"},

@@ -170,7 +170,7 @@ class Presenter:
         offer = wait is not None and wait.reads >= controller.pacing.stable_reads + 2 and bool(problems)
         if stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and manual:
             return screens.entry_screen(tr, controller.entry.item() or "centre", controller.entry.card)
-        no_camera = not controller.camera.present
+        no_camera = None if controller.camera.present else controller.camera_problem
         if stage == stages.DEAL_WAIT:
             return screens.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
                                        no_camera=no_camera)

@@ -190,8 +190,10 @@ def test_a_blip_shorter_than_the_confirmation_is_no_press(pinmap, factory, butto
     clean = SimulatedPresser(factory, pinmap, bounce=NO_BOUNCE)
     start = time.perf_counter()
     clean.tap(1, "ok", hold=0.002)
-    if time.perf_counter() - start < CONFIRM:  # the blip really was that short on this machine
-        assert settled(events) == []
+    blip = time.perf_counter() - start
+    got = settled(events)  # a blip stretched by a busy machine is a press, released 30 ms on
+    if blip < CONFIRM:  # the blip really was that short on this machine
+        assert got == []
     assert not buttons.seats[1].is_pressed("ok")
 
 

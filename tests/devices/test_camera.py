@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import cv2
 import numpy as np
 import pytest
 
 from coyote_pi.devices.camera import FolderCamera, Picamera2Camera, WebcamCamera, checked_frame
-from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
 
 
 def solid(value: int, size=(32, 24)) -> np.ndarray:
@@ -76,11 +74,17 @@ def test_missing_or_empty_folder(tmp_path):
         FolderCamera(tmp_path)
 
 
-def test_picamera2_missing_is_explained():
-    if importlib.util.find_spec("picamera2") is not None:
-        pytest.skip("picamera2 is installed here")
-    with pytest.raises(CameraError, match="apt install python3-picamera2.*--system-site-packages"):
+def test_picamera2_missing_is_explained(no_picamera2):
+    with pytest.raises(CameraLibraryError, match="apt install python3-picamera2.*--system-site-packages"):
         Picamera2Camera()
+
+
+def test_picamera2_built_for_another_numpy_is_a_camera_error_not_a_crash(broken_picamera2):
+    """Its import raises ValueError, not ImportError: still the camera's failure, with the fix."""
+    with pytest.raises(CameraLibraryError) as caught:
+        Picamera2Camera()
+    assert str(caught.value).startswith(f"picamera2 does not load (ValueError: {broken_picamera2}; numpy ")
+    assert "'sudo rm -r /opt/coyote-pi/venv && sudo make install'" in str(caught.value)
 
 
 def test_webcam_backend_reads_a_video_file(tmp_path):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.focus import load_focus
 from coyote_pi.pi import doctor, install
 from coyote_pi.pi.doctor import FAIL, PASS, SKIP, Doctor, Host, Options
@@ -244,9 +244,9 @@ def test_the_installed_configuration_passes(pi, probes):
 @pytest.mark.parametrize(
     ("error", "advice"),
     [
-        (ImportError("No module named 'picamera2'"), "sudo apt install python3-picamera2"),
         (doctor.CameraProbeError("no camera found"), "no camera found: check the ribbon"),
         (RuntimeError("Failed to start camera"), "Failed to start camera: check the ribbon"),
+        (OSError(errno.EBUSY, "Device or resource busy"), "OSError: [Errno 16] Device or resource busy: check the"),
     ],
 )
 def test_camera_failures_say_what_to_do(pi, probes, error, advice):
@@ -287,6 +287,13 @@ def test_a_failed_focus_says_what_to_do_and_keeps_the_old_one(pi, probes):
     result = check(pi, probes, focus=True)["camera focus"]
     assert result.status == FAIL and "lay the mat and the stands under the camera" in result.detail
     assert load_focus(pi / FOCUS_FILE) == 1.55
+
+
+def test_a_focus_without_a_loadable_picamera2_points_to_the_camera_check(pi, probes):
+    probes.service["is-active"] = "inactive"
+    probes.focus_found = CameraLibraryError("picamera2 does not load (ValueError: numpy.dtype size changed)")
+    result = check(pi, probes, focus=True)["camera focus"]
+    assert result == doctor.Result(FAIL, "camera focus", "picamera2 does not load: see the camera check")
 
 
 def test_stuck_and_taken_button_pins_are_named(pi, probes):
@@ -418,12 +425,20 @@ def test_the_i2c_probe_reports_a_device_that_is_no_i2c_bus(tmp_path):
         doctor.probe_i2c_address(not_a_bus, 0x3C)
 
 
-def test_the_camera_probe_needs_picamera2():
-    pytest.importorskip("numpy")
-    try:
-        import picamera2  # noqa: F401
-    except ImportError:
-        with pytest.raises(ImportError):
-            doctor.probe_camera()
-    else:
-        pytest.skip("picamera2 is installed: this is a Pi, where the probe would use the real camera")
+def test_without_picamera2_the_camera_check_says_to_install_it(pi, probes, no_picamera2):
+    probes.service["is-active"] = "inactive"
+    probes.camera = doctor.probe_camera  # the real probe, up to the import
+    result = check(pi, probes)["camera"]
+    assert result.status == FAIL
+    assert "sudo apt install python3-picamera2" in result.detail
+    assert f"run the doctor as {install.VENV}/bin/coyote-pi" in result.detail
+
+
+def test_a_picamera2_built_for_another_numpy_fails_the_camera_check_instead_of_crashing(pi, probes, broken_picamera2):
+    probes.service["is-active"] = "inactive"
+    probes.camera = doctor.probe_camera
+    results = check(pi, probes)
+    assert results["camera"].status == FAIL
+    assert f"picamera2 does not load (ValueError: {broken_picamera2}" in results["camera"].detail
+    assert "make the venv afresh ('sudo rm -r /opt/coyote-pi/venv && sudo make install')" in results["camera"].detail
+    assert results["GPIO chip"].status == PASS  # the checks after it still ran

@@ -341,7 +341,18 @@ def test_a_camera_that_cannot_start_leaves_the_table_on_the_manual_path(tmp_path
                                                                       folder=str(tmp_path / "no such folder")))
     played = play(table_config(tmp_path, 2), sim=SimOptions(seed=5, fingers="queue"), devices=devices)
     assert played.game.winner is not None
-    assert "No camera" in played.spy.texts("deal")
+    assert "No camera: check its cable" in played.spy.texts("deal")
+
+
+def test_a_picamera2_that_does_not_load_leaves_the_table_on_the_manual_path_saying_why(tmp_path, broken_picamera2,
+                                                                                        caplog):
+    """Its import raises ValueError (numpy of another release): the service must not die and restart for ever."""
+    devices = sim_devices()
+    devices = dataclasses.replace(devices, camera=dataclasses.replace(devices.camera, backend="picamera2"))
+    played = play(table_config(tmp_path, 2), sim=SimOptions(seed=5, fingers="queue"), devices=devices)
+    assert played.game.winner is not None
+    assert "No camera: its software fails (coyote-pi doctor)" in played.spy.texts("deal")
+    assert f"picamera2 does not load (ValueError: {broken_picamera2}" in caplog.text
 
 
 def test_after_a_game_ok_starts_a_new_one(tmp_path):
