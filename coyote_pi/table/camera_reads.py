@@ -105,6 +105,11 @@ class CameraReads:
         """There is a camera (it may still fail)."""
         return self._worker is not None
 
+    @property
+    def busy(self) -> bool:
+        """A reading was asked for and has not been taken yet (it is on its way to the queue)."""
+        return self._busy
+
     def start(self, name: str, game: Game | None) -> None:
         """Open the wait ``name`` for ``game``'s cards (``stands``, during setup: no game yet)."""
         if name == camera_wait.STANDS:

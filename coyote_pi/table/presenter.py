@@ -91,6 +91,7 @@ class Presenter:
         self._shown: Screen | None = None
         self._prompt: Prompt | None = None
         self._renderer = None
+        self._counted: tuple[Screen, int] | None = None  #: the last screen whose pages were counted
 
     def enter(self) -> None:
         """A new situation: lay out the verdict's pages if it is the verdict, else forget them."""
@@ -196,14 +197,21 @@ class Presenter:
         return dataclasses.replace(screen, page=slot % pages)
 
     def _page_count(self, screen: Screen) -> int:
+        # Every pass of the loop asks (a camera read is one): laying out the lines again
+        # each time would measure every word with the font.
+        if self._counted is not None and self._counted[0] == screen:
+            return self._counted[1]
         display = self.controller.display
         if display is not None:
-            return display.page_count(screen)
-        if self._renderer is None:  # no OLED: page as a 128x64 panel would
-            from coyote_pi.devices.render import ScreenRenderer
+            pages = display.page_count(screen)
+        else:
+            if self._renderer is None:  # no OLED: page as a 128x64 panel would
+                from coyote_pi.devices.render import ScreenRenderer
 
-            self._renderer = ScreenRenderer()
-        return self._renderer.page_count(screen)
+                self._renderer = ScreenRenderer()
+            pages = self._renderer.page_count(screen)
+        self._counted = (screen, pages)
+        return pages
 
     def _make_prompt(self) -> Prompt:
         controller = self.controller

@@ -8,15 +8,18 @@ import threading
 import time
 
 import pytest
+from luma.core.device import dummy
 
 from coyote_pi.devices.camera import Camera
 from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.display import TableDisplay
+from coyote_pi.devices.events import PRESS, ButtonEvent
 from coyote_pi.record import read_record
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import Bounce, QueueFingers, SimulatedPresser
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
+from coyote_pi.table.controller import STOP, Controller
 
 from .conftest import FAST, Spy, fast_sim, game_events, play, running_table, same_game, sim_devices, table_config
 
@@ -364,3 +367,33 @@ def test_after_a_game_ok_starts_a_new_one(tmp_path):
         spy.wait_for(lambda p: p.stage == "deal" and p.round == 0)
         assert rig.controller.table.path.name == "game-0002.jsonl" and first.name == "game-0001.jsonl"
     assert "ok: new game" in spy.texts("over")
+
+
+def test_the_loop_steps_by_a_clock_of_its_own_and_lays_a_screen_out_once(tmp_path):
+    """A driver with a clock of its own steps the loop (bench soak does, for hours): the
+    timers follow that clock, and a screen shown pass after pass is laid out (every
+    word measured with the font) only once."""
+
+    class CountingDisplay(TableDisplay):
+        layouts = 0
+
+        def page_count(self, screen):
+            CountingDisplay.layouts += 1
+            return super().page_count(screen)
+
+    now, spy = [100.0], Spy()
+    display = CountingDisplay(dummy(width=128, height=64, mode="1"))
+    controller = Controller(table_config(tmp_path, 2), display=display, listeners=[spy], clock=lambda: now[0])
+    controller.begin()
+    assert controller.stage == "deal" and controller.is_manual()  # no camera: the cards go by the buttons
+    for _ in range(20):
+        assert controller.step()
+    assert CountingDisplay.layouts == 1
+    assert controller.step(ButtonEvent(5, "ok", PRESS, now[0]))  # seat 5 does not play: a short message
+    shown = spy.screens[-1][1]
+    assert "Seat 5 is not playing" in (shown.title, shown.big, *shown.lines)
+    now[0] = 100.0 + FAST.message_seconds - 0.01
+    assert controller.step() and spy.screens[-1][1] == shown
+    now[0] = 100.0 + FAST.message_seconds
+    assert controller.step() and spy.screens[-1][1].big == spy.screens[0][1].big  # it went by the clock
+    assert not controller.step(STOP)
