@@ -348,7 +348,8 @@ class TableButtons:
     """Every seat of the pin map, all reporting into one ``events`` queue.
 
     The keyword arguments are those of :class:`SeatButtons`; the seats share one
-    scheduler thread. Use it as a context manager or call :meth:`close`.
+    scheduler (a thread of their own unless ``scheduler`` is given). Use it as a context
+    manager or call :meth:`close`.
     """
 
     def __init__(
@@ -359,9 +360,11 @@ class TableButtons:
         pin_factory=None,
         timing: ButtonTiming = ButtonTiming(),
         clock: Callable[[], float] = time.monotonic,
+        scheduler: Scheduler | None = None,
     ):
         self.pin_factory = pin_factory
-        self._scheduler = Scheduler("seat buttons")
+        self._owns_scheduler = scheduler is None
+        self._scheduler = scheduler or Scheduler("seat buttons")
         self.seats: dict[int, SeatButtons] = {}
         try:
             for seat in pinmap.seats:
@@ -373,10 +376,11 @@ class TableButtons:
             raise
 
     def close(self) -> None:
-        """Release every pin and stop the timer thread."""
+        """Release every pin and stop the timer thread (if it is their own)."""
         for seat in self.seats.values():
             seat.close()
-        self._scheduler.close()
+        if self._owns_scheduler:
+            self._scheduler.close()
 
     def __enter__(self) -> TableButtons:
         return self

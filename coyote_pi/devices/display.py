@@ -74,7 +74,8 @@ class TableDisplay:
     function, give the logical ``size`` (width, height after rotation) so screens can be
     drawn before the panel answers. ``outputs`` receive every frame (see
     :mod:`coyote_pi.devices.outputs`); ``retry_delays`` is the backoff in seconds;
-    ``clock`` stamps the frames given to the outputs.
+    ``clock`` stamps the frames given to the outputs. The retries run on ``scheduler``
+    (one of its own unless given: a simulation passes one that follows its clock).
     """
 
     def __init__(
@@ -85,6 +86,7 @@ class TableDisplay:
         outputs: Iterable = (),
         retry_delays: Collection[float] = RETRY_DELAYS,
         clock: Callable[[], float] = time.monotonic,
+        scheduler: Scheduler | None = None,
     ):
         if callable(device):
             if size is None:
@@ -100,7 +102,8 @@ class TableDisplay:
         self.outputs = list(outputs)
         self._retry_delays = tuple(retry_delays)
         self._clock = clock
-        self._scheduler = Scheduler("display retry")
+        self._owns_scheduler = scheduler is None
+        self._scheduler = scheduler or Scheduler("display retry")
         self._lock = threading.Lock()
         self._on_device = threading.Condition(self._lock)
         self._latest = None
@@ -157,7 +160,8 @@ class TableDisplay:
             self._closed = True
             if self._retry is not None:
                 self._retry.cancel()
-        self._scheduler.close()
+        if self._owns_scheduler:
+            self._scheduler.close()
         for output in self.outputs:
             close = getattr(output, "close", None)
             if close is not None:
