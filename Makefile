@@ -82,6 +82,7 @@ bench: venv
 	$(BIN)/coyote-pi bench engine
 	$(BIN)/coyote-pi bench vision
 	$(BIN)/coyote-pi bench table
+	$(BIN)/coyote-pi bench soak
 
 # Regenerates the golden playthrough transcripts under tests/golden/ (review the diff).
 golden: venv

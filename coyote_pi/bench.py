@@ -15,6 +15,7 @@ TARGETS = {
     "engine": "coyote_pi.engine.bench",
     "vision": "coyote_pi.vision.bench",
     "table": "coyote_pi.table.bench",
+    "soak": "coyote_pi.sim.soak",
 }
 
 
