@@ -8,7 +8,20 @@ BIN    := $(VENV)/bin
 APT_PACKAGES := libzbar0 python3-venv systemd tmux
 DEMO_OUT ?= demo-output
 
-.PHONY: all demo test bench golden venv system-deps install uninstall clean
+# The Raspberry Pi OS releases `make test-pi-os` tests against, each in its own venv
+# (.venv-RELEASE) made with that release's Python and library versions: the pip
+# constraints coyote_pi/pi/constraints/RELEASE.txt, the same file the installer uses on
+# such a Pi. Its "# python: X.Y" line names the Python; ci/find-python finds it.
+PI_OS_RELEASES := bookworm trixie
+PI_CONSTRAINTS := coyote_pi/pi/constraints
+PI_OS_VENVS    := $(PI_OS_RELEASES:%=.venv-%)
+# The tests that import numpy, Pillow, OpenCV, luma or gpiozero (the rules engine and
+# the installer need none of them), with one chunk of each vision sweep instead of all
+# 28 (the sweep alone is a third of `make test`): the whole CI stays within 30 minutes.
+PI_OS_TESTS ?= tests/devices tests/table tests/sim tests/vision tests/pi/test_pi_doctor.py tests/test_cli.py \
+               tests/test_memory.py tests/test_packaging.py -k "not test_sweep or [0]"
+
+.PHONY: all demo test test-pi-os bench golden venv system-deps install uninstall clean
 
 all: test
 
@@ -40,6 +53,29 @@ venv: system-deps $(VENV)/.installed
 test: venv
 	$(BIN)/python -m pytest -q
 
+# A release's venv: made afresh whenever its constraints or pyproject.toml change.
+.venv-%/.installed: pyproject.toml $(PI_CONSTRAINTS)/%.txt
+	rm -rf .venv-$*
+	python=$$(ci/find-python "$$(sed -n 's/^# python: *//p' $(PI_CONSTRAINTS)/$*.txt)") && "$$python" -m venv .venv-$*
+	.venv-$*/bin/pip install --quiet --upgrade pip
+	.venv-$*/bin/pip install --quiet --constraint $(PI_CONSTRAINTS)/$*.txt -e '.[test]'
+	touch $@
+
+# The tests and the demo with the libraries of each supported Raspberry Pi OS release;
+# every release runs even when one fails, and the target fails if any did.
+test-pi-os: system-deps $(PI_OS_VENVS:%=%/.installed)
+	@failed=""; for venv in $(PI_OS_VENVS); do \
+	  echo "== $$venv: $$($$venv/bin/python -c 'import sys, numpy, PIL, cv2; print("Python", sys.version.split()[0], "numpy", numpy.__version__, "Pillow", PIL.__version__, "OpenCV", cv2.__version__)')"; \
+	  $$venv/bin/python -m pytest -q $(PI_OS_TESTS) || failed="$$failed $$venv(tests)"; \
+	  if $$venv/bin/coyote-pi demo --out $$venv/demo > $$venv/demo.log 2>&1; then \
+	    echo "coyote-pi demo: $$(grep -m 1 ' wins after ' $$venv/demo.log)"; \
+	  else \
+	    tail -n 30 $$venv/demo.log; echo "coyote-pi demo failed in $$venv (whole log: $$venv/demo.log)"; \
+	    failed="$$failed $$venv(demo)"; \
+	  fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make test-pi-os failed in:$$failed"; exit 1; fi
+
 demo: venv
 	$(BIN)/coyote-pi demo --out $(DEMO_OUT)
 
@@ -47,6 +83,7 @@ bench: venv
 	$(BIN)/coyote-pi bench engine
 	$(BIN)/coyote-pi bench vision
 	$(BIN)/coyote-pi bench table
+	$(BIN)/coyote-pi bench soak
 
 # Regenerates the golden playthrough transcripts under tests/golden/ (review the diff).
 golden: venv
@@ -62,4 +99,4 @@ uninstall:
 	$(PYTHON) -m coyote_pi.pi.install --uninstall $(INSTALL_FLAGS)
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info $(DEMO_OUT) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(PI_OS_VENVS) build dist *.egg-info $(DEMO_OUT) .pytest_cache .hypothesis

@@ -12,7 +12,7 @@
 3. **Peak memory of run --sim**: ``coyote-pi run --sim --scripted`` plays a whole game
    in a child process (synthetic frames rendered and read by the real vision code);
    its maximum resident set size comes from ``getrusage(RUSAGE_CHILDREN)``.
-   Target: under 150 MB. For comparison, the same for the real table's path: ``coyote-pi
+   Target: under 150 MB. The same, at most 150 MB, for the real table's path: ``coyote-pi
    run`` with the camera replaying full-resolution stills of a deal in progress (the
    vision code reads each one fully, as it does while a card is missing) and no renderer.
    Before measuring, the installed shared libraries are dropped from the page cache, so

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     configure_target, report = TARGETS[args.target]
     # Only the chosen target's module is imported: bench table measures the memory of a
     # table before this process loads OpenCV, which bench vision's module loads at once.
-    measures = importlib.import_module(f"coyote_pi.bench.{args.target}")
+    measures = importlib.import_module(MODULES.get(args.target, f"coyote_pi.bench.{args.target}"))
     parser = argparse.ArgumentParser(prog=f"coyote-pi bench {args.target}", description=measures.__doc__)
     configure_target(parser)
     report(measures, parser.parse_args(args.options))
@@ -208,8 +208,24 @@ def _report_table(table: ModuleType, args: argparse.Namespace) -> None:
 Options = Callable[[argparse.ArgumentParser], None]
 Report = Callable[[ModuleType, argparse.Namespace], None]
 #: target -> (its options, its report of what :mod:`coyote_pi.bench`'s module of that name measures).
+# -- bench soak -----------------------------------------------------------------------------
+
+
+def _configure_soak(parser: argparse.ArgumentParser) -> None:
+    from coyote_pi.sim import soak
+
+    soak.configure(parser)
+
+
+def _report_soak(soak: ModuleType, args: argparse.Namespace) -> None:
+    soak.run(args)
+
+
 TARGETS: dict[str, tuple[Options, Report]] = {
     "engine": (_configure_engine, _report_engine),
     "vision": (_configure_vision, _report_vision),
     "table": (_configure_table, _report_table),
+    "soak": (_configure_soak, _report_soak),
 }
+#: Targets measured outside coyote_pi.bench: the soak drives the simulated table's clock.
+MODULES = {"soak": "coyote_pi.sim.soak"}

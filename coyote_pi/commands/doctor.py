@@ -32,6 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--oled-address", metavar="ADDR", help="the OLED's I2C address, e.g. 0x3C (default: from --config)"
     )
+    parser.add_argument(
+        "--focus", action="store_true", help="focus the Pi camera on the table by autofocus and keep the result"
+    )
 
 
 def run(args: argparse.Namespace, host: Host | None = None) -> int:
@@ -43,7 +46,8 @@ def run(args: argparse.Namespace, host: Host | None = None) -> int:
             print(f"coyote-pi doctor: --oled-address: {err}")
             return 2
     options = Options(
-        config=args.config, pinmap=args.pinmap, oled_address=args.oled_address, calibration=args.calibration
+        config=args.config, pinmap=args.pinmap, oled_address=args.oled_address, calibration=args.calibration,
+        focus=args.focus,
     )
     results = Doctor(host or Host(), options).checks()
     for result in results:

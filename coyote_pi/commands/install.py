@@ -15,7 +15,7 @@ from pathlib import Path
 
 from coyote_pi.cli import run_module
 from coyote_pi.pi import install
-from coyote_pi.pi.install import Installer, InstallError, print_command, run_command
+from coyote_pi.pi.install import Installer, InstallError, UnsupportedRelease, print_command, run_command
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -61,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
             purge=args.purge,
         )
         report = installer.uninstall() if args.uninstall else installer.install()
+    except UnsupportedRelease as err:  # checked before any step: nothing to pick up later
+        print(f"coyote-pi install: {err}", file=sys.stderr)
+        return 1
     except InstallError as err:
         print(f"coyote-pi install: {err}. Steps before it are done; run again once fixed.", file=sys.stderr)
         return 1

@@ -38,11 +38,15 @@ import threading
 from pathlib import Path
 
 from coyote_pi.devices.config import DevicesConfig
-from coyote_pi.devices.errors import DeviceConfigError, DeviceError
+from coyote_pi.devices.errors import DeviceConfigError, DeviceError, PinMapError
 from coyote_pi.memory import tune_malloc
-from coyote_pi.pi import notify
+from coyote_pi.pi import journal, notify
 from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config
 from coyote_pi.table.rig import open_rig, resume_newest
+
+#: The exit status for a bad configuration file or flag. The unit's RestartPreventExitStatus=
+#: names it: restarting cannot fix a file, so systemd stops instead of looping.
+CONFIG_ERROR = 2
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -67,18 +71,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     tune_malloc()  # camera frames are large and short-lived: give them back to the OS
-    logging.basicConfig(level=logging.INFO if args.verbose or not args.sim else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(message)s")
+    journal.configure_logging(logging.INFO if args.verbose or not args.sim else logging.WARNING)
     try:
         config, devices_config = _settings(args)
     except (ConfigError, DeviceError) as error:
-        print(f"coyote-pi run: {error}", file=sys.stderr)
-        return 2
+        journal.print_error(f"coyote-pi run: {error}")
+        return CONFIG_ERROR
     try:
         return _run_table(args, config, devices_config)
     except DeviceError as error:
-        print(f"coyote-pi run: {error}", file=sys.stderr)
-        return 1
+        journal.print_error(f"coyote-pi run: {error}")
+        # A setting or pin map a device refuses is the file's fault too; anything else may pass.
+        return CONFIG_ERROR if isinstance(error, (DeviceConfigError, PinMapError)) else 1
 
 
 def _settings(args: argparse.Namespace):

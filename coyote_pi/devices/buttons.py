@@ -26,11 +26,15 @@ How presses become events
 - Callbacks arrive on gpiozero's threads (lgpio's callback thread on a Pi, the thread
   that drives a mock pin in a simulation). They only update this module's small debounce
   state under a lock and put events into the queue; they never touch game state.
-- **Debouncing is done here, in software, by time** (``ButtonTiming.debounce``, 30 ms).
-  gpiozero's mock pins ignore ``bounce_time``, so relying on it would make simulated and
-  real buttons behave differently. The first edge is accepted at once (no added delay);
-  edges during the following 30 ms are contact bounce and are ignored; when the lockout
-  ends the pin is read again, so a state reached during the bounce is never lost.
+- **Debouncing is done here, in software, by time**, identically for mock and real pins
+  (gpiozero's mock pins ignore ``bounce_time``). A new level counts only once it has
+  held, without a single opposite edge, for ``ButtonTiming.confirm`` (10 ms); then the
+  pin is read once more. A noise spike on a long wire (microseconds) and the chatter
+  of a closing contact (gaps of a millisecond or two) never hold that long; a finger's
+  quickest tap (40-60 ms) does. The same rule holds for releases, so a spike while a
+  button is held is no release and no second press. After a change counts, the next
+  one counts no sooner than ``ButtonTiming.debounce`` (30 ms) later: a worn switch whose
+  chatter pauses longer than the confirmation time still gives one press.
 - Holding minus or plus repeats: a ``"repeat"`` event after ``hold_delay`` (0.6 s), then
   every ``repeat_interval`` (0.15 s), timed by one :class:`~coyote_pi.devices.scheduler.Scheduler`
   thread that sleeps between deadlines (no busy waiting).
@@ -43,6 +47,7 @@ from __future__ import annotations
 import functools
 import logging
 import queue
+import sys
 import threading
 import time
 import warnings
@@ -51,6 +56,7 @@ from dataclasses import dataclass
 
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, ButtonEvent
 from coyote_pi.devices.errors import DeviceError
+from coyote_pi.devices.gpio_lines import holder_for
 from coyote_pi.devices.pinmap import PinMap, SeatPins
 from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
 
@@ -61,67 +67,118 @@ log = logging.getLogger(__name__)
 class ButtonTiming:
     """How presses are timed, in seconds (the defaults suit ordinary tactile buttons)."""
 
-    #: Edges closer than this to the last accepted change are contact bounce.
+    #: After a counted change, the least time before the next change counts.
     debounce: float = 0.03
     #: How long minus/plus must be held before the first repeat.
     hold_delay: float = 0.6
     #: Time between repeats while minus/plus stays held.
     repeat_interval: float = 0.15
+    #: How long a new level must hold, with no edge back, before it counts. Tactile
+    #: switches settle within 5 ms (Omron B3F: bounce 5 ms at most), so 10 ms rejects
+    #: every spike and chatter gap and adds only 10 ms to a press.
+    confirm: float = 0.01
 
 
 class Debouncer:
-    """The debounced state of one contact, fed raw edges with their times.
+    """The debounced state of one contact, fed raw edges and level reads with their times.
 
-    >>> contact = Debouncer(debounce=0.03)
-    >>> contact.edge(True, now=1.000)     # first edge of a press: accepted at once
+    :meth:`edge` reports each raw edge; :attr:`due` then says when to read the pin
+    again (the caller sets a timer) and :meth:`settle` takes that read. A change counts
+    only if the level held from its edge until ``due`` with no edge back in between.
+
+    >>> contact = Debouncer(confirm=0.01, debounce=0.03)
+    >>> contact.edge(True, now=1.000)       # a press starts: not yet a press
+    False
+    >>> contact.due
+    1.01
+    >>> contact.edge(False, now=1.000004)   # back after 4 microseconds: a spike
+    False
+    >>> contact.due is None and not contact.pressed
     True
-    >>> contact.edge(False, now=1.002)    # bounce: ignored
+    >>> contact.edge(True, now=2.000)       # a real press ...
     False
-    >>> contact.edge(True, now=1.004)     # back to the accepted state: nothing to do
+    >>> contact.settle(True, now=2.010)     # ... still held when read 10 ms later
+    True
+    >>> contact.edge(False, now=2.015)      # chatter after the press ...
     False
-    >>> contact.edge(False, now=1.200)    # the release, well after the lockout
+    >>> round(contact.due, 3)               # ... could count no sooner than 30 ms after it
+    2.04
+    >>> contact.edge(True, now=2.016)
+    False
+    >>> contact.pressed and contact.due is None
     True
     """
 
-    def __init__(self, debounce: float):
+    def __init__(self, confirm: float, debounce: float):
+        self.confirm = confirm
         self.debounce = debounce
         self.pressed = False
         self.changed_at = float("-inf")
+        #: When the raw level last left :attr:`pressed` (None: it is at :attr:`pressed`).
+        self.since: float | None = None
+
+    @property
+    def due(self) -> float | None:
+        """When the pending level counts if it still holds; None when nothing is pending."""
+        if self.since is None:
+            return None
+        return max(self.since + self.confirm, self.changed_at + self.debounce)
 
     def edge(self, pressed: bool, now: float) -> bool:
-        """Report a raw edge to ``pressed``; True when it changes the debounced state."""
-        if pressed == self.pressed or now - self.changed_at < self.debounce:
-            return False
-        return self.settle(pressed, now)
+        """Report a raw edge to ``pressed``; True when it shows a pending change held long enough.
+
+        That happens when the read at :attr:`due` came late (a busy machine): the level
+        held from ``since`` until this edge, past ``due``, so the change counts as of ``due``.
+        """
+        changed = self.since is not None and now >= self.due
+        if changed:
+            self._count(self.due)
+        if pressed == self.pressed:
+            self.since = None  # back before it counted: a spike or chatter
+        elif self.since is None:
+            self.since = now
+        return changed
 
     def settle(self, pressed: bool, now: float) -> bool:
-        """Adopt the level read once the lockout is over; True when it differs."""
+        """Take the level read at (or after) :attr:`due`; True when the pending change counts.
+
+        A level that differs with no edge seen (an edge the pin driver missed) starts a
+        new wait instead, so it counts only if it still holds at the new :attr:`due`.
+        """
         if pressed == self.pressed:
+            self.since = None
             return False
-        self.pressed = pressed
-        self.changed_at = now
+        if self.since is None:
+            self.since = now
+            return False
+        if now < self.due:
+            return False
+        self._count(now)
         return True
 
-    def lockout_remaining(self, now: float) -> float:
-        """Seconds until edges count again."""
-        return max(0.0, self.changed_at + self.debounce - now)
+    def _count(self, at: float) -> None:
+        self.pressed = not self.pressed
+        self.changed_at = at
+        self.since = None
 
 
 class _Button:
     """One gpiozero button of a seat with its debounce state and pending timers."""
 
-    def __init__(self, name: str, device, debounce: float):
+    def __init__(self, name: str, device, timing: ButtonTiming):
         self.name = name
         self.device = device
-        self.contact = Debouncer(debounce)
-        self.settle_call: ScheduledCall | None = None
+        self.contact = Debouncer(timing.confirm, timing.debounce)
+        #: Counts the reads asked for: a timer whose number is not the latest is stale.
+        self.reads_asked = 0
+        self.read_call: ScheduledCall | None = None
         self.repeat_call: ScheduledCall | None = None
 
     def cancel_timers(self) -> None:
-        for call in (self.settle_call, self.repeat_call):
+        for call in (self.read_call, self.repeat_call):
             if call is not None:
                 call.cancel()
-        self.settle_call = self.repeat_call = None
+        self.read_call = self.repeat_call = None
 
 
 class SeatButtons:
@@ -164,7 +221,7 @@ class SeatButtons:
                 for name, pin in seat.buttons():
                     # bounce_time=None: debouncing happens in _on_edge, identically for mock and real pins.
                     device = DigitalInputDevice(pin.gpio, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-                    self._buttons[name] = _Button(name, device, timing.debounce)
+                    self._buttons[name] = _Button(name, device, timing)
                     device.when_activated = functools.partial(self._on_edge, name, True)
                     device.when_deactivated = functools.partial(self._on_edge, name, False)
             except GPIOZeroError as err:
@@ -173,6 +230,15 @@ class SeatButtons:
                     f"cannot open the buttons of seat {seat.number} ({type(err).__name__}: {err}); on a Pi "
                     "install python3-lgpio and add the user to the gpio group, elsewhere use "
                     "[buttons] backend = \"mock\""
+                ) from err
+            except Exception as err:
+                if not _is_lgpio_error(err):
+                    raise
+                self.close()
+                # gpiozero lets lgpio's own error through: "GPIO busy", without saying which pin or why.
+                raise DeviceError(
+                    f"cannot open the buttons of seat {seat.number}: {name} is GPIO{pin.gpio} (header pin "
+                    f"{pin.header}), {err}, {holder_for(pin.gpio, pin_factory)}: free it, or move the button in the pin map"
                 ) from err
         for fallback in fallbacks:
             log.warning("%s", fallback.message)
@@ -208,19 +274,30 @@ class SeatButtons:
             button = self._buttons[name]
             now = self._clock()
             if button.contact.edge(pressed, now):
-                self._changed(button, now)
-            elif pressed != button.contact.pressed and button.settle_call is None:
-                # Bounce inside the lockout: look at the pin again when the lockout ends.
-                delay = button.contact.lockout_remaining(now)
-                button.settle_call = self._scheduler.call_later(delay, functools.partial(self._settle, name))
+                self._changed(button, button.contact.changed_at)
+            self._read_when_due(button, now)
 
-    def _settle(self, name: str) -> None:
+    def _read_when_due(self, button: _Button, now: float) -> None:
+        """Set the timer that reads the pin when the pending level would count (lock held)."""
+        if button.read_call is not None:
+            button.read_call.cancel()
+            button.read_call = None
+        due = button.contact.due
+        if due is not None:
+            button.reads_asked += 1
+            read = functools.partial(self._read_pin, button.name, button.reads_asked)
+            button.read_call = self._scheduler.call_later(due - now, read)
+
+    def _read_pin(self, name: str, asked: int) -> None:
         with self._lock:
             button = self._buttons[name]
-            button.settle_call = None
+            if self._closed or asked != button.reads_asked:
+                return  # an edge came meanwhile and set a newer timer
+            button.read_call = None
             now = self._clock()
-            if not self._closed and button.contact.settle(button.device.is_active, now):
+            if button.contact.settle(button.device.is_active, now):
                 self._changed(button, now)
+            self._read_when_due(button, now)
 
     def _repeat(self, name: str) -> None:
         with self._lock:
@@ -229,12 +306,12 @@ class SeatButtons:
             if self._closed or self._chord_held or not button.contact.pressed:
                 return
             now = self._clock()
-            if not button.device.is_active:
-                # The release edge went missing (it can on real pins): catch up instead of repeating.
+            if button.device.is_active:
+                self._emit(name, REPEAT, now)
+            elif button.contact.since is None:
+                # Up with no release edge seen (real pins can miss one): a release once it holds.
                 button.contact.settle(False, now)
-                self._changed(button, now)
-                return
-            self._emit(name, REPEAT, now)
+                self._read_when_due(button, now)
             button.repeat_call = self._scheduler.call_later(self._timing.repeat_interval, functools.partial(self._repeat, name))
 
     def _changed(self, button: _Button, now: float) -> None:
@@ -261,11 +338,18 @@ class SeatButtons:
         self._events.put(ButtonEvent(seat=self.number, button=button, kind=kind, time=now))
 
 
+def _is_lgpio_error(err: Exception) -> bool:
+    """True for ``lgpio.error`` (lgpio, gpiozero's pin library on a Pi, is imported only there)."""
+    lgpio = sys.modules.get("lgpio")
+    return lgpio is not None and isinstance(err, lgpio.error)
+
+
 class TableButtons:
     """Every seat of the pin map, all reporting into one ``events`` queue.
 
     The keyword arguments are those of :class:`SeatButtons`; the seats share one
-    scheduler thread. Use it as a context manager or call :meth:`close`.
+    scheduler (a thread of their own unless ``scheduler`` is given). Use it as a context
+    manager or call :meth:`close`.
     """
 
     def __init__(
@@ -276,9 +360,11 @@ class TableButtons:
         pin_factory=None,
         timing: ButtonTiming = ButtonTiming(),
         clock: Callable[[], float] = time.monotonic,
+        scheduler: Scheduler | None = None,
     ):
         self.pin_factory = pin_factory
-        self._scheduler = Scheduler("seat buttons")
+        self._owns_scheduler = scheduler is None
+        self._scheduler = scheduler or Scheduler("seat buttons")
         self.seats: dict[int, SeatButtons] = {}
         try:
             for seat in pinmap.seats:
@@ -290,10 +376,11 @@ class TableButtons:
             raise
 
     def close(self) -> None:
-        """Release every pin and stop the timer thread."""
+        """Release every pin and stop the timer thread (if it is their own)."""
         for seat in self.seats.values():
             seat.close()
-        self._scheduler.close()
+        if self._owns_scheduler:
+            self._scheduler.close()
 
     def __enter__(self) -> TableButtons:
         return self

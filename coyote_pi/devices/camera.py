@@ -11,7 +11,8 @@ saying what went wrong) instead of returning nothing. The controller treats a
 Backends (``[camera] backend`` in the configuration):
 
 - ``picamera2``: :class:`Picamera2Camera`, the Pi camera, full-resolution stills
-  (4608x2592 on a Camera Module 3). picamera2 is imported only when used.
+  (4608x2592 on a Camera Module 3), streaming only while the table looks, with a fixed
+  lens and mains flicker avoided. picamera2 is imported only when used.
 - ``webcam``: :class:`WebcamCamera`, OpenCV ``VideoCapture`` (a device index or a path/URL).
 - ``folder``: :class:`FolderCamera`, replays image files in natural name order
   (``frame2`` before ``frame10``), optionally looping.
@@ -20,12 +21,18 @@ Backends (``[camera] backend`` in the configuration):
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 from pathlib import Path
 
 import numpy as np
 
-from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
+from coyote_pi.devices.focus import FocusSettings, describe, dioptres, load_focus, plausible, save_focus
+from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 #: The Camera Module 3's full still resolution.
@@ -58,6 +65,16 @@ class Camera:
     def close(self) -> None:
         """Release the camera (safe to call twice)."""
 
+    def interrupt(self) -> None:
+        """Ask a capture blocked on another thread to give up (a backend that cannot does nothing).
+
+        :class:`~coyote_pi.devices.camera_guard.GuardedCamera` calls it when a capture
+        overran its deadline.
+        """
+
+    def restart(self) -> None:
+        """Close the camera and open it again after a hang (nothing to do for most backends)."""
+
     def __enter__(self) -> Camera:
         return self
 
@@ -65,45 +82,198 @@ class Camera:
         self.close()
 
 
-class Picamera2Camera(Camera):
-    """The Raspberry Pi camera through picamera2, configured for full-resolution stills.
+#: libcamera's AfMode "AfModeManual": the lens stays at LensPosition.
+AF_MANUAL = 0
+#: libcamera's AeFlickerMode "FlickerManual": avoid the period given in AeFlickerPeriod.
+FLICKER_MANUAL = 1
+#: Seconds an autofocus cycle may take before it counts as failed.
+AUTOFOCUS_SECONDS = 10.0
 
-    picamera2 comes from Raspberry Pi OS's apt package ``python3-picamera2``; the venv
-    must be made with ``--system-site-packages`` to see it. ``size`` is the still size;
-    ``camera_number`` picks a camera when several are connected. The camera keeps
-    running between captures so each capture returns a fresh frame at once.
+
+def flicker_period_us(mains_hz: int) -> int:
+    """The flicker period of lamps on ``mains_hz`` mains, in microseconds: they flicker at
+    twice the mains frequency (50 Hz: 10000 us, 60 Hz: 8333 us)."""
+    return round(1_000_000 / (2 * mains_hz))
+
+
+def load_picamera2() -> type:
+    """picamera2's ``Picamera2`` class, or :class:`CameraLibraryError` saying why there is none.
+
+    Not only a missing package: the apt python3-picamera2 is compiled against its
+    release's numpy, and with another numpy in the venv its import raises ValueError
+    ("numpy.dtype size changed") or an ImportError about numpy. Whatever the import
+    raises, the table falls back to the buttons and ``coyote-pi doctor`` says why.
     """
-
-    def __init__(self, size: tuple[int, int] = FULL_RESOLUTION, *, camera_number: int = 0):
-        try:
-            from picamera2 import Picamera2
-        except ImportError:
-            raise CameraError(
+    try:
+        from picamera2 import Picamera2
+    except Exception as err:
+        if isinstance(err, ModuleNotFoundError) and err.name == "picamera2":
+            raise CameraLibraryError(
                 "picamera2 is not installed: on Raspberry Pi OS run 'sudo apt install python3-picamera2' "
                 "and make the venv with --system-site-packages (or choose another [camera] backend)"
             ) from None
+        raise CameraLibraryError(
+            f"picamera2 does not load ({type(err).__name__}: {err}; numpy {np.__version__}): the apt camera "
+            "stack and the venv's numpy must be those of one Raspberry Pi OS release; make the venv afresh "
+            "('sudo rm -r /opt/coyote-pi/venv && sudo make install')"
+        ) from None
+    return Picamera2
+
+
+class Picamera2Camera(Camera):
+    """The Raspberry Pi camera through picamera2: full-resolution stills, a fixed lens, idle between looks.
+
+    picamera2 comes from Raspberry Pi OS's apt package ``python3-picamera2``; the venv
+    must be made with ``--system-site-packages`` to see it. ``size`` is the still size;
+    ``camera_number`` picks a camera when several are connected.
+
+    - **Streaming only while looking**: the first capture starts the camera; when no
+      capture has come for ``idle_after`` seconds, a timer stops it again (during a
+      turn nobody looks at the cards). The first frames after a start may come before
+      the automatic exposure has settled: that costs a read, not a wrong card, since
+      cards count only when several readings in a row agree.
+    - **A fixed lens** (:mod:`coyote_pi.devices.focus`): the position kept in
+      ``focus.file`` by an earlier calibration, else the geometry's ``focus.distance_cm``;
+      with a ``focus.file`` and nothing in it yet, :meth:`calibrate` runs once now and
+      its result is kept. Cameras without autofocus keep their fixed lens.
+    - **Mains flicker**: with ``mains_hz`` (50 or 60; 0 leaves it to libcamera) the
+      exposure avoids the lamps' flicker period, so stills show no dark bands.
+
+    :meth:`interrupt` cancels a capture blocked on another thread (picamera2 0.3.20 and
+    later); :meth:`restart` closes and opens the camera again.
+    """
+
+    def __init__(
+        self,
+        size: tuple[int, int] = FULL_RESOLUTION,
+        *,
+        camera_number: int = 0,
+        focus: FocusSettings = FocusSettings(),
+        mains_hz: int = 50,
+        idle_after: float = 3.0,
+    ):
+        Picamera2 = load_picamera2()
         self.description = f"Pi camera {camera_number} at {size[0]}x{size[1]}"
+        self._new_camera = lambda: Picamera2(camera_number)
+        self._size = tuple(size)
+        self._mains_hz = mains_hz
+        self._idle_after = idle_after
+        self._lock = threading.Lock()
+        self._idle_timer = Scheduler("camera idle")
+        self._idle_call: ScheduledCall | None = None
         self._camera = None
-        try:
-            camera = Picamera2(camera_number)
-            self._camera = camera
-            # "RGB888" is picamera2's name for 8-bit pixels stored blue, green, red: OpenCV's order.
-            camera.configure(camera.create_still_configuration(main={"size": tuple(size), "format": "RGB888"}))
-            if "AfMode" in camera.camera_controls:
-                camera.set_controls({"AfMode": 2})  # continuous autofocus (libcamera AfModeContinuous)
-            camera.start()
-        except Exception as err:  # picamera2 raises several types when no camera answers
-            self.close()
-            raise CameraError(f"cannot start the Pi camera: {err} (is the ribbon seated? try 'rpicam-hello')") from None
+        self._streaming = False
+        saved = load_focus(focus.file)
+        #: The lens position in use, in dioptres (None: the camera has no autofocus to set).
+        self.lens_position: float | None = saved if saved is not None else dioptres(focus.distance_cm / 100)
+        self._open()
+        if saved is None and focus.file is not None and self.lens_position is not None:
+            try:
+                save_focus(focus.file, self.calibrate())
+            except (CameraError, OSError) as err:
+                log.warning("focus not calibrated (%s); the lens stays at %s", err, describe(self.lens_position))
 
     def capture(self) -> np.ndarray:
-        try:
-            frame = self._camera.capture_array("main")
-        except Exception as err:
-            raise CameraError(f"the Pi camera failed to capture: {err}") from None
+        with self._lock:
+            try:
+                self._start_locked()
+                frame = self._camera.capture_array("main")
+            except Exception as err:
+                raise CameraError(f"the Pi camera failed to capture: {err}") from None
+            finally:
+                self._idle_later_locked()
         return checked_frame(frame, self.description)
 
+    def calibrate(self) -> float:
+        """Run one autofocus cycle on the table and fix the lens where it found focus; its dioptres.
+
+        Raises :class:`CameraError` when the camera has no autofocus, or the cycle fails
+        or finds a distance no table has (the lens then stays where it was).
+        """
+        if self.lens_position is None:
+            raise CameraError(f"{self.description} has no autofocus: its lens is fixed")
+        with self._lock:
+            try:
+                self._start_locked()
+                focused = self._camera.autofocus_cycle(wait=False).get_result(timeout=AUTOFOCUS_SECONDS)
+                metadata = self._camera.capture_metadata(wait=False).get_result(timeout=AUTOFOCUS_SECONDS)
+                found = metadata.get("LensPosition")
+            except Exception as err:
+                self.interrupt()
+                focused, found = False, f"{type(err).__name__}: {err}"
+            finally:
+                self._idle_later_locked()
+            good = focused and plausible(found)
+            if good:
+                self.lens_position = float(found)
+            self._camera.set_controls({"AfMode": AF_MANUAL, "LensPosition": self.lens_position})
+        if not good:
+            raise CameraError(f"autofocus found no focus on the table ({found})")
+        return self.lens_position
+
+    def interrupt(self) -> None:
+        cancel = getattr(self._camera, "cancel_all_and_flush", None)  # picamera2 0.3.20 and later
+        if cancel is not None:
+            cancel()
+
+    def restart(self) -> None:
+        with self._lock:
+            self._close_locked()
+            self._open()
+
     def close(self) -> None:
+        self._idle_timer.close()
+        with self._lock:
+            self._close_locked()
+
+    # --- with the lock held (or before any other thread knows the camera) ----------
+
+    def _open(self) -> None:
+        """Open and configure the camera and set its controls; it does not stream yet."""
+        try:
+            camera = self._camera = self._new_camera()
+            # "RGB888" is picamera2's name for 8-bit pixels stored blue, green, red: OpenCV's order.
+            camera.configure(camera.create_still_configuration(main={"size": self._size, "format": "RGB888"}))
+            controls = {}
+            if "AfMode" in camera.camera_controls and self.lens_position is not None:
+                controls.update(AfMode=AF_MANUAL, LensPosition=self.lens_position)
+            else:
+                self.lens_position = None
+            if self._mains_hz and "AeFlickerMode" in camera.camera_controls:
+                controls.update(AeFlickerMode=FLICKER_MANUAL, AeFlickerPeriod=flicker_period_us(self._mains_hz))
+            if controls:
+                camera.set_controls(controls)
+        except Exception as err:  # picamera2 raises several types when no camera answers
+            self._close_locked()
+            raise CameraError(f"cannot start the Pi camera: {err} (is the ribbon seated? try 'rpicam-hello')") from None
+
+    def _start_locked(self) -> None:
+        if self._idle_call is not None:
+            self._idle_call.cancel()
+            self._idle_call = None
+        if not self._streaming:
+            self._camera.start()
+            self._streaming = True
+
+    def _idle_later_locked(self) -> None:
+        call = self._idle_call = self._idle_timer.call_later(self._idle_after, lambda: self._stop_when_idle(call))
+
+    def _stop_when_idle(self, call: ScheduledCall) -> None:
+        # A capture holding the lock arms a new timer when it ends: this one has nothing to do.
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            if self._streaming and call is self._idle_call:
+                self._camera.stop()
+                self._streaming = False
+        finally:
+            self._lock.release()
+
+    def _close_locked(self) -> None:
+        if self._idle_call is not None:
+            self._idle_call.cancel()
+            self._idle_call = None
+        self._streaming = False
         if self._camera is not None:
             camera, self._camera = self._camera, None
             camera.close()
@@ -180,13 +350,28 @@ class FolderCamera(Camera):
         self._next += 1
         self.last_path = path
         try:
-            data = np.fromfile(path, dtype=np.uint8)
+            empty = path.stat().st_size == 0  # checked first: OpenCV warns on the console about a missing file
         except OSError as err:
             raise CameraError(f"cannot read {path}: {err.strerror or err}") from None
-        # imdecode rather than imread: no console warnings, and any file name works.
-        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        frame = None if empty else read_image(path)
         if frame is None:
             raise CameraError(f"{path} is not a readable image")
         return checked_frame(frame, str(path))
+
+
+def read_image(path: Path) -> np.ndarray | None:
+    """The image file at ``path`` in BGR, decoded straight into the array returned (None:
+    not an image).
+
+    ``cv2.imread``'s form with an output array (OpenCV 4.10 and later) decodes into an
+    array numpy owns. Its usual form, like ``cv2.imdecode``, decodes into an image of
+    OpenCV's own and then copies it for Python: one frame more at once, 36 MB at
+    4608 x 2592, the largest allocation of the real table's path (``bench table``)."""
+    import cv2
+
+    try:
+        return cv2.imread(str(path), None, cv2.IMREAD_COLOR)
+    except cv2.error:  # an OpenCV without that form
+        return cv2.imread(str(path), cv2.IMREAD_COLOR)
 
 

@@ -21,7 +21,9 @@ for ``coyote-pi run --sim`` and the demo, ``desktop`` for a laptop with a webcam
     [buttons]
     backend = "gpio"        # gpio (real pins) | mock (gpiozero MockFactory) | keyboard | none
     pinmap = ""             # pin map file; empty: the one shipped with the package
-    debounce_ms = 30
+    confirm_ms = 10         # a press (or release) counts once held this long: longer than
+                            # noise spikes and contact chatter, shorter than a quick tap (1..30)
+    debounce_ms = 30        # after a press or release counts, the next counts no sooner than this
     hold_ms = 600           # hold minus/plus this long before repeats start ...
     repeat_ms = 150         # ... then repeat this often
 
@@ -34,6 +36,14 @@ for ``coyote-pi run --sim`` and the demo, ``desktop`` for a laptop with a webcam
     loop = false            # folder: start again after the last image
     seed = 0                # synthetic/failing: reproducible noise
     fault = "error"         # failing: "error" (raise) or "garbage" (noise frames)
+    timeout_ms = 5000       # picamera2, webcam: a capture taking longer is a hung camera ...
+    restarts = 2            # ... restarted this many times in a row, then given up until
+                            # coyote-pi restarts (cards go by the buttons meanwhile)
+    idle_ms = 3000          # picamera2: stop streaming after this long without a read
+    focus_cm = 61           # picamera2: focus distance until calibrated (hardware/geometry.md)
+    focus_file = "/var/lib/coyote-pi/camera-focus.json"
+                            # picamera2: keeps the autofocus calibration ("": never calibrate)
+    mains_hz = 50           # picamera2: mains frequency of the room's lamps, 50 or 60 (0: off)
 
 Presets (:data:`PRESETS`): ``real`` = ssd1306 on I2C, GPIO buttons, picamera2;
 ``desktop`` = dummy display drawn in the terminal, keyboard, webcam; ``sim`` = dummy
@@ -51,11 +61,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from coyote_pi.devices.buttons import ButtonTiming
 from coyote_pi.devices.errors import DeviceConfigError
+from coyote_pi.devices.focus import GEOMETRY_FOCUS_CM, PLAUSIBLE_M, FocusSettings
 
 BUTTON_BACKENDS = ("gpio", "mock", "keyboard", "none")
+#: The longest press confirmation allowed: a quick tap still holds longer.
+MAX_CONFIRM_MS = 30
+#: The shortest capture deadline allowed.
+MIN_CAPTURE_TIMEOUT_MS = 100
 CAMERA_BACKENDS = ("picamera2", "webcam", "folder", "synthetic", "failing", "none")
 #: The camera backends only the simulated table has.
 SIMULATED_CAMERAS = ("synthetic", "failing")
@@ -111,17 +127,25 @@ class ButtonsConfig:
     debounce_ms: int = 30
     hold_ms: int = 600
     repeat_ms: int = 150
+    confirm_ms: int = 10
 
     def validate(self) -> None:
         _check_choice("buttons", "backend", self.backend, BUTTON_BACKENDS)
         for name in ("debounce_ms", "hold_ms", "repeat_ms"):
             if getattr(self, name) <= 0:
                 raise DeviceConfigError(f"[buttons] {name} must be positive")
+        if not 1 <= self.confirm_ms <= MAX_CONFIRM_MS:
+            raise DeviceConfigError(
+                f"[buttons] confirm_ms must be 1 to {MAX_CONFIRM_MS}, not {self.confirm_ms}: "
+                "longer, and a quick tap (40-60 ms, less its contact chatter) would not count"
+            )
 
     @property
     def timing(self) -> ButtonTiming:
         """The press timing, in seconds."""
-        return ButtonTiming(self.debounce_ms / 1000, self.hold_ms / 1000, self.repeat_ms / 1000)
+        return ButtonTiming(
+            self.debounce_ms / 1000, self.hold_ms / 1000, self.repeat_ms / 1000, confirm=self.confirm_ms / 1000
+        )
 
 
 @dataclass(frozen=True)
@@ -136,10 +160,34 @@ class CameraConfig:
     loop: bool = False
     seed: int = 0
     fault: str = "error"
+    timeout_ms: int = 5000
+    restarts: int = 2
+    idle_ms: int = 3000
+    focus_cm: int = GEOMETRY_FOCUS_CM
+    focus_file: str = "/var/lib/coyote-pi/camera-focus.json"
+    mains_hz: int = 50
 
     def validate(self) -> None:
         _check_choice("camera", "backend", self.backend, CAMERA_BACKENDS)
         _check_choice("camera", "fault", self.fault, ("error", "garbage"))
+        if self.timeout_ms < MIN_CAPTURE_TIMEOUT_MS:
+            raise DeviceConfigError(
+                f"[camera] timeout_ms must be at least {MIN_CAPTURE_TIMEOUT_MS} (a full-resolution still "
+                f"takes about a second), not {self.timeout_ms}"
+            )
+        if self.restarts < 0:
+            raise DeviceConfigError(f"[camera] restarts must be 0 or more, not {self.restarts}")
+        if self.idle_ms <= 0:
+            raise DeviceConfigError(f"[camera] idle_ms must be positive, not {self.idle_ms}")
+        near, far = (round(metres * 100) for metres in PLAUSIBLE_M)
+        if not near <= self.focus_cm <= far:
+            raise DeviceConfigError(
+                f"[camera] focus_cm must be {near} to {far} (a camera over a table), not {self.focus_cm}"
+            )
+        if self.mains_hz not in (0, 50, 60):
+            raise DeviceConfigError(
+                f"[camera] mains_hz must be 50 or 60 (or 0: no flicker avoidance), not {self.mains_hz}"
+            )
         if self.width <= 0 or self.height <= 0:
             raise DeviceConfigError(f"[camera] width and height must be positive, not {self.width}x{self.height}")
         if self.backend == "folder" and not self.folder:
@@ -149,6 +197,11 @@ class CameraConfig:
     def simulated(self) -> bool:
         """True for the ``synthetic`` and ``failing`` backends: only :mod:`coyote_pi.sim` builds them."""
         return self.backend in SIMULATED_CAMERAS
+
+    @property
+    def focus(self) -> FocusSettings:
+        """Where picamera2 focuses: ``focus_cm``, and the calibration kept in ``focus_file``."""
+        return FocusSettings(self.focus_cm, Path(self.focus_file) if self.focus_file else None)
 
     @property
     def size(self) -> tuple[int, int]:

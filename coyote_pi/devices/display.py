@@ -10,7 +10,7 @@ laid out by :class:`~coyote_pi.devices.render.ScreenRenderer` for the device's s
     display.device.image          # what the panel shows now
 
 Real panels are opened from the ``[display]`` settings with luma's own option parser
-(:func:`open_luma_device`), so every device and interface luma supports works with the
+(:func:`luma_opener`), so every device and interface luma supports works with the
 same names as luma's own tools: ``driver = "sh1106"``, ``interface = "i2c"``, ``port``,
 ``address``, ``width``, ``height``, ``rotate``.
 
@@ -24,14 +24,27 @@ each time reopening the device (which re-sends the panel's initialisation, neede
 after a brown-out) and drawing the newest screen. Screens shown meanwhile replace the
 pending one; a success ends the backoff. :class:`coyote_pi.sim.display.FlakyDummy`
 simulates such a bus.
+
+An unplugged panel is retried all evening, so a failed attempt must leave nothing behind.
+luma does not see to that: its I2C interface opens the bus (a file descriptor) before the
+panel is known to answer, and every luma device registers an ``atexit`` hook that holds
+the device, its bus and its frame buffers (about 340 KB) until the process ends. So
+:func:`luma_opener` first asks the bus with one byte read through smbus2 (the
+library luma itself uses), which costs nothing when nobody answers; when luma fails
+later anyway, the half-built device's bus is closed. luma's exit hooks are kept from
+``atexit`` altogether: one hook of this module blanks the panels still open at exit.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import inspect
 import logging
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable
+import weakref
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 from luma.core.device import dummy
 
@@ -61,7 +74,8 @@ class TableDisplay:
     function, give the logical ``size`` (width, height after rotation) so screens can be
     drawn before the panel answers. ``outputs`` receive every frame (see
     :mod:`coyote_pi.devices.outputs`); ``retry_delays`` is the backoff in seconds;
-    ``clock`` stamps the frames given to the outputs.
+    ``clock`` stamps the frames given to the outputs. The retries run on ``scheduler``
+    (one of its own unless given: a simulation passes one that follows its clock).
     """
 
     def __init__(
@@ -72,6 +86,7 @@ class TableDisplay:
         outputs: Iterable = (),
         retry_delays: Collection[float] = RETRY_DELAYS,
         clock: Callable[[], float] = time.monotonic,
+        scheduler: Scheduler | None = None,
     ):
         if callable(device):
             if size is None:
@@ -87,7 +102,8 @@ class TableDisplay:
         self.outputs = list(outputs)
         self._retry_delays = tuple(retry_delays)
         self._clock = clock
-        self._scheduler = Scheduler("display retry")
+        self._owns_scheduler = scheduler is None
+        self._scheduler = scheduler or Scheduler("display retry")
         self._lock = threading.Lock()
         self._on_device = threading.Condition(self._lock)
         self._latest = None
@@ -144,16 +160,14 @@ class TableDisplay:
             self._closed = True
             if self._retry is not None:
                 self._retry.cancel()
-        self._scheduler.close()
+        if self._owns_scheduler:
+            self._scheduler.close()
         for output in self.outputs:
             close = getattr(output, "close", None)
             if close is not None:
                 close()
         if self._device is not None:
-            try:
-                self._device.cleanup()
-            except _transient_errors() as err:
-                log.debug("display cleanup failed: %s", err)
+            release_luma_device(self._device, blank=True)
 
     def __enter__(self) -> TableDisplay:
         return self
@@ -197,15 +211,10 @@ class TableDisplay:
         self._retry = self._scheduler.call_later(delay, self._retry_now)
 
     def _release_locked(self) -> None:
-        """Let go of a failed device without writing to it (``persist`` skips luma's blanking)."""
+        """Let go of a failed device without writing to it."""
         device, self._device = self._device, None
-        if device is None:
-            return
-        device.persist = True
-        try:
-            device.cleanup()
-        except _transient_errors() as err:
-            log.debug("releasing the failed display: %s", err)
+        if device is not None:
+            release_luma_device(device, blank=False)
 
     def _retry_now(self) -> None:
         with self._lock:
@@ -218,7 +227,7 @@ class TableDisplay:
                 self._draw_locked()
 
 
-def open_luma_device(
+def luma_opener(
     driver: str,
     *,
     interface: str = "i2c",
@@ -228,19 +237,24 @@ def open_luma_device(
     height: int = 64,
     rotate: int = 0,
     luma_args: Iterable[str] = (),
-):
-    """Open a luma device by name, through luma's own command-line options.
+) -> Callable[[], object]:
+    """A function that opens a luma device by name, its settings checked by luma's own options now.
 
     ``driver`` is any display luma knows (``ssd1306``, ``sh1106``, ``ssd1309``,
     ``ssd1322``...) or ``"dummy"`` for luma's in-memory device (mode "1"). ``luma_args``
     passes further luma options, e.g. ``["--mode", "1"]`` or SPI settings. Bad names and
-    values raise :class:`DeviceConfigError`; a panel that does not answer raises luma's
-    own error (``DeviceNotFoundError``, ``OSError``), which :class:`TableDisplay` retries.
+    values raise :class:`DeviceConfigError` here. Each call of the function opens the
+    panel (hand it to :class:`TableDisplay`, which calls it again to reconnect): a panel
+    that does not answer raises luma's own error (``DeviceNotFoundError``, ``OSError``).
+    On I2C the panel is asked first (:func:`probe_i2c`), and whatever a failed attempt
+    opened is closed before the error leaves. Give a device back with
+    :func:`release_luma_device`.
     """
     if driver == "dummy":
-        return dummy(width=width, height=height, rotate=rotate, mode="1")
+        return lambda: _built(lambda: dummy(width=width, height=height, rotate=rotate, mode="1"))
     import argparse
 
+    import luma.core.error
     from luma.core import cmdline
 
     parser = cmdline.create_parser(
@@ -256,11 +270,120 @@ def open_luma_device(
         raise DeviceConfigError(f"[display] settings rejected by luma: {err}") from None
     if unknown:
         raise DeviceConfigError(f"[display] luma does not know the option(s) {' '.join(unknown)}")
-    import luma.core.error
 
+    def open_device():
+        if options.interface == "i2c":
+            probe_i2c(options.i2c_port, options.i2c_address)
+        try:
+            return _built(lambda: cmdline.create_device(options))
+        except (luma.core.error.DevicePermissionError, luma.core.error.DeviceAddressError) as err:
+            raise DeviceError(f"cannot open the {driver} display: {err} (is the user in the i2c group?)") from None
+        except luma.core.error.DeviceDisplayModeError as err:
+            raise DeviceConfigError(f"[display] {driver} cannot do {width}x{height}: {err}") from None
+
+    return open_device
+
+
+def open_luma_device(driver: str, **settings):
+    """Open a luma device now: ``luma_opener(driver, **settings)()`` (same settings, same errors)."""
+    return luma_opener(driver, **settings)()
+
+
+def probe_i2c(port: int, address: int | str) -> None:
+    """Raise unless a chip answers at ``address`` on I2C bus ``port``; open nothing that stays open.
+
+    One byte is read, as ``i2cdetect -r`` and ``coyote-pi doctor`` do (SSD1306 and SH1106
+    panels acknowledge a read with their status byte). No bus, or nobody answering,
+    raises luma's ``DeviceNotFoundError`` (worth retrying); no permission raises
+    :class:`DeviceError`.
+    """
+    import luma.core.error
+    import smbus2
+
+    address = int(str(address), 0)
+    where = f"0x{address:02X} on /dev/i2c-{port}"
     try:
-        return cmdline.create_device(options)
-    except (luma.core.error.DevicePermissionError, luma.core.error.DeviceAddressError) as err:
-        raise DeviceError(f"cannot open the {driver} display: {err} (is the user in the i2c group?)") from None
-    except luma.core.error.DeviceDisplayModeError as err:
-        raise DeviceConfigError(f"[display] {driver} cannot do {width}x{height}: {err}") from None
+        with smbus2.SMBus(port) as bus:
+            bus.read_byte(address)
+    except PermissionError as err:
+        raise DeviceError(f"cannot open /dev/i2c-{port}: {err.strerror} (is the user in the i2c group?)") from None
+    except FileNotFoundError:
+        raise luma.core.error.DeviceNotFoundError(f"no I2C bus /dev/i2c-{port} (is I2C enabled?)") from None
+    except OSError as err:
+        raise luma.core.error.DeviceNotFoundError(f"no display answers at {where} ({err.strerror or err})") from None
+
+
+def release_luma_device(device, *, blank: bool) -> None:
+    """Close ``device``'s bus; ``blank`` first switches the panel off (a failed one is not written to)."""
+    _OPEN_DEVICES.discard(device)
+    device.persist = not blank
+    try:
+        device.cleanup()
+    except _transient_errors() as err:
+        log.debug("releasing the display: %s", err)
+
+
+#: luma devices opened here and not yet released: blanked when the process exits.
+_OPEN_DEVICES: weakref.WeakSet = weakref.WeakSet()
+_BUILDING = threading.Lock()
+
+
+@atexit.register
+def _blank_open_devices() -> None:
+    """What luma's per-device exit hooks would do, once for all devices still open."""
+    for device in list(_OPEN_DEVICES):
+        with contextlib.suppress(Exception):
+            release_luma_device(device, blank=True)
+
+
+def _built(build: Callable[[], object]):
+    """``build()``'s luma device, with luma's exit hook taken off ``atexit``; on failure its bus is closed."""
+    with _exit_hooks_caught() as hooks:
+        try:
+            device = build()
+        except BaseException:
+            for hook in hooks:
+                half_built = _device_of(hook)
+                if half_built is not None:
+                    release_luma_device(half_built, blank=False)
+            raise
+    _OPEN_DEVICES.add(device)
+    return device
+
+
+class _HookCatcher:
+    """Stands in for the ``atexit`` module inside ``luma.core.device`` while a device is built."""
+
+    def __init__(self) -> None:
+        self.hooks: list[Callable] = []
+
+    def register(self, hook: Callable, *args, **kwargs) -> Callable:
+        self.hooks.append(hook)
+        return hook
+
+
+@contextlib.contextmanager
+def _exit_hooks_caught() -> Iterator[list[Callable]]:
+    """The exit hooks luma's ``device.__init__`` registers meanwhile, instead of registering them.
+
+    luma offers no way to give its hook back (``atexit.unregister`` needs the function,
+    a closure luma does not keep), so its module's name ``atexit`` is swapped for the
+    duration, under a lock: only this module builds luma devices.
+    """
+    import luma.core.device as luma_device
+
+    with _BUILDING:
+        catcher = _HookCatcher()
+        luma_device.atexit, real = catcher, luma_device.atexit
+        try:
+            yield catcher.hooks
+        finally:
+            luma_device.atexit = real
+
+
+def _device_of(hook: Callable):
+    """The device a luma exit hook would clean up (luma's hook is a closure over ``self``)."""
+    bound = getattr(hook, "__self__", None)
+    if bound is not None:
+        return bound
+    return inspect.getclosurevars(hook).nonlocals.get("self")

@@ -20,3 +20,7 @@ class DeviceConfigError(DeviceError):
 
 class CameraError(DeviceError):
     """The camera delivered no usable frame; the controller falls back to the manual path."""
+
+
+class CameraLibraryError(CameraError):
+    """The camera software cannot be loaded: picamera2 is missing, or was built for another numpy."""

@@ -13,7 +13,7 @@ code runs on the Pi, on a laptop and in the tests; only the configuration differ
 
 Backend names are looked up in one registry per part: :data:`BUTTONS` and
 :data:`CAMERAS` map each name to the function that builds it; a display's driver is any
-name luma knows (:func:`~coyote_pi.devices.display.open_luma_device`).
+name luma knows (:func:`~coyote_pi.devices.display.luma_opener`).
 
 A caller can also hand parts in ready-made, ``make_devices(config, events,
 parts={"camera": camera})``: a part handed in replaces the configured one and is closed
@@ -38,8 +38,9 @@ from typing import TextIO
 
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.camera import Camera, FolderCamera, Picamera2Camera, WebcamCamera
+from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.config import ButtonsConfig, CameraConfig, DevicesConfig, DisplayConfig
-from coyote_pi.devices.display import TableDisplay, open_luma_device
+from coyote_pi.devices.display import TableDisplay, luma_opener
 from coyote_pi.devices.errors import DeviceConfigError
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.devices.outputs import GifRecorder, TerminalView
@@ -91,18 +92,16 @@ def make_display(config: DisplayConfig, *, outputs: Iterable = ()) -> TableDispl
         raise DeviceConfigError("[display] fail_calls simulates glitches: only the simulated table has them "
                                 "(coyote_pi.sim builds that display)")
 
-    def open_device():
-        return open_luma_device(
-            config.driver,
-            interface=config.interface,
-            port=config.port,
-            address=config.address,
-            width=config.width,
-            height=config.height,
-            rotate=config.rotate,
-            luma_args=config.luma_args,
-        )
-
+    open_device = luma_opener(
+        config.driver,
+        interface=config.interface,
+        port=config.port,
+        address=config.address,
+        width=config.width,
+        height=config.height,
+        rotate=config.rotate,
+        luma_args=config.luma_args,
+    )
     return TableDisplay(open_device, size=config.logical_size, outputs=display_outputs(config, outputs))
 
 
@@ -132,11 +131,21 @@ BUTTONS: dict[str, Callable[..., TableButtons | KeyboardButtons]] = {
     "keyboard": _keyboard_buttons,
 }
 
+
+def _guarded(config: CameraConfig, camera: Camera) -> GuardedCamera:
+    """``camera`` with a deadline on each capture: real cameras can hang mid-game
+    (:mod:`coyote_pi.devices.camera_guard`)."""
+    return GuardedCamera(camera, timeout=config.timeout_ms / 1000, restarts=config.restarts)
+
+
 #: ``[camera] backend`` -> what builds that camera from the ``[camera]`` table. The
 #: simulated table's backends are not here: :mod:`coyote_pi.sim` builds those.
 CAMERAS: dict[str, Callable[[CameraConfig], Camera]] = {
-    "picamera2": lambda config: Picamera2Camera(config.size),
-    "webcam": lambda config: WebcamCamera(config.source, size=config.size),
+    "picamera2": lambda config: _guarded(
+        config,
+        Picamera2Camera(config.size, focus=config.focus, mains_hz=config.mains_hz, idle_after=config.idle_ms / 1000),
+    ),
+    "webcam": lambda config: _guarded(config, WebcamCamera(config.source, size=config.size)),
     "folder": lambda config: FolderCamera(config.folder, loop=config.loop),
 }
 

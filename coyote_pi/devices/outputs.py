@@ -38,6 +38,8 @@ _HALF_BLOCKS = (" ", "▄", "▀", "█")
 _BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08),
                  (1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
 _BRAILLE_BLANK = 0x2800
+#: The GIF's colours: palette index 0 is a dark pixel, 1 a lit one.
+_GIF_PALETTE = (0, 0, 0, 255, 255, 255)
 
 
 def halfblock_lines(image: Image.Image, scale: int = 1) -> list[str]:
@@ -187,10 +189,7 @@ class GifRecorder:
         if not self._frames:
             return None
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        frames = [
-            frame.convert("L").resize((frame.width * self._scale, frame.height * self._scale), Image.NEAREST)
-            for frame in self._frames
-        ]
+        frames = [self._gif_frame(frame) for frame in self._frames]
         frames[0].save(
             self.path, save_all=True, append_images=frames[1:], duration=self.durations_ms(), loop=0, optimize=False
         )
@@ -198,3 +197,16 @@ class GifRecorder:
 
     def close(self) -> None:
         self.save()
+
+    def _gif_frame(self, bitmap: Image.Image) -> Image.Image:
+        """``bitmap`` enlarged, as a palette image with :data:`_GIF_PALETTE`.
+
+        Palette images, not greyscale: Pillow 9.4 (Raspberry Pi OS Bookworm's) gives each
+        frame after the first its own colour table and fails on an image without a palette
+        (``AttributeError: 'NoneType' object has no attribute 'palette'``).
+        """
+        lit = bitmap.resize((bitmap.width * self._scale, bitmap.height * self._scale), Image.NEAREST)
+        frame = Image.new("P", lit.size, 0)
+        frame.putpalette(_GIF_PALETTE)
+        frame.paste(1, mask=lit)
+        return frame

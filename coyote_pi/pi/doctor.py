@@ -9,10 +9,15 @@ checked here). The checks, in the order a host sets the device up:
   start with; its ``[display]`` and ``[buttons]`` tables tell the checks below where
   the OLED and the pin map are.
 - config.txt: the lines of ``firmware/config.txt`` are active on the boot partition,
-  and no gpio-shutdown overlay sits on a pin the OLED or a button needs.
+  and nothing else there takes a pin the OLED or a button needs: a gpio-shutdown or
+  1-Wire overlay on such a pin, or SPI (``dtparam=spi=on`` takes GPIO 7-11, where the
+  shipped pin map has seats 2, 3 and 6).
 - I2C bus and OLED: ``/dev/i2c-1`` exists and something answers at the display's
   address (``[display]`` port and address; 0x3C on bus 1 by default).
 - camera: picamera2 finds a camera and a full-resolution still arrives.
+- camera focus: where the lens is fixed, calibrated or from the table's geometry; with
+  ``--focus`` one autofocus cycle finds the table again and the result is kept in
+  ``[camera] focus_file`` (after the mast or the camera moved).
 - GPIO chip, pin map and button pins: ``/dev/gpiochip*`` is usable, the pin map is
   valid, and every button pin can be claimed and reads "not pressed" at rest.
 - service user: ``coyote`` is in the gpio, i2c and video groups.
@@ -40,6 +45,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.devices.config import CameraConfig
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
+from coyote_pi.devices.focus import FocusSettings, describe, load_focus, save_focus
+from coyote_pi.devices.gpio_lines import SPI0_GPIOS, holder_for
 from coyote_pi.pi import install
 
 #: The active lines ``firmware/config.txt`` adds (a test keeps the two the same).
@@ -51,6 +60,8 @@ REQUIRED_BOOT_LINES = (
 )
 #: The gpio-shutdown overlay's pin when ``gpio_pin`` is not given.
 SHUTDOWN_DEFAULT_GPIO = 3
+#: The w1-gpio (1-Wire) overlay's pin when ``gpiopin`` is not given.
+W1_DEFAULT_GPIO = 4
 #: ``ioctl`` request that selects the I2C peripheral address (linux/i2c-dev.h).
 I2C_SLAVE = 0x0703
 
@@ -109,11 +120,14 @@ def probe_i2c_address(device: Path, address: int) -> None:
 def probe_camera() -> str:
     """Take one full-resolution still with picamera2; describe it, or raise.
 
-    ``ImportError`` when picamera2 is missing, :class:`CameraProbeError` when no camera
+    :class:`~coyote_pi.devices.errors.CameraLibraryError` when picamera2 is missing or
+    does not load (a numpy of another release), :class:`CameraProbeError` when no camera
     is found or it delivers nothing usable, ``RuntimeError`` from libcamera otherwise.
     """
     os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
-    from picamera2 import Picamera2
+    from coyote_pi.devices.camera import load_picamera2
+
+    Picamera2 = load_picamera2()
 
     cameras = Picamera2.global_camera_info()
     if not cameras:
@@ -129,6 +143,21 @@ def probe_camera() -> str:
         raise CameraProbeError(f"the {cameras[0].get('Model', 'camera')} delivers blank frames")
     height, width = frame.shape[:2]
     return f"{cameras[0].get('Model', 'camera')} delivered a {width}x{height} still"
+
+
+def probe_focus(camera: CameraConfig) -> float:
+    """Run one autofocus cycle with the Pi camera of ``camera``; the lens position it found, in dioptres.
+
+    Raises :class:`~coyote_pi.devices.errors.CameraLibraryError` when picamera2 is missing
+    or does not load, :class:`CameraError` when no camera answers or the cycle finds no
+    focus on the table.
+    """
+    os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
+    from coyote_pi.devices.camera import Picamera2Camera
+
+    focus = FocusSettings(camera.focus_cm, None)  # the doctor keeps the result itself, under its root
+    with Picamera2Camera(camera.size, focus=focus, mains_hz=camera.mains_hz) as pi_camera:
+        return pi_camera.calibrate()
 
 
 def probe_gpio_pins(pins: Sequence[int], pin_factory=None) -> dict[int, str]:
@@ -148,7 +177,7 @@ def probe_gpio_pins(pins: Sequence[int], pin_factory=None) -> dict[int, str]:
         except BadPinFactory as err:
             raise GPIOUnavailable(str(err)) from None
         except Exception as err:  # each backend reports a taken line its own way
-            states[gpio] = f"busy: {err}"
+            states[gpio] = f"busy: {err}; {holder_for(gpio, pin_factory)}"
             continue
         try:
             states[gpio] = "pressed" if device.is_active else "idle"
@@ -165,6 +194,7 @@ class Host:
     query: Callable[[Sequence[str]], tuple[int, str]] = run_query
     i2c_probe: Callable[[Path, int], None] = probe_i2c_address
     camera_probe: Callable[[], str] = probe_camera
+    focus_probe: Callable[[CameraConfig], float] = probe_focus
     gpio_probe: Callable[[Sequence[int]], dict[int, str]] = probe_gpio_pins
 
     def path(self, absolute: str) -> Path:
@@ -188,6 +218,7 @@ class Options:
     pinmap: Path | None = None  # None: [buttons] pinmap, else the one shipped with the package
     oled_address: str | None = None  # None: [display] address
     calibration: Path | None = None
+    focus: bool = False  # run an autofocus cycle and keep its result
 
 
 @dataclass
@@ -215,6 +246,7 @@ class Doctor:
             self.i2c_bus(display.port),
             self.oled(display.port, display.address),
             self.camera(),
+            self.camera_focus(devices.camera),
             self.gpio_chip(),
             pins_result,
             self.button_pins(pins),
@@ -246,15 +278,13 @@ class Doctor:
         taken = {pin.gpio: label for label, pin in pins.uses() if label != "shutdown button"} if pins else {}
         taken.update({2: "OLED SDA", 3: "OLED SCL"})
         for line in active:
-            if line.startswith("dtoverlay=gpio-shutdown"):
-                gpio = _shutdown_gpio(line)
-                if gpio in taken:
-                    return Result(
-                        FAIL,
-                        name,
-                        f"'{line}' puts the power-off button on GPIO{gpio}, the {taken[gpio]}: "
-                        f"delete that line (ours uses GPIO21), then sudo reboot",
-                    )
+            claim = _pins_claimed(line)
+            clashes = [f"GPIO{gpio}, the {taken[gpio]}" for gpio in claim[1] if gpio in taken] if claim else []
+            if clashes:
+                what, _, why = claim
+                return Result(
+                    FAIL, name, f"'{line}' puts {what} on {'; '.join(clashes)}: delete that line {why}, then sudo reboot"
+                )
         return Result(
             PASS, name, f"{'/' + str(path.relative_to(self.host.root))} has the I2C, camera and shutdown lines"
         )
@@ -302,21 +332,55 @@ class Doctor:
             return Result(SKIP, "camera", f"the running service holds the camera: to test it, {STOP_SERVICE}")
         try:
             found = self.host.camera_probe()
-        except ImportError:
+        except CameraLibraryError as err:
             return Result(
-                FAIL,
-                "camera",
-                "picamera2 cannot be imported: sudo apt install python3-picamera2, and run the doctor "
-                f"from {install.VENV}/bin/coyote-pi (its venv sees the apt packages)",
+                FAIL, "camera", f"{err} (run the doctor as {install.VENV}/bin/coyote-pi: that venv sees the apt packages)"
             )
-        except (CameraProbeError, RuntimeError) as err:
+        except Exception as err:  # CameraProbeError, libcamera's RuntimeError, or anything else: a finding
+            what = str(err) if isinstance(err, (CameraProbeError, RuntimeError)) else f"{type(err).__name__}: {err}"
             return Result(
                 FAIL,
                 "camera",
-                f"{err}: check the ribbon (fully in, latch closed, contacts the right way, see docs/wiring.md), "
+                f"{what}: check the ribbon (fully in, latch closed, contacts the right way, see docs/wiring.md), "
                 "camera_auto_detect=1 in config.txt; `rpicam-hello --list-cameras` lists what the Pi sees",
             )
         return Result(PASS, "camera", found)
+
+    def camera_focus(self, camera: CameraConfig) -> Result:
+        name = "camera focus"
+        if not self.model:
+            return Result(SKIP, name, "not a Raspberry Pi")
+        if camera.backend != "picamera2":
+            return Result(SKIP, name, f"[camera] backend is {camera.backend!r}: no Pi camera lens to focus")
+        geometry = f"{camera.focus_cm} cm from the table's geometry (focus_cm)"
+        if not camera.focus_file:
+            return Result(SKIP, name, f'[camera] focus_file = "": the lens stays at {geometry}')
+        kept = self.host.path(camera.focus_file)
+        if not self.options.focus:
+            saved = load_focus(kept)
+            if saved is None:
+                return Result(SKIP, name, f"not calibrated yet: the lens is at {geometry}; the service calibrates "
+                                          "when the camera first starts, or run sudo coyote-pi doctor --focus")
+            return Result(
+                PASS, name, f"lens fixed at {describe(saved)}, calibrated by autofocus ({camera.focus_file}); "
+                "after moving the mast or the camera: sudo coyote-pi doctor --focus"
+            )
+        if self._service_active():
+            return Result(SKIP, name, f"the running service holds the camera: to focus it, {STOP_SERVICE}")
+        try:
+            position = self.host.focus_probe(camera)
+        except CameraLibraryError:  # before CameraError, its parent: no lens moved, nothing to lay out
+            return Result(FAIL, name, "picamera2 does not load: see the camera check")
+        except CameraError as err:
+            return Result(FAIL, name, f"{err}: lay the mat and the stands under the camera, light the table, "
+                                      "then run sudo coyote-pi doctor --focus again")
+        try:
+            save_focus(kept, position)
+        except OSError as err:
+            return Result(FAIL, name, f"autofocus found {describe(position)} but {camera.focus_file} cannot be "
+                                      f"written ({err.strerror or err}): run sudo coyote-pi doctor --focus")
+        return Result(PASS, name, f"autofocus found {describe(position)}: kept in {camera.focus_file}, used from "
+                                  "the next start of the service")
 
     def gpio_chip(self) -> Result:
         if not self.model:
@@ -531,6 +595,21 @@ def _active_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
-def _shutdown_gpio(line: str) -> int:
-    found = re.search(r"[,=]gpio_pin=(\d+)", line)
-    return int(found.group(1)) if found else SHUTDOWN_DEFAULT_GPIO
+def _overlay_gpio(line: str, parameter: str, default: int) -> int:
+    found = re.search(rf"[,=]{parameter}=(\d+)", line)
+    return int(found.group(1)) if found else default
+
+
+def _pins_claimed(line: str) -> tuple[str, tuple[int, ...], str] | None:
+    """What an active config.txt line takes from the header: ``(what, GPIOs, why it can go)``."""
+    if line.startswith("dtoverlay=gpio-shutdown"):
+        return "the power-off button", (_overlay_gpio(line, "gpio_pin", SHUTDOWN_DEFAULT_GPIO),), "(ours uses GPIO21)"
+    if line.startswith("dtoverlay=w1-gpio"):
+        return "the 1-Wire bus", (_overlay_gpio(line, "gpiopin", W1_DEFAULT_GPIO),), "(coyote-pi needs no 1-Wire)"
+    if line.startswith("dtparam=") and any(
+        part in ("spi", "spi=on", "spi=true", "spi=yes", "spi=1") for part in line.removeprefix("dtparam=").split(",")
+    ):
+        return "SPI0", SPI0_GPIOS, "(coyote-pi needs no SPI)"
+    return None
+
+

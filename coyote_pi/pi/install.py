@@ -1,4 +1,4 @@
-"""Install coyote-pi on Raspberry Pi OS (Bookworm), or remove it again.
+"""Install coyote-pi on Raspberry Pi OS (Bookworm or Trixie), or remove it again.
 
 Run from a clone of the repository, as root::
 
@@ -9,17 +9,21 @@ Run from a clone of the repository, as root::
 This module uses the standard library only: it runs with the system's ``python3``
 before the virtual environment that holds the rest of the project exists.
 
-What an install does, each step only when it is still needed (so a second run changes
-nothing and says so):
+First it reads /etc/os-release: the release decides which pip constraints match its apt
+camera stack (:data:`RELEASES`), and a release it does not know is refused before any
+change. Then, each step only when it is still needed (so a second run changes nothing
+and says so):
 
 1. apt packages: python3-picamera2 (the camera; only Raspberry Pi's build matches
    libcamera), python3-lgpio (gpiozero's GPIO backend), python3-venv, libzbar0 (QR
-   stickers), fonts-dejavu-core and i2c-tools (``i2cdetect`` for wiring checks).
+   stickers) and i2c-tools (``i2cdetect`` for wiring checks). No fonts: the OLED's
+   DejaVu fonts ship inside the package.
 2. The groups gpio, i2c and video (Raspberry Pi OS has them) and a system user
    ``coyote`` in them, without a login shell.
 3. A virtual environment at /opt/coyote-pi/venv made with ``--system-site-packages``,
    so the apt picamera2 and lgpio are importable, and the project pip-installed into it
-   under ``constraints-pi.txt`` (numpy 1.x, the ABI picamera2's apt build needs).
+   under the release's constraints (``constraints/bookworm.txt``: numpy 1.24, the ABI
+   Bookworm's picamera2 is built for; ``constraints/trixie.txt``: numpy 2.2).
 4. ``/usr/local/bin/coyote-pi``, a link to the venv's command, and
    /etc/coyote-pi/config.toml from the annotated example
    (``coyote_pi/data/coyote-pi.example.toml``, whose defaults are the Pi's). A file the
@@ -27,7 +31,9 @@ nothing and says so):
 5. /etc/modules-load.d/coyote-pi.conf, which loads ``i2c-dev`` so /dev/i2c-1 exists.
 6. ``firmware/config.txt`` merged into /boot/firmware/config.txt between marker
    comments, after a backup of the file beside it (``config.txt.coyote-pi.bak``, the
-   file as it was before the installer's latest change to it).
+   file as it was before the installer's latest change to it). Every file is written
+   to a temporary file, flushed to the card and renamed over the old one, so a power
+   cut leaves the old config.txt or the new one, never half of one.
 7. The unit systemd/coyote-pi.service in /etc/systemd/system, enabled; restarted when
    something it runs changed, unless the firmware settings changed (reboot then).
 
@@ -50,6 +56,7 @@ it is :mod:`coyote_pi.commands.install`.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -64,7 +71,7 @@ from pathlib import Path
 #: The repository this module was run from: the installer copies files out of it.
 REPO = Path(__file__).resolve().parents[2]
 
-APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "fonts-dejavu-core", "i2c-tools")
+APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "i2c-tools")
 USER = "coyote"
 GROUPS = ("gpio", "i2c", "video")
 #: The interpreter whose dist-packages hold the apt picamera2; the venv is made from it.
@@ -92,12 +99,20 @@ END_MARK = "# <<< coyote-pi <<<"
 
 FIRMWARE_FRAGMENT = REPO / "firmware" / "config.txt"
 UNIT_SOURCE = REPO / "systemd" / UNIT_NAME
-CONSTRAINTS = REPO / "coyote_pi" / "pi" / "constraints-pi.txt"
-#: The one configuration template: the annotated example, whose defaults are the Pi's.
+#: One pip constraints file per supported release, named after it (``bookworm.txt``).
+CONSTRAINTS_DIR = REPO / "coyote_pi" / "pi" / "constraints"
+#: The configuration written to /etc/coyote-pi/config.toml: the one template, whose defaults are the Pi's.
 CONFIG_TEMPLATE = REPO / "coyote_pi" / "data" / "coyote-pi.example.toml"
 #: What pip installs from the repository (the constraints and the configuration template
 #: are inside ``coyote_pi``); its fingerprint decides whether pip runs again.
 SOURCE_PARTS = ("pyproject.toml", "README.md", "coyote_pi")
+
+#: The Raspberry Pi OS releases the installer supports, by ``VERSION_CODENAME`` in
+#: /etc/os-release. Each ships its own numpy, Pillow and picamera2 (built against that
+#: numpy), so each has its own constraints file in :data:`CONSTRAINTS_DIR`.
+RELEASES = {"bookworm": "Bookworm (Debian 12)", "trixie": "Trixie (Debian 13)"}
+#: Where os-release(5) says to look, in order.
+OS_RELEASE_FILES = ("/etc/os-release", "/usr/lib/os-release")
 
 #: Runs one system command; raises :class:`InstallError` when it fails.
 Runner = Callable[[Sequence[str]], None]
@@ -105,6 +120,10 @@ Runner = Callable[[Sequence[str]], None]
 
 class InstallError(Exception):
     """A step could not be done; the message says which and what to do."""
+
+
+class UnsupportedRelease(InstallError):
+    """The system is not a release in :data:`RELEASES`; nothing was changed."""
 
 
 def run_command(argv: Sequence[str]) -> None:
@@ -171,7 +190,11 @@ class Installer:
     # -- the two plans ---------------------------------------------------------------
 
     def install(self) -> Report:
-        """Bring the system to the installed state; return what was done."""
+        """Bring the system to the installed state; return what was done.
+
+        Raises :class:`UnsupportedRelease`, before any step, on a release not in :data:`RELEASES`.
+        """
+        self.constraints = constraints_for(supported_release(self.root))
         for task in (
             self._apt_install,
             self._groups,
@@ -294,7 +317,7 @@ class Installer:
             return None
 
         def pip_command(source: str) -> list[str]:
-            return [VENV + "/bin/python", "-m", "pip", "install", "--constraint", str(CONSTRAINTS), source]
+            return [VENV + "/bin/python", "-m", "pip", "install", "--constraint", str(self.constraints), source]
 
         def apply() -> None:
             # pip builds in the source tree; a copy keeps root-owned build files out of the clone.
@@ -602,6 +625,45 @@ def systemd_running(root: Path) -> bool:
     return under(root, "/run/systemd/system").is_dir()
 
 
+def os_release(root: Path) -> dict[str, str]:
+    """The ``KEY=value`` pairs of the os-release file under ``root`` (empty when there is none)."""
+    for candidate in OS_RELEASE_FILES:
+        try:
+            text = under(root, candidate).read_text(encoding="utf-8")
+        except OSError:
+            continue
+        fields = {}
+        for line in text.splitlines():
+            key, sep, value = (part.strip() for part in line.partition("="))
+            if sep and key and not key.startswith("#"):
+                quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+                fields[key] = value[1:-1] if quoted else value
+        return fields
+    return {}
+
+
+def supported_release(root: Path) -> str:
+    """The codename (a key of :data:`RELEASES`) of the system under ``root``.
+
+    Raises :class:`UnsupportedRelease` naming the system and the supported releases.
+    The 64-bit Raspberry Pi OS has Debian's os-release (``ID=debian``); the 32-bit one
+    says ``ID=raspbian`` and is refused: PyPI has no OpenCV wheels for it, so pip would
+    spend hours compiling OpenCV (and it is not tested).
+    """
+    fields = os_release(root)
+    codename = fields.get("VERSION_CODENAME", "")
+    if fields.get("ID") == "debian" and codename in RELEASES:
+        return codename
+    found = fields.get("PRETTY_NAME") or " ".join(filter(None, (fields.get("NAME"), codename)))
+    what = f"{found} is not supported" if found else f"cannot tell which system this is (no {OS_RELEASE_FILES[0]})"
+    raise UnsupportedRelease(f"{what}: coyote-pi installs on the 64-bit Raspberry Pi OS {' or '.join(RELEASES.values())}")
+
+
+def constraints_for(codename: str) -> Path:
+    """The pip constraints file that matches ``codename``'s apt camera stack."""
+    return CONSTRAINTS_DIR / f"{codename}.txt"
+
+
 def find_boot_config(root: Path) -> Path | None:
     """The firmware's config.txt under ``root``, or None when there is no Pi boot partition."""
     for candidate in BOOT_CONFIGS:
@@ -719,8 +781,49 @@ def _sha256(data: bytes) -> str:
 
 
 def _write(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically: a power cut leaves the old file or the new one.
+
+    The text goes to a temporary file beside it, is flushed to the disk, renamed over
+    ``path``, and the folder is flushed so that the rename itself is on the disk too (for
+    /boot/firmware/config.txt this decides whether the Pi boots). A new file gets the
+    usual mode (0666 less the umask), a replaced one keeps its mode.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    temporary = path.with_name(f".{path.name}.coyote-pi-new")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if path.exists():
+                _keep_mode(path, temporary)
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        _fsync_folder(path.parent)
+    except OSError as err:
+        raise InstallError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def _keep_mode(original: Path, replacement: Path) -> None:
+    try:
+        shutil.copymode(original, replacement)
+    except PermissionError:
+        pass  # FAT (the boot partition) has no modes: the mount options decide them
+
+
+def _fsync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    except OSError as err:
+        if err.errno != errno.EINVAL:  # a file system that cannot sync a folder has nothing to flush
+            raise
+    finally:
+        os.close(fd)
 
 
 def _remove_if_empty(path: Path) -> None:

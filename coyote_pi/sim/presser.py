@@ -19,8 +19,9 @@ Every press runs on its own new thread; the methods that do not wait return it.
 
 The scripted players press through *fingers*, which have three moves (``tap``, ``hold``
 for a number of auto-repeats, and the minus+plus ``chord``): :class:`PresserFingers`
-press the mock pins through a :class:`SimulatedPresser`; :class:`QueueFingers` put the
-button events straight into the controller's queue, for tests of its logic.
+press the mock pins through a :class:`SimulatedPresser`; :class:`ScheduledFingers`
+press them on a simulated clock (:mod:`coyote_pi.sim.clock`); :class:`QueueFingers` put
+the button events straight into the controller's queue, for tests of its logic.
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ class Bounce:
     def longest(self) -> float:
         """The longest chatter this can produce, in seconds (keep it under the debounce time)."""
         return 2 * self.max_toggles * self.max_gap
+
+    def gaps(self, rng: random.Random) -> list[float]:
+        """The gaps between the toggles of one bouncing switch-over, drawn from ``rng``."""
+        toggles = rng.randint(self.min_toggles, self.max_toggles)
+        return [rng.uniform(self.min_gap, self.max_gap) for _ in range(2 * toggles)]
 
 
 NO_BOUNCE = Bounce(min_toggles=0, max_toggles=0)
@@ -108,8 +114,7 @@ class SimulatedPresser:
     def _chatter(self) -> list[float]:
         """The gaps between the toggles of one bouncing switch-over (drawn up front, reproducibly)."""
         with self._random_lock:
-            toggles = self._random.randint(self._bounce.min_toggles, self._bounce.max_toggles)
-            return [self._random.uniform(self._bounce.min_gap, self._bounce.max_gap) for _ in range(2 * toggles)]
+            return self._bounce.gaps(self._random)
 
     @staticmethod
     def _switch(pin, *, pressed: bool, chatter: list[float]) -> None:
@@ -119,6 +124,12 @@ class SimulatedPresser:
             (pin.drive_low if level_pressed else pin.drive_high)()
             time.sleep(gap)
         (pin.drive_low if pressed else pin.drive_high)()
+
+
+def hold_seconds(timing, repeats: int) -> float:
+    """How long to hold a button for ``repeats`` auto-repeats of ``timing`` (a
+    :class:`~coyote_pi.devices.buttons.ButtonTiming`): half a repeat interval spare."""
+    return timing.hold_delay + timing.repeat_interval * (repeats - 0.5)
 
 
 class PresserFingers:
@@ -139,13 +150,73 @@ class PresserFingers:
         time.sleep(self._pace.gap)
 
     def hold(self, seat: int, button: str, repeats: int) -> None:
-        seconds = self._timing.hold_delay + self._timing.repeat_interval * (repeats - 0.5)
-        self._presser.tap(seat, button, hold=seconds)
+        self._presser.tap(seat, button, hold=hold_seconds(self._timing, repeats))
         time.sleep(self._pace.gap)
 
     def chord(self, seat: int) -> None:
         self._presser.chord(seat)
         time.sleep(self._pace.gap)
+
+
+class ScheduledFingers:
+    """Fingers on gpiozero mock pins, moved by timers instead of threads that sleep.
+
+    For a table driven on a simulated clock: ``scheduler`` is its
+    :class:`~coyote_pi.sim.clock.SimScheduler`, and every move sets the timers that drive the pins at their moments, with the contact
+    chatter of ``bounce``, as :class:`SimulatedPresser` does, so an evening of presses
+    takes no real time. ``timing`` and ``pace`` are as for :class:`PresserFingers`.
+    :attr:`idle_at` is when the last move ends (the pins are all up again and a finger
+    is ready); ``on_press(seat, button)`` hears of each press as it starts (a chord
+    reports ``"minus+plus"``).
+    """
+
+    def __init__(self, factory, pinmap: PinMap, scheduler, timing, pace: SimPace, *, bounce: Bounce = Bounce(),
+                 seed: int = 0, on_press=None) -> None:
+        self._factory = factory
+        self._pinmap = pinmap
+        self._scheduler = scheduler
+        self._timing = timing
+        self._pace = pace
+        self._bounce = bounce
+        self._random = random.Random(seed)
+        self._on_press = on_press
+        self.idle_at = float("-inf")
+
+    def tap(self, seat: int, button: str) -> None:
+        self._report(seat, button)
+        self._press(seat, button, 0.0, self._pace.hold)
+
+    def hold(self, seat: int, button: str, repeats: int) -> None:
+        self._report(seat, button)
+        self._press(seat, button, 0.0, hold_seconds(self._timing, repeats))
+
+    def chord(self, seat: int, hold: float = 0.25, stagger: float = 0.04) -> None:
+        self._report(seat, CHORD_BUTTON)
+        self._press(seat, "minus", 0.0, hold + stagger)
+        self._press(seat, "plus", stagger, hold)
+
+    def _report(self, seat: int, button: str) -> None:
+        if self._on_press is not None:
+            self._on_press(seat, button)
+
+    def _press(self, seat: int, button: str, delay: float, hold: float) -> None:
+        """Press ``button`` of ``seat`` ``delay`` seconds from now and let go ``hold`` seconds later."""
+        pin = self._factory.pin(getattr(self._pinmap.seat(seat), button).gpio)
+        press, release = self._bounce.gaps(self._random), self._bounce.gaps(self._random)
+        released = self._switch(pin, True, press, delay)
+        up = self._switch(pin, False, release, released + hold)
+        now = self._scheduler.clock()
+        self.idle_at = max(self.idle_at, now + up + self._pace.gap)
+
+    def _switch(self, pin, pressed: bool, chatter: list[float], delay: float) -> float:
+        """Set the timers that move the contact to ``pressed`` from ``delay`` seconds on,
+        chattering first (as :meth:`SimulatedPresser._switch`); when it settles."""
+        for index, gap in enumerate(chatter):
+            level = pressed if index % 2 == 0 else not pressed
+            self._scheduler.call_later(delay, pin.drive_low if level else pin.drive_high)
+            delay += gap
+        self._scheduler.call_later(delay, pin.drive_low if pressed else pin.drive_high)
+        return delay
 
 
 class QueueFingers:

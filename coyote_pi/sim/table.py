@@ -161,12 +161,12 @@ class _Actor:
         key = self.key(prompt)
         if key is None:
             return
-        now = time.monotonic()
+        now = self.table.clock()
         if key == self._done_key and now - self._done_at < self.table.pace.retry:
             return
         self._done_key, self._done_at = key, now
         self.act(prompt)
-        self._done_at = time.monotonic()
+        self._done_at = self.table.clock()
 
     def key(self, prompt: K.Prompt):
         """What this actor would act on in ``prompt`` (None: nothing to do)."""
@@ -190,7 +190,7 @@ class _Hands(_Actor):
         stage = prompt.stage
         if stage == K.DEAL_WAIT:
             table.deal(truth, truth.round_number + 1, slowly=True)
-            table.on_prompt(prompt)  # tell the players the cards are down (the manual path waits for it)
+            table.cards_down(prompt)
             return
         table.deal(truth, truth.round_number, slowly=False)  # a no-op unless the table restarted
         r = truth.round
@@ -379,18 +379,23 @@ class SimTable(K.Listener):
     ``players=False`` leaves the buttons to a person (``run --sim``). ``setup_answers``
     are what the players choose when setup asks (``players``, ``variant``, ``language``,
     ``start``); ``deal`` fixes cards of some rounds (``run --sim --deal``). Register it as
-    a controller listener, :meth:`start` it, :meth:`close` it.
+    a controller listener, :meth:`start` it, :meth:`close` it: each hand and player then
+    acts on its own thread. A driver on a simulated clock calls :meth:`act_on` itself
+    instead (``clock`` is the time the people go by when they press again after
+    ``pace.retry`` seconds without a change).
     """
 
     def __init__(self, *, seats: int, seed: int, fingers=None, players: bool = True, pace: SimPace = SimPace(),
                  scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False,
-                 deal: DealPlan = DealPlan()) -> None:
+                 deal: DealPlan = DealPlan(), clock: Callable[[], float] = time.monotonic) -> None:
         self.seed = seed
         self.seats = seats
         self.deal_plan = deal
         self._watchers: list[Callable[[], None]] = []
         self.fingers = fingers
         self.pace = pace
+        self.clock = clock
+        self._started = False
         self.misclick = misclick
         self.setup_answers = {"players": seats, **(setup_answers or {})}
         self.dealt_round = 0
@@ -458,7 +463,19 @@ class SimTable(K.Listener):
         for actor in self._actors:
             actor.prompts.put(prompt)
 
+    def cards_down(self, prompt: K.Prompt) -> None:
+        """The hands have dealt: the players look again (the manual path waits for the deal).
+        Only the threads need telling: :meth:`act_on` lets the players act after the hands."""
+        if self._started:
+            self.on_prompt(prompt)
+
+    def act_on(self, prompt: K.Prompt) -> None:
+        """The hands, then each player, act on ``prompt`` now, on the caller's thread."""
+        for actor in self._actors:
+            actor.consider(prompt)
+
     def start(self) -> None:
+        self._started = True
         for actor in self._actors:
             actor.thread.start()
 

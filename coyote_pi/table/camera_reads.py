@@ -41,6 +41,7 @@ class CameraResult:
     reading: object | None
     error: str | None
     frame: object | None = None
+    hung: bool = False  #: the error is a capture that overran its deadline
 
 
 class CameraWorker:
@@ -67,13 +68,14 @@ class CameraWorker:
             self._out.put(self._read(wait))
 
     def _read(self, wait: int) -> CameraResult:
+        from coyote_pi.devices.camera_guard import CameraHung
         from coyote_pi.devices.errors import CameraError
 
         try:
             frame = self.camera.capture()
             return CameraResult(wait, self.reader.read(frame), None, frame)
         except CameraError as error:
-            return CameraResult(wait, None, str(error))
+            return CameraResult(wait, None, str(error), hung=isinstance(error, CameraHung))
         except Exception as error:  # a reader bug must not kill the table: it counts as a failed read
             log.exception("reading the camera frame failed")
             return CameraResult(wait, None, f"{type(error).__name__}: {error}")
@@ -102,6 +104,11 @@ class CameraReads:
     def present(self) -> bool:
         """There is a camera (it may still fail)."""
         return self._worker is not None
+
+    @property
+    def busy(self) -> bool:
+        """A reading was asked for and has not been taken yet (it is on its way to the queue)."""
+        return self._busy
 
     def start(self, name: str, game: Game | None) -> None:
         """Open the wait ``name`` for ``game``'s cards (``stands``, during setup: no game yet)."""
@@ -133,7 +140,7 @@ class CameraReads:
             self._deadlines.set(Timer.CAMERA, self._clock() + self._pacing.camera_interval)
         if self.wait is None or result.wait != self._wait_id:
             return None
-        return self.wait, self.wait.feed(result.reading, error=result.error is not None)
+        return self.wait, self.wait.feed(result.reading, error=result.error is not None, hung=result.hung)
 
     def new_problems(self) -> tuple[dict, ...]:
         """The open wait's problems when they differ from the last ones looked at, else ()

@@ -76,6 +76,8 @@ class Look:
 
 
 CAMERA_FAILED = Look(problems=(Problem.of("problem.camera_error"),), failed=True)
+#: The camera gave no frame in time (see coyote_pi.devices.camera_guard): it is being restarted or given up.
+CAMERA_HUNG = Look(problems=(Problem.of("problem.camera_hung"),), failed=True)
 NO_TABLE = Look(problems=(Problem.of("problem.no_table"),), failed=True)
 
 
@@ -248,10 +250,11 @@ class CameraWait:
         self.reads = 0
         self._streak: tuple[object, int] = (None, 0)
 
-    def feed(self, reading=None, *, error: bool = False) -> object | None:
-        """Take one reading (or ``error=True`` for no picture); the settled result or None."""
+    def feed(self, reading=None, *, error: bool = False, hung: bool = False) -> object | None:
+        """Take one reading (or ``error=True`` for no picture, ``hung=True`` too when the
+        camera did not answer in time); the settled result or None."""
         self.reads += 1
-        look = CAMERA_FAILED if error else self.look(reading)
+        look = (CAMERA_HUNG if hung else CAMERA_FAILED) if error else self.look(reading)
         self.failures = self.failures + 1 if look.failed else 0
         self.problems = look.problems
         if not look.complete:

@@ -10,7 +10,8 @@ and :data:`STOP`. :meth:`Controller.run` is the only code that touches the game,
 record and the display. It blocks on the queue with a timeout that is the next thing
 it must do by itself (the timers of :mod:`~coyote_pi.table.deadlines`: turn a verdict
 page, clear a short message, ask the camera again, ping the systemd watchdog), so an
-idle table sleeps.
+idle table sleeps. Each pass of the loop is one :meth:`Controller.step`: a simulation
+on a clock of its own (:mod:`coyote_pi.sim.soak`) drives the table through it.
 
 Stages and parts
 ----------------
@@ -108,6 +109,7 @@ class Controller:
     None: no one is told). ``not_resumed`` names the newest record when it could not be
     resumed (:func:`~coyote_pi.table.rig.resume_newest`): the screens say so until the
     first game of this run is dealt.
+    ``camera_problem`` is the text key the manual path shows for the missing camera.
     """
 
     def __init__(
@@ -127,6 +129,7 @@ class Controller:
         new_game_when_over: bool = False,
         events: queue.Queue | None = None,
         not_resumed: str | None = None,
+        camera_problem: str = "problem.no_camera",
     ) -> None:
         self.config = config
         self.not_resumed = not_resumed
@@ -142,6 +145,8 @@ class Controller:
         self._notifier = notifier if notifier is not None else SILENT
         self.deadlines = Deadlines()
         self.camera = CameraReads(camera, reader, self.queue, self.deadlines, clock, self.pacing)
+        #: The text key the manual path shows while there is no camera (why it is missing).
+        self.camera_problem = camera_problem
         self.store = store.RecordStore(config.record_dir, config.keep_photos_games)
         self.table, self.memory = table if table is not None else (None, store.TableMemory())
         language = self.meta.get("language") if self.table is None else self.table.record.meta.get("language")
@@ -178,31 +183,51 @@ class Controller:
 
     def run(self, *, until_over: bool = False) -> None:
         """Run the loop until :data:`STOP` (or, with ``until_over``, the game-over screen)."""
+        self.begin()
+        while not (until_over and self.stage == GAME_OVER) and self.step(self._next_item()):
+            pass
+        self._notifier.stopping()
+
+    def begin(self) -> None:
+        """Show the first screen and tell the notifier the loop starts (:meth:`run` does
+        this; a driver that calls :meth:`step` itself calls it once first)."""
         self._refresh()
         self._notifier.ready()
         self._notifier.status(self._status_text())
         if self._watchdog_every is not None:
             self.deadlines.set(Timer.WATCHDOG, self.clock())
-        while not (until_over and self.stage == GAME_OVER):
-            try:
-                if not self._handle(self.queue.get(timeout=self._timeout())):
-                    break
-            except queue.Empty:
-                pass
-            self._on_time()
-            self._refresh()
-        self._notifier.stopping()
 
-    def _handle(self, item) -> bool:
-        """Act on one queue item; False for :data:`STOP`. (A method, so that no camera frame
-        stays referenced while the loop sleeps.)"""
+    def step(self, item=None) -> bool:
+        """One pass of the loop: act on ``item`` (a queue item; None: none came), then on
+        the timers due by the clock, then redraw. False for :data:`STOP`.
+
+        :meth:`run` passes each item as it arrives; a driver on a simulated clock
+        (:mod:`coyote_pi.sim.soak`) takes the items from :attr:`queue` and calls this
+        itself, after moving its clock to :meth:`Deadlines.next_due
+        <coyote_pi.table.deadlines.Deadlines.next_due>` of :attr:`deadlines`.
+        """
         if item is STOP:
             return False
+        if item is not None:
+            self._handle(item)
+        self._on_time()
+        self._refresh()
+        return True
+
+    def _next_item(self):
+        """The next queue item, or None when the next timer falls due first. (A method, so
+        that no camera frame stays referenced while the loop sleeps.)"""
+        try:
+            return self.queue.get(timeout=self._timeout())
+        except queue.Empty:
+            return None
+
+    def _handle(self, item) -> None:
+        """Act on one queue item."""
         if isinstance(item, ButtonEvent):
             self._on_button(item)
         elif isinstance(item, CameraResult):
             self._on_camera(item)
-        return True
 
     def stop(self) -> None:
         """Ask the loop to end (from any thread)."""

@@ -94,6 +94,7 @@ class Presenter:
         self._shown: Screen | None = None
         self._prompt: Prompt | None = None
         self._renderer = None
+        self._counted: tuple[Screen, int] | None = None  #: the last screen whose pages were counted
 
     def enter(self) -> None:
         """A new situation: lay out the verdict's pages if it is the verdict, else forget them."""
@@ -176,7 +177,7 @@ class Presenter:
         offer = wait is not None and wait.reads >= controller.pacing.stable_reads + 2 and bool(problems)
         if stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and manual:
             return screens.entry_screen(tr, controller.entry.item() or "centre", controller.entry.card)
-        no_camera = not controller.camera.present
+        no_camera = None if controller.camera.present else controller.camera_problem
         if stage == stages.DEAL_WAIT:
             screen = screens.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
                                          no_camera=no_camera)
@@ -211,14 +212,21 @@ class Presenter:
         return dataclasses.replace(screen, page=slot % pages)
 
     def _page_count(self, screen: Screen) -> int:
+        # Every pass of the loop asks (a camera read is one): laying out the lines again
+        # each time would measure every word with the font.
+        if self._counted is not None and self._counted[0] == screen:
+            return self._counted[1]
         display = self.controller.display
         if display is not None:
-            return display.page_count(screen)
-        if self._renderer is None:  # no OLED: page as a 128x64 panel would
-            from coyote_pi.devices.render import ScreenRenderer
+            pages = display.page_count(screen)
+        else:
+            if self._renderer is None:  # no OLED: page as a 128x64 panel would
+                from coyote_pi.devices.render import ScreenRenderer
 
-            self._renderer = ScreenRenderer()
-        return self._renderer.page_count(screen)
+                self._renderer = ScreenRenderer()
+            pages = self._renderer.page_count(screen)
+        self._counted = (screen, pages)
+        return pages
 
     def _make_prompt(self) -> Prompt:
         controller = self.controller

@@ -20,8 +20,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from coyote_pi.devices.camera import Camera
 from coyote_pi.devices.config import CameraConfig, DevicesConfig
-from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.factory import Devices, make_camera, make_devices
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
@@ -108,10 +109,15 @@ def open_rig(
     """
     events: queue.Queue = queue.Queue()
     parts = dict(parts or {})
-    if "camera" not in parts:
-        parts["camera"] = _camera_or_none(devices_config.camera)
+    # The camera is opened last: a bad display or pin setting is reported (and stops the
+    # service) before a slow camera start, whose failure only leaves the table manual.
+    open_camera = "camera" not in parts
+    if open_camera:
+        parts["camera"] = None
     devices = make_devices(devices_config, events, parts=parts, outputs=outputs)
     try:
+        if open_camera:
+            devices.camera, controller_options["camera_problem"] = _camera_or_none(devices_config.camera)
         if reader is None and devices.camera is not None:
             from coyote_pi.vision import TableReader
 
@@ -124,11 +130,15 @@ def open_rig(
     return Rig(controller, devices)
 
 
-def _camera_or_none(config: CameraConfig):
-    """The configured camera; one that cannot start leaves the table on the manual path
-    (cards entered with the buttons) instead of leaving it dead."""
+def _camera_or_none(config: CameraConfig) -> tuple[Camera | None, str]:
+    """The configured camera, and the text key the OLED shows when there is none.
+
+    A camera that cannot start, its software included (picamera2 missing, or built for
+    another numpy), leaves the table on the manual path (cards entered with the
+    buttons) instead of leaving it dead, or restarting it for ever under systemd.
+    """
     try:
-        return make_camera(config)
+        return make_camera(config), "problem.no_camera"
     except CameraError as error:
-        log.warning("no camera (%s): cards will be entered with the buttons", error)
-        return None
+        log.error("no camera (%s): cards will be entered with the buttons", error)
+        return None, "problem.camera_library" if isinstance(error, CameraLibraryError) else "problem.camera_start"

@@ -68,12 +68,14 @@ def start_screen(tr: Translator) -> Screen:
 # --- waiting for cards --------------------------------------------------------------------
 
 
-def _manual_lines(tr: Translator, hint: str, no_camera: bool) -> list[str]:
-    return ([tr("problem.no_camera")] if no_camera else []) + [hint]
+def _manual_lines(tr: Translator, hint: str, no_camera: str | None) -> list[str]:
+    return ([tr(no_camera)] if no_camera else []) + [hint]
 
 
+# ``no_camera``: the text key saying why there is no camera ("problem.no_camera" and the
+# like), None when there is one.
 def deal_screen(tr: Translator, round_number: int, problems: Sequence[Problem], *, manual: bool,
-                offer_manual: bool, no_camera: bool = False) -> Screen:
+                offer_manual: bool, no_camera: str | None = None) -> Screen:
     title = tr("round.title", round=round_number)
     if manual:
         return Screen(title=title, big=tr("deal.manual_big"), lines=_manual_lines(tr, tr("deal.manual_hint"), no_camera))
@@ -81,7 +83,7 @@ def deal_screen(tr: Translator, round_number: int, problems: Sequence[Problem], 
 
 
 def extra_screen(tr: Translator, seat: int, problems: Sequence[Problem], *, manual: bool, offer_manual: bool,
-                 no_camera: bool = False) -> Screen:
+                 no_camera: str | None = None) -> Screen:
     lines = [tr("extra.hint")]
     if manual:
         lines += _manual_lines(tr, tr("extra.manual_hint", seat=seat), no_camera)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
+import subprocess
+import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from coyote_pi.devices.camera import FolderCamera, Picamera2Camera, WebcamCamera, checked_frame
-from coyote_pi.devices.errors import CameraError
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
 
 
 def solid(value: int, size=(32, 24)) -> np.ndarray:
@@ -69,6 +71,53 @@ def test_grey_images_come_back_as_three_channels(tmp_path):
     assert frame.shape == (10, 12, 3) and (frame == 77).all()
 
 
+#: Captures a still in a fresh interpreter: how far the peak resident memory (reset just
+#: before) rose above what stays resident, and the frame's size (Linux: /proc).
+PEAK_OF_A_CAPTURE = """
+import sys
+from coyote_pi.devices.camera import FolderCamera
+from coyote_pi.memory import tune_malloc
+
+def kib(field):
+    with open("/proc/self/status") as status:
+        return int(next(line for line in status if line.startswith(field)).split()[1])
+
+tune_malloc()  # as coyote-pi run does
+camera = FolderCamera(sys.argv[1])
+with open("/proc/self/clear_refs", "w") as refs:
+    refs.write("5")  # the peak starts again from here
+frame = camera.capture()
+print((kib("VmHWM") - kib("VmRSS")) * 1024, frame.nbytes)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="peak memory is read from Linux's /proc")
+def test_a_still_is_decoded_straight_into_its_frame(tmp_path):
+    """The largest allocation of the real table's path: cv2.imdecode decoded a 4608x2592
+    still into OpenCV's own image and copied it for Python, and held the file's bytes
+    meanwhile: at the peak, the frame more than once."""
+    cv2.imwrite(str(tmp_path / "still.png"), np.full((2592, 4608, 3), 90, np.uint8))  # a tiny file, a 34 MB frame
+    done = subprocess.run([sys.executable, "-c", PEAK_OF_A_CAPTURE, str(tmp_path)], capture_output=True, text=True,
+                          check=True, timeout=120)
+    above, frame_bytes = (int(n) for n in done.stdout.split())
+    assert frame_bytes == 2592 * 4608 * 3
+    assert above < frame_bytes / 4
+
+
+def test_an_opencv_without_the_output_array_form_still_reads_stills(folder, monkeypatch):
+    real = cv2.imread
+
+    def older_imread(filename, *args):
+        if len(args) > 1:
+            raise cv2.error("imread() takes at most 2 arguments (3 given)")
+        return real(filename, *args)
+
+    monkeypatch.setattr(cv2, "imread", older_imread)
+    camera = FolderCamera(folder)
+    camera.capture()
+    assert camera.capture()[0, 0, 0] == 20
+
+
 def test_missing_or_empty_folder(tmp_path):
     with pytest.raises(CameraError, match="does not exist"):
         FolderCamera(tmp_path / "nowhere")
@@ -76,11 +125,17 @@ def test_missing_or_empty_folder(tmp_path):
         FolderCamera(tmp_path)
 
 
-def test_picamera2_missing_is_explained():
-    if importlib.util.find_spec("picamera2") is not None:
-        pytest.skip("picamera2 is installed here")
-    with pytest.raises(CameraError, match="apt install python3-picamera2.*--system-site-packages"):
+def test_picamera2_missing_is_explained(no_picamera2):
+    with pytest.raises(CameraLibraryError, match="apt install python3-picamera2.*--system-site-packages"):
         Picamera2Camera()
+
+
+def test_picamera2_built_for_another_numpy_is_a_camera_error_not_a_crash(broken_picamera2):
+    """Its import raises ValueError, not ImportError: still the camera's failure, with the fix."""
+    with pytest.raises(CameraLibraryError) as caught:
+        Picamera2Camera()
+    assert str(caught.value).startswith(f"picamera2 does not load (ValueError: {broken_picamera2}; numpy ")
+    assert "'sudo rm -r /opt/coyote-pi/venv && sudo make install'" in str(caught.value)
 
 
 def test_webcam_backend_reads_a_video_file(tmp_path):

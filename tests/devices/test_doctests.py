@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["pinmap", "events", "buttons", "scheduler", "render"]
+MODULES = ["pinmap", "events", "buttons", "scheduler", "render", "gpio_lines", "focus"]
 
 
 @pytest.mark.parametrize("name", MODULES)

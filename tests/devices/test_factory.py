@@ -82,6 +82,7 @@ def test_toml_settings_override_the_preset(tmp_path):
         ({"display": {"luma_args": [1]}}, "[display] luma_args must be a list of strings"),
         ({"buttons": {"backend": "touch"}}, "[buttons] backend = 'touch' is not one of gpio, mock, keyboard, none"),
         ({"buttons": {"repeat_ms": 0}}, "[buttons] repeat_ms must be positive"),
+        ({"buttons": {"confirm_ms": 31}}, "[buttons] confirm_ms must be 1 to 30, not 31: longer, and a quick tap"),
         ({"camera": {"backend": "folder"}}, "needs folder = "),
         ({"camera": {"fault": "smoke"}}, "[camera] fault = 'smoke' is not one of error, garbage"),
         ({"camera": "picamera2"}, "[camera] must be a table"),

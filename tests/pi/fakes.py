@@ -42,14 +42,38 @@ GROUP = "root:x:0:\nvideo:x:44:pi\ni2c:x:994:pi\ngpio:x:993:pi\npi:x:1000:\n"
 #: python3-venv is already there, so the installer must leave it out of apt-get install.
 DPKG_STATUS = "Package: bash\nStatus: install ok installed\n\nPackage: python3-venv\nStatus: install ok installed\n"
 
+#: /usr/lib/os-release of Raspberry Pi OS (64-bit), by release: Debian's file.
+OS_RELEASE = {
+    "bookworm": """\
+PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"
+NAME="Debian GNU/Linux"
+VERSION_ID="12"
+VERSION="12 (bookworm)"
+VERSION_CODENAME=bookworm
+ID=debian
+HOME_URL="https://www.debian.org/"
+""",
+    "trixie": """\
+PRETTY_NAME="Debian GNU/Linux 13 (trixie)"
+NAME="Debian GNU/Linux"
+VERSION_ID="13"
+VERSION="13 (trixie)"
+VERSION_CODENAME=trixie
+DEBIAN_VERSION_FULL=13.1
+ID=debian
+HOME_URL="https://www.debian.org/"
+""",
+}
 
-def make_pi_root(root: Path) -> Path:
-    """Write the files of a fresh Raspberry Pi OS (as far as the installer reads them) into ``root``."""
+
+def make_pi_root(root: Path, release: str = "bookworm") -> Path:
+    """Write the files of a fresh Raspberry Pi OS ``release`` (as far as the installer reads them) into ``root``."""
     files = {
         "etc/passwd": PASSWD,
         "etc/group": GROUP,
         "var/lib/dpkg/status": DPKG_STATUS,
         "boot/firmware/config.txt": STOCK_CONFIG_TXT,
+        "usr/lib/os-release": OS_RELEASE[release],
     }
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -57,6 +81,7 @@ def make_pi_root(root: Path) -> Path:
     # Folders every Debian has, so that uninstalling can be checked to leave no trace.
     for folder in ("opt", "usr/local/bin", "etc/modules-load.d", "run/systemd/system"):  # the last: systemd is PID 1
         (root / folder).mkdir(parents=True)
+    (root / "etc/os-release").symlink_to("../usr/lib/os-release")  # as on Debian
     wants = root / "etc/systemd/system/multi-user.target.wants"
     wants.mkdir(parents=True)
     (wants / "ssh.service").symlink_to("/lib/systemd/system/ssh.service")

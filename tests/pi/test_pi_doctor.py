@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from coyote_pi.commands import doctor as doctor_command
+from coyote_pi.devices.errors import CameraError, CameraLibraryError
+from coyote_pi.devices.focus import load_focus
 from coyote_pi.pi import doctor, install
 from coyote_pi.pi.doctor import FAIL, PASS, SKIP, Doctor, Host, Options
 
@@ -29,6 +31,8 @@ class FakeProbes:
         self.camera_error: Exception | None = None
         self.pin_states: dict[int, str] = {}
         self.gpio_error: Exception | None = None
+        self.focus_found: float | Exception = 1.6
+        self.focus_calls: list = []
         self.service = {"is-enabled": "enabled", "is-active": "active"}
 
     def query(self, argv):
@@ -44,6 +48,12 @@ class FakeProbes:
         if self.camera_error:
             raise self.camera_error
         return CAMERA
+
+    def focus(self, camera) -> float:
+        self.focus_calls.append(camera)
+        if isinstance(self.focus_found, Exception):
+            raise self.focus_found
+        return self.focus_found
 
     def gpio(self, pins):
         if self.gpio_error:
@@ -82,7 +92,8 @@ def probes() -> FakeProbes:
 
 
 def check(root: Path, probes: FakeProbes, **options) -> dict[str, doctor.Result]:
-    host = Host(root=root, query=probes.query, i2c_probe=probes.i2c, camera_probe=probes.camera, gpio_probe=probes.gpio)
+    host = Host(root=root, query=probes.query, i2c_probe=probes.i2c, camera_probe=probes.camera, gpio_probe=probes.gpio,
+                focus_probe=probes.focus)
     return {result.name: result for result in Doctor(host, Options(**options)).checks()}
 
 
@@ -95,7 +106,7 @@ def test_a_healthy_running_device_passes_and_says_what_it_could_not_test(pi, pro
 
     assert statuses(results) == {
         "board": PASS, "configuration": PASS, "config.txt": PASS, "I2C bus": PASS, "OLED": PASS, "camera": SKIP,
-        "GPIO chip": PASS, "pin map": PASS, "button pins": SKIP, "service user": PASS, "service": PASS,
+        "camera focus": SKIP, "GPIO chip": PASS, "pin map": PASS, "button pins": SKIP, "service user": PASS, "service": PASS,
         "marker sheet": SKIP,
     }  # fmt: skip
     assert results["board"].detail == MODEL
@@ -123,7 +134,7 @@ def test_on_a_machine_that_is_not_a_pi_everything_it_cannot_check_is_skipped(tmp
 
     lines = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert len(lines) == 13 and lines[-1] == "Summary: 1 pass, 0 fail, 11 skip"
+    assert len(lines) == 14 and lines[-1] == "Summary: 1 pass, 0 fail, 12 skip"
     assert (
         lines[0]
         == "SKIP  board          not a Raspberry Pi: the I2C, OLED, camera, GPIO and pin checks cannot run here"
@@ -143,16 +154,31 @@ def test_missing_config_txt_lines_fail_with_the_fix(pi, probes):
 @pytest.mark.parametrize(
     ("overlay", "victim"),
     [
-        ("dtoverlay=gpio-shutdown", "GPIO3, the OLED SCL"),
-        ("dtoverlay=gpio-shutdown,gpio_pin=17", "GPIO17, the seat 1 plus"),
+        ("dtoverlay=gpio-shutdown", "the power-off button on GPIO3, the OLED SCL"),
+        ("dtoverlay=gpio-shutdown,gpio_pin=17", "the power-off button on GPIO17, the seat 1 plus"),
+        ("dtoverlay=w1-gpio", "the 1-Wire bus on GPIO4, the seat 1 minus"),
+        ("dtoverlay=w1-gpio,gpiopin=22", "the 1-Wire bus on GPIO22, the seat 2 minus"),
+        (
+            "dtparam=spi=on",
+            "SPI0 on GPIO7, the seat 6 ok; GPIO8, the seat 6 plus; GPIO9, the seat 2 ok; GPIO10, the seat 2 plus; "
+            "GPIO11, the seat 3 minus: delete that line (coyote-pi needs no SPI)",
+        ),
+        ("dtparam=audio=on,spi=on", "SPI0 on GPIO7"),
     ],
 )
-def test_a_shutdown_overlay_on_a_used_pin_fails(pi, probes, overlay, victim):
+def test_an_overlay_or_interface_on_a_used_pin_fails(pi, probes, overlay, victim):
     config = pi / "boot/firmware/config.txt"
     config.write_text(config.read_text() + overlay + "\n")
     result = check(pi, probes)["config.txt"]
     assert result.status == FAIL
     assert victim in result.detail and "delete that line" in result.detail
+
+
+@pytest.mark.parametrize("line", ["dtparam=spi=off", "#dtparam=spi=on", "dtoverlay=w1-gpio,gpiopin=16"])
+def test_interfaces_off_or_on_spare_pins_pass(pi, probes, line):
+    config = pi / "boot/firmware/config.txt"
+    config.write_text(config.read_text() + line + "\n")
+    assert check(pi, probes)["config.txt"].status == PASS
 
 
 def test_no_i2c_bus_fails_and_the_oled_check_waits_for_it(pi, probes):
@@ -219,9 +245,9 @@ def test_the_installed_configuration_passes(pi, probes):
 @pytest.mark.parametrize(
     ("error", "advice"),
     [
-        (ImportError("No module named 'picamera2'"), "sudo apt install python3-picamera2"),
         (doctor.CameraProbeError("no camera found"), "no camera found: check the ribbon"),
         (RuntimeError("Failed to start camera"), "Failed to start camera: check the ribbon"),
+        (OSError(errno.EBUSY, "Device or resource busy"), "OSError: [Errno 16] Device or resource busy: check the"),
     ],
 )
 def test_camera_failures_say_what_to_do(pi, probes, error, advice):
@@ -229,6 +255,46 @@ def test_camera_failures_say_what_to_do(pi, probes, error, advice):
     probes.camera_error = error
     result = check(pi, probes)["camera"]
     assert result.status == FAIL and advice in result.detail
+
+
+FOCUS_FILE = "var/lib/coyote-pi/camera-focus.json"
+
+
+def test_the_focus_says_where_the_lens_is_fixed_and_how_to_calibrate_it(pi, probes):
+    result = check(pi, probes)["camera focus"]
+    assert result.status == SKIP and "not calibrated yet: the lens is at 61 cm" in result.detail
+    assert "sudo coyote-pi doctor --focus" in result.detail
+    write(pi, FOCUS_FILE, '{"lens_position": 1.55}')
+    result = check(pi, probes)["camera focus"]
+    assert result.status == PASS and result.detail.startswith("lens fixed at 0.65 m (1.55 dioptres), calibrated")
+    assert probes.focus_calls == []  # only --focus moves the lens
+
+
+def test_focus_calibrates_again_and_keeps_the_result(pi, probes):
+    write(pi, FOCUS_FILE, '{"lens_position": 1.55}')
+    assert check(pi, probes, focus=True)["camera focus"].status == SKIP  # the running service holds the camera
+    probes.service["is-active"] = "inactive"
+    result = check(pi, probes, focus=True)["camera focus"]
+    assert result == doctor.Result(PASS, "camera focus", "autofocus found 0.62 m (1.60 dioptres): kept in "
+                                   "/var/lib/coyote-pi/camera-focus.json, used from the next start of the service")
+    assert load_focus(pi / FOCUS_FILE) == 1.6
+    assert probes.focus_calls[0].focus_cm == 61 and probes.focus_calls[0].mains_hz == 50
+
+
+def test_a_failed_focus_says_what_to_do_and_keeps_the_old_one(pi, probes):
+    probes.service["is-active"] = "inactive"
+    write(pi, FOCUS_FILE, '{"lens_position": 1.55}')
+    probes.focus_found = CameraError("autofocus found no focus on the table (None)")
+    result = check(pi, probes, focus=True)["camera focus"]
+    assert result.status == FAIL and "lay the mat and the stands under the camera" in result.detail
+    assert load_focus(pi / FOCUS_FILE) == 1.55
+
+
+def test_a_focus_without_a_loadable_picamera2_points_to_the_camera_check(pi, probes):
+    probes.service["is-active"] = "inactive"
+    probes.focus_found = CameraLibraryError("picamera2 does not load (ValueError: numpy.dtype size changed)")
+    result = check(pi, probes, focus=True)["camera focus"]
+    assert result == doctor.Result(FAIL, "camera focus", "picamera2 does not load: see the camera check")
 
 
 def test_stuck_and_taken_button_pins_are_named(pi, probes):
@@ -350,6 +416,7 @@ def test_the_gpio_probe_claims_pins_like_the_buttons_do():
 
     assert states[4] == "idle" and states[27] == "pressed"
     assert states[17].startswith("busy: pin GPIO17 is already in use")
+    assert states[17].endswith("held by another program or driver (`gpioinfo` lists who)")  # no kernel to ask here
     DigitalInputDevice(4, pin_factory=factory).close()  # the probe released the pins it claimed
 
 
@@ -359,12 +426,20 @@ def test_the_i2c_probe_reports_a_device_that_is_no_i2c_bus(tmp_path):
         doctor.probe_i2c_address(not_a_bus, 0x3C)
 
 
-def test_the_camera_probe_needs_picamera2():
-    pytest.importorskip("numpy")
-    try:
-        import picamera2  # noqa: F401
-    except ImportError:
-        with pytest.raises(ImportError):
-            doctor.probe_camera()
-    else:
-        pytest.skip("picamera2 is installed: this is a Pi, where the probe would use the real camera")
+def test_without_picamera2_the_camera_check_says_to_install_it(pi, probes, no_picamera2):
+    probes.service["is-active"] = "inactive"
+    probes.camera = doctor.probe_camera  # the real probe, up to the import
+    result = check(pi, probes)["camera"]
+    assert result.status == FAIL
+    assert "sudo apt install python3-picamera2" in result.detail
+    assert f"run the doctor as {install.VENV}/bin/coyote-pi" in result.detail
+
+
+def test_a_picamera2_built_for_another_numpy_fails_the_camera_check_instead_of_crashing(pi, probes, broken_picamera2):
+    probes.service["is-active"] = "inactive"
+    probes.camera = doctor.probe_camera
+    results = check(pi, probes)
+    assert results["camera"].status == FAIL
+    assert f"picamera2 does not load (ValueError: {broken_picamera2}" in results["camera"].detail
+    assert "make the venv afresh ('sudo rm -r /opt/coyote-pi/venv && sudo make install')" in results["camera"].detail
+    assert results["GPIO chip"].status == PASS  # the checks after it still ran

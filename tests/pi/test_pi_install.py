@@ -8,6 +8,7 @@ config.txt backup aside), keeping what the host made.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import subprocess
@@ -23,7 +24,7 @@ from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.pi import install
 from coyote_pi.pi.install import Installer, InstallError, merge_block, remove_block
 
-from .fakes import STOCK_CONFIG_TXT, FakeSystem, snapshot
+from .fakes import OS_RELEASE, STOCK_CONFIG_TXT, FakeSystem, make_pi_root, snapshot
 
 BOOT = "boot/firmware/config.txt"
 BACKUP = BOOT + install.BACKUP_SUFFIX
@@ -60,7 +61,7 @@ def test_install_makes_every_part(pi_root, system):
         "--shell /usr/sbin/nologin --groups gpio,i2c,video coyote"
     ) in lines
     pip = next(c for c in system.commands if c[1:4] == ["-m", "pip", "install"])
-    assert pip[pip.index("--constraint") + 1] == str(install.CONSTRAINTS)
+    assert pip[pip.index("--constraint") + 1] == str(install.CONSTRAINTS_DIR / "bookworm.txt")
     assert "systemctl enable coyote-pi.service" in lines
     # The firmware changed, so the host reboots rather than the service restarting now.
     assert "systemctl restart coyote-pi.service" not in lines
@@ -271,6 +272,158 @@ def test_older_images_keep_config_txt_in_boot_and_bookworm_stubs_are_skipped(pi_
     (pi_root / "boot/config.txt").write_text("dtparam=audio=on\n")
     quiet(pi_root, system).install()
     assert install.BEGIN_MARK in (pi_root / "boot/config.txt").read_text()
+
+
+# -- the release and its constraints --------------------------------------------------------
+
+
+def pins(constraints: Path) -> dict[str, str]:
+    """``{name: version}`` of the ``name==version`` lines of a pip constraints file."""
+    lines = (line.split("#")[0].strip() for line in constraints.read_text().splitlines())
+    return dict(line.split("==") for line in lines if "==" in line)
+
+
+@pytest.mark.parametrize(
+    ("release", "numpy", "pillow"),
+    [("bookworm", "1.24.2", "9.4.0"), ("trixie", "2.2.4", "11.1.0")],
+)
+def test_each_release_gets_the_constraints_of_its_apt_camera_stack(tmp_path, release, numpy, pillow):
+    """The pins are apt's numpy and Pillow of that release: picamera2 from apt is built on that numpy."""
+    root = make_pi_root(tmp_path / release, release)
+    system = FakeSystem(root)
+    quiet(root, system).install()
+
+    pip = next(c for c in system.commands if c[1:4] == ["-m", "pip", "install"])
+    constraints = Path(pip[pip.index("--constraint") + 1])
+    assert constraints == install.CONSTRAINTS_DIR / f"{release}.txt"
+    assert {"numpy": numpy, "pillow": pillow}.items() <= pins(constraints).items()
+
+
+def test_every_supported_release_has_a_constraints_file_naming_its_python():
+    """``make test-pi-os`` makes one venv per file, with the Python its ``# python:`` line names."""
+    assert sorted(path.stem for path in install.CONSTRAINTS_DIR.glob("*.txt")) == sorted(install.RELEASES)
+    pythons = {}
+    for release in install.RELEASES:
+        text = install.constraints_for(release).read_text()
+        pythons[release] = next(line.split(":")[1].strip() for line in text.splitlines() if line.startswith("# python:"))
+    assert pythons == {"bookworm": "3.11", "trixie": "3.13"}
+
+
+def test_os_release_values_may_be_quoted_or_not_and_a_stray_quote_is_no_crash(pi_root):
+    (pi_root / "usr/lib/os-release").write_text(
+        "# a comment\nID=debian\nVERSION_CODENAME='trixie'\nNAME=\"Debian GNU/Linux\nPRETTY_NAME=\"x\"\n"
+    )
+    assert install.os_release(pi_root)["NAME"] == '"Debian GNU/Linux'
+    assert install.supported_release(pi_root) == "trixie"
+
+
+UNSUPPORTED = {
+    "bullseye": ('PRETTY_NAME="Debian GNU/Linux 11 (bullseye)"\nID=debian\nVERSION_CODENAME=bullseye\n',
+                 "Debian GNU/Linux 11 (bullseye) is not supported"),
+    # The 32-bit Raspberry Pi OS: no OpenCV wheels on PyPI.
+    "32-bit": ('PRETTY_NAME="Raspbian GNU/Linux 12 (bookworm)"\nID=raspbian\nID_LIKE=debian\n'
+               "VERSION_CODENAME=bookworm\n", "Raspbian GNU/Linux 12 (bookworm) is not supported"),
+    "ubuntu": ('PRETTY_NAME="Ubuntu 24.04.1 LTS"\nID=ubuntu\nID_LIKE=debian\nVERSION_CODENAME=noble\n',
+               "Ubuntu 24.04.1 LTS is not supported"),
+    "no os-release": (None, "cannot tell which system this is (no /etc/os-release)"),
+}
+
+
+@pytest.mark.parametrize("system_name", sorted(UNSUPPORTED))
+def test_an_unsupported_release_is_refused_in_one_line_before_any_change(pi_root, system_name, monkeypatch, capsys):
+    text, says = UNSUPPORTED[system_name]
+    (pi_root / "usr/lib/os-release").unlink()
+    if text is not None:
+        (pi_root / "usr/lib/os-release").write_text(text)
+    before = snapshot(pi_root)
+    monkeypatch.setattr(subprocess, "run", lambda *args, **kwargs: pytest.fail("a command was run"))
+
+    assert install.run(cli_args(root=str(pi_root))) == 1
+
+    assert snapshot(pi_root) == before
+    error = capsys.readouterr().err
+    assert error == (
+        f"coyote-pi install: {says}: coyote-pi installs on "
+        "the 64-bit Raspberry Pi OS Bookworm (Debian 12) or Trixie (Debian 13)\n"
+    )
+
+
+def test_uninstall_works_after_an_upgrade_to_an_unsupported_release(pi_root, system):
+    quiet(pi_root, system).install()
+    (pi_root / "usr/lib/os-release").write_text(OS_RELEASE["bookworm"].replace("bookworm", "forky"))
+
+    quiet(pi_root, system).uninstall()
+
+    assert not (pi_root / install.UNIT.lstrip("/")).exists()
+    with pytest.raises(install.UnsupportedRelease, match="forky"):
+        quiet(pi_root, system).install()
+
+
+def test_the_installer_installs_no_fonts_the_device_does_not_use():
+    """The OLED draws with the DejaVu files inside the package, never the system's fonts."""
+    from coyote_pi.devices import render
+
+    shipped = {path.name for path in (install.REPO / "coyote_pi/data/fonts").glob("*.ttf")}
+    assert set(render.FONT_FILES.values()) <= shipped
+    assert not [name for name in install.APT_PACKAGES if name.startswith("fonts-")]
+
+
+# -- writing files ---------------------------------------------------------------------------
+
+
+def test_config_txt_is_replaced_atomically_and_flushed(pi_root, system, monkeypatch):
+    """Written to a temporary file, fsynced, renamed over config.txt, then the folder fsynced."""
+    boot = pi_root / BOOT
+    events: list[tuple] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        target = Path(os.readlink(f"/proc/self/fd/{fd}"))
+        events.append(("fsync", target, target.read_text() if target.is_file() else None))
+        real_fsync(fd)
+
+    def replace(source, destination):
+        events.append(("replace", Path(source), Path(destination)))
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    quiet(pi_root, system).install()
+
+    new_text = boot.read_text()
+    assert install.BEGIN_MARK in new_text
+    replacing = next(i for i, event in enumerate(events) if event[0] == "replace" and event[2] == boot)
+    temporary = events[replacing][1]
+    assert temporary.parent == boot.parent and not temporary.exists()
+    assert ("fsync", temporary, new_text) in events[:replacing]  # the whole new file was on the card first
+    assert events[replacing + 1] == ("fsync", boot.parent, None)  # then the rename itself
+
+
+def test_a_failed_write_leaves_config_txt_as_it_was(pi_root, system, monkeypatch):
+    real_replace = os.replace
+
+    def replace(source, destination):
+        if Path(destination).name == "config.txt":
+            raise OSError(errno.EIO, "Input/output error")
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(InstallError, match="cannot write .*config.txt: Input/output error"):
+        quiet(pi_root, system).install()
+
+    assert (pi_root / BOOT).read_text() == STOCK_CONFIG_TXT
+    assert sorted(path.name for path in (pi_root / BOOT).parent.iterdir()) == ["config.txt", "config.txt.coyote-pi.bak"]
+
+
+def test_new_files_are_readable_by_the_service_and_replaced_ones_keep_their_mode(pi_root, system):
+    (pi_root / BOOT).chmod(0o600)
+    old_umask = os.umask(0o022)
+    try:
+        quiet(pi_root, system).install()
+    finally:
+        os.umask(old_umask)
+    assert (pi_root / "etc/coyote-pi/config.toml").stat().st_mode & 0o777 == 0o644  # the user coyote reads it
+    assert (pi_root / BOOT).stat().st_mode & 0o777 == 0o600
 
 
 # -- the config.txt block ----------------------------------------------------------------

@@ -126,3 +126,16 @@ def test_the_shutdown_button_is_where_the_pin_map_puts_it_and_not_on_i2c():
     assert pins.shutdown is not None
     assert f"gpio_pin={pins.shutdown.gpio}," in overlay
     assert pins.shutdown.gpio not in (pins.sda.gpio, pins.scl.gpio)
+
+
+def test_a_configuration_error_stops_the_service_instead_of_restarting_it_for_ever(tmp_path):
+    """`coyote-pi run` exits 2 on a bad configuration file: the unit must not restart that."""
+    from coyote_pi.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text("[game\n")
+    status = main(["run", "--config", str(config)])
+    assert status == 2
+    unit = unit_settings()
+    assert unit["Restart"] == ["on-failure"] and unit["RestartPreventExitStatus"] == [str(status)]
+    assert unit["SyslogLevelPrefix"] == ["yes"]  # coyote_pi/pi/journal.py's "<3>" prefixes are read

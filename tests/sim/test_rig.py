@@ -16,8 +16,9 @@ from coyote_pi.devices.outputs import GifRecorder, TerminalView
 from coyote_pi.devices.screen import Screen
 from coyote_pi.sim.camera import FailingCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
-from coyote_pi.sim.presser import SimulatedPresser
+from coyote_pi.sim.presser import Bounce, SimulatedPresser
 from coyote_pi.sim.rig import simulated_parts
+from coyote_pi.sim.table import SimPace
 
 
 def test_sim_devices_work_together(tmp_path):
@@ -84,3 +85,16 @@ def test_a_real_table_configured_with_a_simulated_part_gets_it_from_the_simulati
         rig.close()
     with pytest.raises(DeviceConfigError, match="needs the scripted table's scene"):
         _open_real(TableConfig(record_dir=tmp_path), DevicesConfig.preset("sim"), None)
+
+
+def test_simulated_fingers_press_longer_than_the_confirmation_and_chatter_shorter():
+    """The scripted players' fingers get the configured timing, confirmation included, and
+    their pace fits it: a tap holds past the confirmation (after its chatter), chatter gaps
+    never hold that long, and the next press comes after the release counted."""
+    timing = DevicesConfig.from_mapping({"buttons": {"confirm_ms": 20}}, preset="sim").buttons.timing
+    assert timing.confirm == 0.02
+    timing = DevicesConfig.preset("sim").buttons.timing
+    pace, bounce = SimPace(), Bounce()
+    assert bounce.max_gap < timing.confirm
+    assert pace.hold > timing.confirm + bounce.longest()
+    assert pace.gap > max(timing.confirm, timing.debounce)

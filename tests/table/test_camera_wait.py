@@ -105,8 +105,11 @@ def test_a_result_counts_after_enough_identical_reads_and_failures_are_counted()
     assert wait.feed(other) is None  # changed: start again
     assert wait.feed(other) == {1: "7", 2: "4"}
     assert wait.feed(error=True) is None and wait.failures == 1
+    assert wait.problems == (W.Problem.of("problem.camera_error"),)
+    assert wait.feed(error=True, hung=True) is None and wait.failures == 2
+    assert wait.problems == (W.Problem.of("problem.camera_hung"),)  # the OLED says the camera does not answer
     assert wait.feed(reading({}, {"centre": "unclear", "extra": "unclear", "draw": "unclear"})) is None
-    assert wait.failures == 2
+    assert wait.failures == 3
     assert wait.feed(reading({1: "missing", 2: "3"}, {"centre": "face_down"})) is None
     assert wait.failures == 0  # card problems are not camera failures
     assert wait.problems == (W.Problem.of("problem.seat_missing", seat=1),)

@@ -8,13 +8,18 @@ import threading
 import time
 
 import pytest
+from luma.core.device import dummy
 
+from coyote_pi.devices.camera import Camera
+from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.display import TableDisplay
+from coyote_pi.devices.events import PRESS, ButtonEvent
 from coyote_pi.record import read_record
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import Bounce, QueueFingers, SimulatedPresser
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
+from coyote_pi.table.controller import STOP, Controller
 
 from .conftest import FAST, Spy, fast_sim, game_events, play, running_table, same_game, sim_devices, table_config
 
@@ -188,6 +193,39 @@ def test_a_camera_that_fails_switches_to_the_manual_path_and_the_game_completes(
     assert [r.to_dict() for r in played.game.results] == [r.to_dict() for r in reference.game.results]
 
 
+def test_a_hung_camera_is_announced_and_the_cards_go_by_the_buttons(tmp_path):
+    """A camera whose capture blocks for ever, as picamera2's does on a stalled sensor.
+
+    The guard gives every capture 0.2 s: the OLED says the camera does not answer, the
+    camera is given up (its capture never returns, so it cannot be restarted) and every
+    wait of the game goes to the manual path after the usual failed reads, each of them
+    failing at once: the game completes, with one stuck capture for the whole evening."""
+    never = threading.Event()
+
+    class FrozenCamera(Camera):
+        description = "frozen camera"
+        captures = 0
+
+        def capture(self):
+            FrozenCamera.captures += 1
+            never.wait()
+
+    try:
+        played = play(table_config(tmp_path, 2), sim=SimOptions(seed=2, fingers="queue"), timeout=60,
+                      camera=lambda scene: GuardedCamera(FrozenCamera(), timeout=0.2, restarts=1))
+    finally:
+        never.set()
+    assert played.game.winner is not None
+    notes = [line["note"] for line in played.record.lines if "note" in line]
+    manual = [note for note in notes if note["table"] == "manual"]
+    assert manual and all(note["why"] == f"{FAST.manual_after} failed camera reads" for note in manual)
+    hung = [note for note in notes if note["table"] == "camera"]
+    assert hung and all(note["problems"] == [{"key": "problem.camera_hung"}] for note in hung)
+    assert "frozen camera gave no frame within 0.2 s and stays stuck" in hung[0]["error"]
+    assert "Camera not answering" in played.spy.texts("deal")
+    assert FrozenCamera.captures == 1
+
+
 def test_players_can_ask_for_the_manual_path_when_a_card_stays_unreadable(tmp_path):
     def hiding_seat_two(scene):
         def without_seat_two():
@@ -306,7 +344,18 @@ def test_a_camera_that_cannot_start_leaves_the_table_on_the_manual_path(tmp_path
                                                                       folder=str(tmp_path / "no such folder")))
     played = play(table_config(tmp_path, 2), sim=SimOptions(seed=5, fingers="queue"), devices=devices)
     assert played.game.winner is not None
-    assert "No camera" in played.spy.texts("deal")
+    assert "No camera: check its cable" in played.spy.texts("deal")
+
+
+def test_a_picamera2_that_does_not_load_leaves_the_table_on_the_manual_path_saying_why(tmp_path, broken_picamera2,
+                                                                                        caplog):
+    """Its import raises ValueError (numpy of another release): the service must not die and restart for ever."""
+    devices = sim_devices()
+    devices = dataclasses.replace(devices, camera=dataclasses.replace(devices.camera, backend="picamera2"))
+    played = play(table_config(tmp_path, 2), sim=SimOptions(seed=5, fingers="queue"), devices=devices)
+    assert played.game.winner is not None
+    assert "No camera: its software fails (coyote-pi doctor)" in played.spy.texts("deal")
+    assert f"picamera2 does not load (ValueError: {broken_picamera2}" in caplog.text
 
 
 def test_after_a_game_ok_starts_a_new_one(tmp_path):
@@ -318,3 +367,33 @@ def test_after_a_game_ok_starts_a_new_one(tmp_path):
         spy.wait_for(lambda p: p.stage == "deal" and p.round == 0)
         assert rig.controller.table.path.name == "game-0002.jsonl" and first.name == "game-0001.jsonl"
     assert "ok: new game" in spy.texts("over")
+
+
+def test_the_loop_steps_by_a_clock_of_its_own_and_lays_a_screen_out_once(tmp_path):
+    """A driver with a clock of its own steps the loop (bench soak does, for hours): the
+    timers follow that clock, and a screen shown pass after pass is laid out (every
+    word measured with the font) only once."""
+
+    class CountingDisplay(TableDisplay):
+        layouts = 0
+
+        def page_count(self, screen):
+            CountingDisplay.layouts += 1
+            return super().page_count(screen)
+
+    now, spy = [100.0], Spy()
+    display = CountingDisplay(dummy(width=128, height=64, mode="1"))
+    controller = Controller(table_config(tmp_path, 2), display=display, listeners=[spy], clock=lambda: now[0])
+    controller.begin()
+    assert controller.stage == "deal" and controller.is_manual()  # no camera: the cards go by the buttons
+    for _ in range(20):
+        assert controller.step()
+    assert CountingDisplay.layouts == 1
+    assert controller.step(ButtonEvent(5, "ok", PRESS, now[0]))  # seat 5 does not play: a short message
+    shown = spy.screens[-1][1]
+    assert "Seat 5 is not playing" in (shown.title, shown.big, *shown.lines)
+    now[0] = 100.0 + FAST.message_seconds - 0.01
+    assert controller.step() and spy.screens[-1][1] == shown
+    now[0] = 100.0 + FAST.message_seconds
+    assert controller.step() and spy.screens[-1][1].big == spy.screens[0][1].big  # it went by the clock
+    assert not controller.step(STOP)

@@ -218,3 +218,40 @@ def test_a_marker_taller_than_the_band_overlap_is_found_across_the_cuts():
     found = _merge(ArucoDetector(markers).whole_frame(frame).markers)
     assert [m.role for m in found] == ["card:7"]
     assert np.allclose(found[0].corners.min(axis=0), (800 + 70 - 0.5, top + 70 - 0.5), atol=2.0)
+
+
+@pytest.mark.parametrize("edges", [(True, True), (False, True), (True, False)])
+@pytest.mark.parametrize("channels", [0, 3])
+def test_the_padded_grey_image_is_opencvs_replicated_border(edges, channels):
+    from coyote_pi.vision.detect import DETECTION_PAD, padded_gray, to_gray
+
+    image = np.random.default_rng(channels).integers(0, 256, (37, 53, channels) if channels else (37, 53), np.uint8)
+    top, bottom = (DETECTION_PAD if edge else 0 for edge in edges)
+    padded = padded_gray(image[3:-4, 5:-6], edges)  # a view into a larger image, as a band is
+    expected = cv2.copyMakeBorder(to_gray(image[3:-4, 5:-6]), top, bottom, DETECTION_PAD, DETECTION_PAD,
+                                  cv2.BORDER_REPLICATE)
+    assert np.array_equal(padded.image, expected)
+    assert tuple(padded.shift) == (DETECTION_PAD, top)
+
+
+def test_the_whole_frame_pass_holds_one_band_sized_image_at_a_time():
+    """Each band is turned grey straight into its padding and let go before the next: the
+    pass's own arrays (numpy's, which tracemalloc sees) never hold more than one padded
+    band. A grey copy beside its padded copy, or the last band kept while the next is
+    made, holds two."""
+    import tracemalloc
+
+    from coyote_pi.vision.detect import ArucoDetector, DETECTION_PAD, band_rows
+
+    frame = np.full((2592, 4608, 3), 255, np.uint8)
+    detector = ArucoDetector(load_markers())
+    h, w = frame.shape[:2]
+    band_bytes = max(y1 - y0 + DETECTION_PAD * ((y0 == 0) + (y1 == h)) for y0, y1 in band_rows(h, 3)) * (
+        w + 2 * DETECTION_PAD)  # the frame's own edges are padded, the cuts are not
+    tracemalloc.start()
+    try:
+        detector.whole_frame(frame)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert band_bytes <= peak < 1.5 * band_bytes
