@@ -212,13 +212,22 @@ Report = Callable[[ModuleType, argparse.Namespace], None]
 
 
 def _configure_soak(parser: argparse.ArgumentParser) -> None:
-    from coyote_pi.sim import soak
+    from coyote_pi.sim.soak import SoakOptions  # the chosen target's module only (see run)
 
-    soak.configure(parser)
+    parser.add_argument("--hours", type=float, default=SoakOptions.hours,
+                        help=f"simulated hours to play (default {SoakOptions.hours})")
+    parser.add_argument("--seed", type=int, default=SoakOptions.seed, help="the evening's seed (default 1)")
+    parser.add_argument("--fault-scale", type=float, default=1.0,
+                        help="faults this many times as often (default 1; 0: none)")
+    parser.add_argument("--record-dir", type=Path, default=None, help="keep the records here (default: thrown away)")
 
 
 def _report_soak(soak: ModuleType, args: argparse.Namespace) -> None:
-    soak.run(args)
+    report = soak.run_soak(soak.SoakOptions(hours=args.hours, seed=args.seed, fault_scale=args.fault_scale,
+                                            record_dir=args.record_dir))
+    print("\n".join(report.lines()))
+    if not report.ok:
+        raise SystemExit(1)
 
 
 TARGETS: dict[str, tuple[Options, Report]] = {

@@ -68,7 +68,6 @@ table to show that it got through), or at the end of the evening, on what happen
 
 from __future__ import annotations
 
-import argparse
 import collections
 import contextlib
 import errno
@@ -746,7 +745,8 @@ class _Soak:
     def _lost_from(path: Path, history: tuple) -> int:
         """How many of the actions in ``history`` (accepted, shown) the record at ``path`` lacks."""
         try:
-            on_disk = read_record(path, allow_torn_tail=True).game.history
+            # As the service reads it on resume: an open round opens from its private file.
+            on_disk = read_record(path, allow_torn_tail=True, private=True).game.history
         except Exception:  # an unreadable record lost everything
             return len(history)
         kept = next((i for i, (a, b) in enumerate(zip(history, on_disk)) if a != b), min(len(history), len(on_disk)))
@@ -948,19 +948,3 @@ def _counting_warnings(report: SoakReport):
 
 
 # --------------------------------------------------------------------------- the command
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hours", type=float, default=SoakOptions.hours,
-                        help=f"simulated hours to play (default {SoakOptions.hours})")
-    parser.add_argument("--seed", type=int, default=SoakOptions.seed, help="the evening's seed (default 1)")
-    parser.add_argument("--fault-scale", type=float, default=1.0,
-                        help="faults this many times as often (default 1; 0: none)")
-    parser.add_argument("--record-dir", type=Path, default=None, help="keep the records here (default: thrown away)")
-
-
-def run(args: argparse.Namespace) -> int:
-    report = run_soak(SoakOptions(hours=args.hours, seed=args.seed, fault_scale=args.fault_scale,
-                                  record_dir=args.record_dir))
-    print("\n".join(report.lines()))
-    return 0 if report.ok else 1

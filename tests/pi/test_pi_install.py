@@ -338,7 +338,7 @@ def test_an_unsupported_release_is_refused_in_one_line_before_any_change(pi_root
     before = snapshot(pi_root)
     monkeypatch.setattr(subprocess, "run", lambda *args, **kwargs: pytest.fail("a command was run"))
 
-    assert install.run(cli_args(root=str(pi_root))) == 1
+    assert install_command.run(cli_args(root=str(pi_root))) == 1
 
     assert snapshot(pi_root) == before
     error = capsys.readouterr().err
