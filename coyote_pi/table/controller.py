@@ -29,6 +29,14 @@ Durability: every game event goes through :meth:`RecordedGame.apply
 <coyote_pi.record.RecordedGame.apply>`, which writes and fsyncs it before returning;
 every table memory change is a note line written the same way; only then is the
 screen redrawn. Killed at any moment, the table resumes from the record at the same point.
+
+A write that fails (a full or failing disk) changes nothing: the event does not count,
+the memory does not learn the note, and the screen says "Not saved" (inverted) until a
+write works again; the players simply try again. What the table cannot get past by
+itself, it shows in the ``record`` stage and waits for ok from any seat
+(:class:`RecordHold`): a record repaired at resume, one that cannot be resumed or was
+deleted meanwhile (ok starts a new game; the file is never removed), or a new record
+that cannot be started (ok tries again).
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ import logging
 import queue
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import (
@@ -55,7 +64,7 @@ from coyote_pi.engine import (
     Reveal,
     Undo,
 )
-from coyote_pi.record import RecordedGame
+from coyote_pi.record import RecordedGame, RecordGone
 from coyote_pi.table import camera_wait, play_by_play, screens, store
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.config import TableConfig
@@ -72,6 +81,7 @@ from coyote_pi.table.stages import (
     EXTRA_WAIT,
     GAME_OVER,
     GUESS,
+    RECORD,
     REVEAL_WAIT,
     SETUP,
     TURN,
@@ -83,6 +93,21 @@ log = logging.getLogger(__name__)
 
 #: Put this into the controller's queue to end :meth:`Controller.run`.
 STOP = object()
+#: How long the record's QR code stays up unless ok takes it down (time to find a phone).
+QR_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class RecordHold:
+    """A record problem the table waits on a person for (the ``record`` stage).
+
+    ``kind`` is a key of :data:`~coyote_pi.table.screens.RECORD_PROBLEMS`: ``damaged``
+    (repaired at resume; ok goes on), ``unresumable`` or ``gone`` (ok starts a new
+    game), ``not_started`` (ok tries to start the record again); ``params`` fill its texts.
+    """
+
+    kind: str
+    params: dict = field(default_factory=dict)
 
 
 class Controller:
@@ -92,7 +117,8 @@ class Controller:
     ``display`` is a :class:`~coyote_pi.devices.display.TableDisplay` (or None: no OLED);
     ``camera``/``reader`` the camera and :class:`~coyote_pi.vision.reader.TableReader`
     (None: the manual path everywhere); ``table`` a resumed record with its memory (or
-    None: setup, then a new record in ``config.record_dir``). ``meta`` is written into a
+    None: setup, then a new record in ``config.record_dir``; or a
+    :class:`~coyote_pi.table.store.Unresumable`: the players are told first). ``meta`` is written into a
     new record's setup line. ``notifier`` is told when the loop starts, how it goes and
     when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
     :mod:`coyote_pi.pi.notify`; None: no one is told).
@@ -105,7 +131,7 @@ class Controller:
         display=None,
         camera=None,
         reader=None,
-        table: tuple[RecordedGame, store.TableMemory] | None = None,
+        table: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None,
         listeners: Iterable[Listener] = (),
         meta: dict | None = None,
         notifier: Notifier | None = None,
@@ -127,7 +153,16 @@ class Controller:
         self.deadlines = Deadlines()
         self.camera = CameraReads(camera, reader, self.queue, self.deadlines, clock, self.pacing)
         self.store = store.RecordStore(config.record_dir)
+        #: The record problem that waits for a person (the ``record`` stage), if any.
+        self.hold: RecordHold | None = None
+        #: Why the last write failed, while the record cannot be written (None: it can).
+        self.unsaved: str | None = None
+        if isinstance(table, store.Unresumable):
+            self.hold = RecordHold("unresumable", {"file": table.path.name})
+            table = None
         self.table, self.memory = table if table is not None else (None, store.TableMemory())
+        if self.table is not None and (repair := self.table.repair) is not None and repair.damaged:
+            self.hold = RecordHold("damaged", {"file": repair.side_file.name, "line": repair.line})
         language = self.meta.get("language") if self.table is None else self.table.record.meta.get("language")
         self.tr = Translator(language or config.game.language or "en")
         self.setup: SetupWizard | None = None
@@ -142,7 +177,7 @@ class Controller:
         self._final_seen = False
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
-        if self.table is None:
+        if self.table is None and self.hold is None:
             self._begin_setup()
 
     # ------------------------------------------------------------------ public
@@ -184,14 +219,16 @@ class Controller:
         self.queue.put(STOP)
 
     def close(self) -> None:
-        """Stop the camera worker (the devices belong to the caller)."""
+        """Stop the camera worker and close the record (the devices belong to the caller)."""
         self.camera.close()
+        if self.table is not None:
+            self.table.close()
 
     # ------------------------------------------------------------------ for the parts
 
-    def log(self, line: str) -> None:
+    def log(self, line: str, level: int = logging.INFO) -> None:
         """One line of the play-by-play, to the log and the listeners."""
-        log.info("%s", line)
+        log.log(level, "%s", line)
         for listener in self.listeners:
             listener.on_log(line)
 
@@ -203,13 +240,20 @@ class Controller:
         """Show a short message over the screen for ``message_seconds``."""
         self.deadlines.set(Timer.FLASH, self.clock() + self.pacing.message_seconds, screens.message_screen(text))
 
-    def note(self, **note) -> None:
-        """Write a table note to the record, then let the memory learn it."""
-        self.table.note(**note)
+    def note(self, **note) -> bool:
+        """Write a table note to the record, then let the memory learn it; a note that
+        cannot be written changes nothing (False), as a game event would."""
+        try:
+            self.table.note(**note)
+        except OSError as error:
+            self._not_saved(error, f"the note {note.get('table')!r} is not kept")
+            return False
+        self._saved()
         self.memory.learn(note)
+        return True
 
     def apply(self, event: Event) -> bool:
-        """Apply a game event through the record; refusals are shown and change nothing."""
+        """Apply a game event through the record; refusals and failed writes are shown and change nothing."""
         results_before = len(self.game.results)
         try:
             self.table.apply(event)
@@ -218,15 +262,30 @@ class Controller:
             self.log(f"  refused: {error}")
             return False
         except OSError as error:
-            self.flash(self.tr("msg.record_failed"))
-            self.log(f"  NOT SAVED ({error}): the action does not count")
+            self._not_saved(error, "the action does not count")
             return False
+        self._saved()
         if isinstance(event, Undo):
             self.memory.undos += 1
         self.deadlines.cancel(Timer.FLASH)
         for line in play_by_play.accepted(event, self.game, results_before, self.table.writer.fingerprint):
             self.log(line)
         return True
+
+    def _not_saved(self, error: OSError, effect: str) -> None:
+        """A write failed: say so until one works again, or, if the record is gone, for good."""
+        if isinstance(error, RecordGone):
+            self.log(f"  RECORD GONE ({error}): nothing more is written to it", logging.ERROR)
+            self.hold = RecordHold("gone", {"file": self.table.path.name})
+            return
+        first = self.unsaved is None  # a camera wait retries every read: the journal gets the first
+        self.unsaved = str(error)
+        self.log(f"  NOT SAVED ({error}): {effect}", logging.ERROR if first else logging.INFO)
+
+    def _saved(self) -> None:
+        if self.unsaved is not None:
+            self.unsaved = None
+            self.log("  the record is written again", logging.WARNING)
 
     def wait_round(self) -> int:
         """The round a card wait belongs to (the deal waits for the next one)."""
@@ -245,7 +304,12 @@ class Controller:
 
     def _finish_setup(self) -> None:
         config = self.setup.game_config()
-        self.table = self.store.create(config, dict(self.meta, language=self.setup.language))
+        try:
+            self.table = self.store.create(config, dict(self.meta, language=self.setup.language))
+        except OSError as error:
+            self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
+            self.hold = RecordHold("not_started")
+            return
         self.memory = store.TableMemory()
         self.setup = None
         self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts "
@@ -262,12 +326,17 @@ class Controller:
 
     def _new_game(self) -> None:
         self.log("a new game starts")
+        if self.table is not None:
+            self.table.close()
         self.table, self.memory, self._final_seen = None, store.TableMemory(), False
+        self.unsaved = None
         self._begin_setup()
 
     # ------------------------------------------------------------------ deriving the stage
 
     def _derive_stage(self) -> str:
+        if self.hold is not None:
+            return RECORD
         if self.table is None:
             return SETUP
         game = self.game
@@ -297,6 +366,8 @@ class Controller:
         self.presenter.refresh()
 
     def _situation_key(self) -> tuple:
+        if self.hold is not None:
+            return (RECORD, self.hold)
         if self.table is None:
             return (SETUP, self.setup.step)
         game = self.game
@@ -327,6 +398,8 @@ class Controller:
         self._notifier.status(self._status_text())
 
     def _status_text(self) -> str:
+        if self.hold is not None:
+            return f"record: {self.hold.kind}"
         if self.table is None:
             return "setup"
         game = self.game
@@ -342,6 +415,10 @@ class Controller:
 
     def _on_button(self, event: ButtonEvent) -> None:
         stage = self.stage
+        if stage == RECORD:
+            if event.button == "ok" and event.kind == PRESS:
+                self._answer_hold(event)
+            return
         if stage == SETUP:
             self._setup_button(event)
             return
@@ -355,11 +432,9 @@ class Controller:
             self._turn_button(event)
         elif stage == GUESS:
             self._guess_button(event)
-        elif stage == VERDICT:
-            self._verdict_button(event)
-        elif stage == GAME_OVER:
-            if event.button == "ok" and event.kind == PRESS and self.new_game_when_over:
-                self._new_game()
+        elif stage in (VERDICT, GAME_OVER):
+            if not self._qr_button(event):
+                self._verdict_button(event)
         elif stage in WAITS:
             self.entry.button(event)
 
@@ -412,15 +487,40 @@ class Controller:
             self.flash(self.tr("msg.guessed", seat=event.seat))
 
     def _verdict_button(self, event: ButtonEvent) -> None:
-        if event.kind == CHORD:
-            return
+        """The verdict's and the game's end's buttons: plus/minus turn the pages, ok goes on."""
         if event.button == "ok":
             if event.kind != PRESS:
                 return
-            self.log_press(event, "next")
-            self._acknowledge_verdict()
+            if self.stage == VERDICT:
+                self.log_press(event, "next")
+                self._acknowledge_verdict()
+            elif self.new_game_when_over:
+                self._new_game()
             return
         self.presenter.turn_verdict_page(1 if event.button == "plus" else -1)
+
+    def _qr_button(self, event: ButtonEvent) -> bool:
+        """minus+plus shows the record's QR code (the full last hash) for a phone; while
+        it shows, ok takes it down and the other buttons do nothing. True: the press is used."""
+        if event.kind == CHORD:
+            self.log_press(event, "QR code of the record")
+            qr = screens.qr_screen(self.table.writer.last_hash)
+            self.deadlines.set(Timer.NOTICE, self.clock() + QR_SECONDS, qr)
+            return True
+        if self.deadlines.payload(Timer.NOTICE) is None:
+            return False
+        if event.button == "ok" and event.kind == PRESS:
+            self.deadlines.cancel(Timer.NOTICE)
+        return True
+
+    def _answer_hold(self, event: ButtonEvent) -> None:
+        """ok on a record problem: go on with the repaired game, retry, or start a new game."""
+        hold, self.hold = self.hold, None
+        self.log_press(event, f"ok on the record problem {hold.kind!r}")
+        if hold.kind == "not_started":
+            self._finish_setup()
+        elif hold.kind != "damaged":
+            self._new_game()
 
     def _acknowledge_verdict(self) -> None:
         game = self.game

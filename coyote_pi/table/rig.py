@@ -4,7 +4,8 @@
 :class:`~coyote_pi.table.config.TableConfig` and the device layer's
 :class:`~coyote_pi.devices.config.DevicesConfig`::
 
-    with open_rig(config, devices_config, table=resume_or_none(config, new=False)) as rig:
+    with store.lock_folder(config.record_dir), \\
+            open_rig(config, devices_config, table=resume_or_none(config, new=False)) as rig:
         rig.run()
 
 The simulated table (:func:`coyote_pi.sim.rig.open_sim_rig`: the demo, ``run --sim``,
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from coyote_pi.devices.config import CameraConfig, DevicesConfig
 from coyote_pi.devices.errors import CameraError
 from coyote_pi.devices.factory import Devices, make_camera, make_devices
+from coyote_pi.engine import OVER
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.controller import Controller
@@ -50,21 +52,34 @@ class Rig:
         self.close()
 
 
-def resume_or_none(config: TableConfig, *, new: bool) -> tuple | None:
-    """The newest unfinished game of the record folder, unless ``new`` (then None).
+def resume_or_none(config: TableConfig, *, new: bool, finished: bool = True):
+    """The newest game of the record folder to go on with, unless ``new`` (then None).
 
-    A newest record that cannot be read is left alone (logged) and a new game starts:
-    the table must keep working; the broken file stays for inspection.
+    Returns the resumed record with its memory (see :func:`store.open_record
+    <coyote_pi.table.store.open_record>`: a damaged end is set aside), a finished game
+    too when ``finished`` (its result and fingerprint stay on the OLED until a new game
+    starts), None when there is nothing to resume, or a :class:`~coyote_pi.table.store.Unresumable`
+    when the newest record cannot be resumed: the file is kept, and the controller asks
+    a person before it starts another game.
     """
     if new:
         return None
-    records = store.RecordStore(config.record_dir)
-    try:
-        path = records.newest_unfinished()
-    except store.RecordError as error:
-        log.warning("the newest game record cannot be resumed (%s); starting a new game", error)
+    path = store.RecordStore(config.record_dir).newest()
+    if path is None:
         return None
-    return None if path is None else store.open_record(path)
+    try:
+        table, memory = store.open_record(path)
+    except (store.RecordError, OSError) as error:
+        reason = str(error) if isinstance(error, store.RecordError) else f"cannot repair it: {error}"
+        log.error("the newest game record %s cannot be resumed (%s); it is kept as it is", path, reason)
+        return store.Unresumable(path, reason)
+    if table.repair is not None:
+        log.warning("%s: %d bytes from line %d on set aside in %s (%s)", path, table.repair.size, table.repair.line,
+                    table.repair.side_file.name, table.repair.reason or "a write cut short")
+    if table.game.phase == OVER and not finished:
+        table.close()
+        return None
+    return table, memory
 
 
 def open_rig(

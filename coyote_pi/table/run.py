@@ -19,7 +19,9 @@ into the rendered scene, turn them up at the reveal and draw for ``?``; the cont
 sees only rendered frames, read by the real vision code. Simulated games keep their
 records in ``<record dir>/sim``.
 
-Flags override the configuration file; a bad file or flag is reported in one line.
+Flags override the configuration file; a bad file or flag is reported in one line, and
+so is a record folder that is not a writable folder or that another table is using
+(each table locks its folder while it runs).
 """
 
 from __future__ import annotations
@@ -58,16 +60,20 @@ def run(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(message)s")
     from coyote_pi.devices.errors import DeviceError
 
+    from coyote_pi.table.store import lock_folder
+
     try:
         config, devices_config = _settings(args)
+        folder_lock = lock_folder(config.record_dir)
     except (ConfigError, DeviceError) as error:
         print(f"coyote-pi run: {error}", file=sys.stderr)
         return 2
-    try:
-        return _run_table(args, config, devices_config)
-    except DeviceError as error:
-        print(f"coyote-pi run: {error}", file=sys.stderr)
-        return 1
+    with folder_lock:
+        try:
+            return _run_table(args, config, devices_config)
+        except DeviceError as error:
+            print(f"coyote-pi run: {error}", file=sys.stderr)
+            return 1
 
 
 def _settings(args: argparse.Namespace):
@@ -125,9 +131,12 @@ def _size(text: str) -> tuple[int, int]:
 def _run_table(args, config, devices_config) -> int:
     from coyote_pi.table.rig import resume_or_none
 
-    table = resume_or_none(config, new=args.new)
-    if table is not None:
+    # A scripted simulation ends with its game: a finished one is not shown again.
+    table = resume_or_none(config, new=args.new, finished=not (args.sim and args.scripted))
+    if isinstance(table, tuple):
         print(f"resuming {table[0].path}", file=sys.stderr)
+    elif table is not None:  # the table shows it and waits for ok before a new game
+        print(f"cannot resume {table.path} ({table.reason}); it is kept as it is", file=sys.stderr)
     rig = _open_sim(args, config, devices_config, table) if args.sim else _open_real(config, devices_config, table)
     try:
         if args.sim and not args.scripted:
@@ -166,7 +175,7 @@ def _open_sim(args, config, devices_config, table):
 
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
 
-    recorded = table[0].record.meta.get("seed") if table else None
+    recorded = table[0].record.meta.get("seed") if isinstance(table, tuple) else None
     seed = recorded if recorded is not None else (args.seed if args.seed is not None else random.randrange(1 << 30))
     sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players})
     return open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim", "seed": seed},
