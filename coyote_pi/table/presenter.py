@@ -16,8 +16,8 @@ The screen, first match wins:
    in turn (or the QR code); a record problem that waits for a person; or a card wait,
    with what the camera still misses, or the card being dialled on the manual path.
 
-While the record cannot be written, that screen is shown inverted with "Not saved" for
-its title, until a write works again.
+While the record cannot be written, that screen (not a short message) is shown inverted,
+with "Not saved" for its title, until a write works again.
 
 Pages: the panel shows a few small lines. A screen with more turns its pages by
 itself, one per ``page_seconds`` (counted on the clock, so a screen redrawn for
@@ -132,7 +132,8 @@ class Presenter:
             controller.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict and the end turn their own pages
         else:
             screen = self._paged(screen)
-        if controller.unsaved is not None and controller.stage != stages.RECORD:
+        shows_message = controller.deadlines.payload(Timer.FLASH) is not None  # its title names the seat
+        if controller.unsaved is not None and controller.stage != stages.RECORD and not shows_message:
             screen = screens.unsaved_screen(controller.tr, screen)
         if screen != self._shown:
             self._shown = screen
