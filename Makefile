@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 # System libraries some Python dependencies load at run time (pyzbar needs libzbar0);
-# systemd gives the tests systemd-analyze to verify the service unit.
-APT_PACKAGES := libzbar0 python3-venv systemd
+# systemd gives the tests systemd-analyze to verify the service unit; tmux lets them
+# look at `run --sim` in a real terminal of a given size.
+APT_PACKAGES := libzbar0 python3-venv systemd tmux
 DEMO_OUT ?= demo-output
 
 .PHONY: all demo test bench golden venv system-deps install uninstall clean
@@ -49,7 +50,7 @@ bench: venv
 
 # Regenerates the golden playthrough transcripts under tests/golden/ (review the diff).
 golden: venv
-	$(BIN)/python -m coyote_pi.engine.transcript tests/golden
+	$(BIN)/python -m coyote_pi.commands.golden tests/golden
 
 # On the Raspberry Pi: `sudo make install` sets the device up, `sudo make uninstall` removes
 # it (docs/raspberry-pi.md). The installer needs only the system python3, not the venv;

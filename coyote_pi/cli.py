@@ -1,8 +1,8 @@
 """The ``coyote-pi`` command.
 
-Each subcommand lives in the module that owns its concern and is imported only when it
-is run, so ``coyote-pi --help`` answers without loading OpenCV or numpy. A command
-module provides two functions::
+Each subcommand is a module of :mod:`coyote_pi.commands`, imported only when it is run,
+so ``coyote-pi --help`` answers without loading OpenCV or numpy. A command module
+provides two functions::
 
     def configure(parser: argparse.ArgumentParser) -> None: ...   # add its arguments
     def run(args: argparse.Namespace) -> int: ...                  # the exit status
@@ -15,21 +15,22 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from types import ModuleType
 
 from coyote_pi import __version__
 
 #: name -> (module, one-line help). Order is the order shown by ``--help``.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("coyote_pi.table.demo", "play a complete game on simulated hardware and save its output"),
-    "run": ("coyote_pi.table.run", "run the table device (real, desktop or --sim backends)"),
-    "resolve": ("coyote_pi.engine.resolve_cmd", "resolve challenges given as JSON lines on stdin"),
-    "odds": ("coyote_pi.engine.odds_cmd", "exact probability that a bid holds, from one seat's view"),
-    "replay": ("coyote_pi.record_cmd", "validate a game record by replaying it; print the final state"),
-    "read": ("coyote_pi.vision.read_cmd", "read the cards in camera images"),
-    "markers": ("coyote_pi.vision.markers_cmd", "write printable marker sticker sheets (PDF, PNG)"),
-    "bench": ("coyote_pi.bench", "measure speed and memory: bench engine|vision|table"),
-    "doctor": ("coyote_pi.pi.doctor", "check the Pi's hardware, config and service, one line per check"),
-    "install": ("coyote_pi.pi.install", "install (or --uninstall) the device on Raspberry Pi OS"),
+    "demo": ("coyote_pi.commands.demo", "play a complete game on simulated hardware and save its output"),
+    "run": ("coyote_pi.commands.run", "run the table device (real, desktop or --sim backends)"),
+    "resolve": ("coyote_pi.commands.resolve", "resolve challenges given as JSON lines on stdin"),
+    "odds": ("coyote_pi.commands.odds", "exact probability that a bid holds, from one seat's view"),
+    "replay": ("coyote_pi.commands.replay", "validate a game record by replaying it; print the final state"),
+    "read": ("coyote_pi.commands.read", "read the cards in camera images"),
+    "markers": ("coyote_pi.commands.markers", "write printable marker sticker sheets (PDF, PNG)"),
+    "bench": ("coyote_pi.commands.bench", "measure speed and memory: bench engine|vision|table"),
+    "doctor": ("coyote_pi.commands.doctor", "check the Pi's hardware, config and service, one line per check"),
+    "install": ("coyote_pi.commands.install", "install (or --uninstall) the device on Raspberry Pi OS"),
 }
 
 
@@ -60,10 +61,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"coyote-pi: unknown command {name!r}\n\n{_overview()}", file=sys.stderr)
         return 2
     module_name, text = COMMANDS[name]
-    module = importlib.import_module(module_name)
-    parser = argparse.ArgumentParser(prog=f"coyote-pi {name}", description=text)
+    return run_module(importlib.import_module(module_name), f"coyote-pi {name}", text, argv[1:])
+
+
+def run_module(module: ModuleType, prog: str, description: str, argv: list[str] | None = None) -> int:
+    """Parse ``argv`` (the process's arguments when None) with ``module.configure`` and
+    return ``module.run``'s exit status. The commands run as ``python -m`` (the installer,
+    the developers' wiring and golden tools) go through here too."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     module.configure(parser)
-    args = parser.parse_args(argv[1:])
+    args = parser.parse_args(argv)
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:

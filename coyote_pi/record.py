@@ -5,14 +5,23 @@ Every line is a JSON object with these keys (see docs/game-record.md)::
     seq    0, 1, 2, ... the line's position (line number - 1)
     time   when it was written, UTC to the millisecond (2026-11-21T19:02:11.407Z),
            never earlier than the line before (the recorder's clock; the engine has none)
-    kind   "setup" | "action" | "observation" | "resolution" | "note"
+    kind   "setup" | "action" | "observation" | "opening" | "resolution" | "note"
     prev   SHA-256 (hex) of the previous line's stored bytes, null on the first line
     hash   SHA-256 (hex) of this line's canonical JSON without "hash"
 
 plus the body of its kind: ``format``, ``version``, ``config`` and ``meta`` (setup),
-``event`` (action, observation), ``result`` (resolution) or ``note`` (free-form, e.g.
-what the camera could not read). Each line is stored as its canonical JSON and ends
-with a newline; a reader accepts nothing else.
+``event`` (action; observation, with the ``photo`` that settled a reveal or a draw),
+``openings`` (opening), ``result`` (resolution) or ``note`` (free-form, e.g. what the
+camera could not read). Each line is stored as its canonical JSON and ends with a
+newline; a reader accepts nothing else.
+
+Hidden cards stay hidden: a deal and a Trickster guess are *sealed* in the file, their
+values replaced by a commitment (:func:`commitment`, a salted SHA-256), while their round
+is open. The values and salts wait in a service-only file (:class:`Vault`, written
+before the sealed line) and are written in the round's ``opening`` line, just before the
+resolution that closes it. So the file can be shown at any moment, and still proves what
+the camera saw: :func:`read_record` replays a sealed round once it is opened, and checks
+that every commitment opens to what was committed.
 
 :class:`RecordWriter` appends a line and ``fsync``\\ s it before returning, so an action
 counts only once it is on disk; a write that fails leaves no part of its line behind, and
@@ -32,6 +41,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -43,17 +53,26 @@ from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
 
 FORMAT = "coyote-pi/game-record"
-VERSION = 1
+VERSION = 2
 _OBSERVATIONS = (E.Deal, E.Reveal, E.DrawReplacement)
 #: The keys every line has, and those of its body, by kind: no line has any other key.
 _CHAIN_KEYS = frozenset({"seq", "time", "kind", "prev", "hash"})
 _BODY_KEYS = {
     "setup": frozenset({"format", "version", "config", "meta"}),
     "action": frozenset({"event"}),
-    "observation": frozenset({"event"}),
+    "observation": frozenset({"event", "photo"}),
+    "opening": frozenset({"openings"}),
     "resolution": frozenset({"result"}),
     "note": frozenset({"note"}),
 }
+#: The events sealed while their round is open, and the keys that stay public in the
+#: sealed form (beside ``commitment``): that a round was dealt, and that a seat guessed.
+SEALED: dict[str, frozenset[str]] = {"deal": frozenset({"type"}), "guess": frozenset({"type", "seat"})}
+_OPENING_KEYS = frozenset({"seq", "salt", "event"})
+_PHOTO_KEYS = frozenset({"file", "sha256"})
+#: A photo is named by a plain file name in the game's photo folder: no folders, no dot first.
+_PHOTO_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_SALT = re.compile(r"[0-9a-f]{32}")
 _HASH = re.compile(r"[0-9a-f]{64}")
 #: A line's time: UTC to the millisecond, exactly this shape (``2026-11-21T19:02:11.407Z``).
 _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
@@ -100,6 +119,121 @@ def event_kind(event: E.Event) -> str:
     return "observation" if isinstance(event, _OBSERVATIONS) else "action"
 
 
+# ------------------------------------------------------------------ sealing hidden values
+
+
+def new_salt() -> str:
+    """128 random bits from the operating system, as 32 lowercase hex digits."""
+    return secrets.token_hex(16)
+
+
+def commitment(event: dict, salt: str) -> str:
+    """The commitment to ``event`` (as :func:`coyote_pi.engine.events.to_dict` writes it):
+    the SHA-256, in lowercase hex, of the canonical JSON of ``{"event": event, "salt": salt}``.
+
+    The salt makes it hiding (without it, the few possible deals or guesses could simply
+    be tried); SHA-256 makes it binding (no other event opens the same commitment).
+
+    >>> commitment({"seat": 3, "type": "guess", "winner": 1}, "00" * 16)[:16]
+    '52fced266ba429ea'
+    """
+    return _sha256(_canonical({"event": event, "salt": salt}))
+
+
+def is_sealed(event: object) -> bool:
+    """The event of a line is in its sealed form (its values wait for the round's opening)."""
+    return isinstance(event, dict) and "commitment" in event
+
+
+class Vault:
+    """The service-only files of the record ``game-0001.jsonl``: ``private/game-0001.NAME.json``
+    beside it (the folder mode 0700, each file 0600), each replaced whole and fsynced.
+
+    ``round`` holds the open round's openings (what :class:`Seals` committed to, with the
+    salts), for resuming that round after a power cut; ``setup`` what the device keeps
+    to itself about the game (the simulated table's seed).
+    """
+
+    ROUND, SETUP = "round", "setup"
+
+    def __init__(self, record: str | os.PathLike) -> None:
+        record = Path(record)
+        self.folder = record.parent / "private"
+        self.stem = record.stem
+
+    def path(self, name: str) -> Path:
+        return self.folder / f"{self.stem}.{name}.json"
+
+    def write(self, name: str, data: dict) -> None:
+        if not self.folder.is_dir():
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _fsync_dir(self.folder.parent)
+        path = self.path(name)
+        temporary = path.with_name(path.name + ".new")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.fchmod(fd, 0o600)  # in case an older file had another mode
+            os.write(fd, (_canonical(data) + "\n").encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+        _fsync_dir(self.folder)
+
+    def read(self, name: str) -> dict | None:
+        try:
+            return json.loads(self.path(name).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+
+    def delete(self, name: str) -> None:
+        try:
+            self.path(name).unlink()
+        except FileNotFoundError:
+            return
+        _fsync_dir(self.folder)
+
+
+class Seals:
+    """The open round's commitments: for each sealed line, its ``seq``, salt and event.
+
+    :meth:`seal` puts an event in its sealed form, after writing what opens it to the
+    ``vault`` (None: kept in memory only, as :func:`encode_record` does); :meth:`opening`
+    is the line that opens them all; :meth:`close` forgets them once that line is written.
+    ``salt`` gives each commitment its salt (:func:`new_salt`; tests pass fixed ones).
+    """
+
+    def __init__(self, vault: Vault | None, salt: Callable[[], str] = new_salt, openings: Iterable[dict] = ()):
+        self.vault = vault
+        self.salt = salt
+        self.openings = list(openings)
+
+    def seal(self, seq: int, event: dict) -> dict:
+        """``event`` (for the line ``seq``) as the record shows it while the round is open."""
+        salt = self.salt()
+        if not _SALT.fullmatch(salt):
+            raise ValueError(f"a salt is 32 lowercase hex digits, not {salt!r}")
+        self.forget_from(seq)
+        self.openings.append({"seq": seq, "salt": salt, "event": event})
+        if self.vault is not None:
+            self.vault.write(Vault.ROUND, {"openings": self.openings})
+        return {**{key: event[key] for key in SEALED[event["type"]]}, "commitment": commitment(event, salt)}
+
+    def forget_from(self, seq: int) -> None:
+        """Forget the openings of line ``seq`` on: a line that was never written (a failed
+        write) leaves its seq to the next one, and must not be opened."""
+        self.openings = [o for o in self.openings if o["seq"] < seq]
+
+    def opening(self) -> dict | None:
+        """The opening line's body, or None when nothing is sealed (a corrected verdict)."""
+        return {"kind": "opening", "openings": self.openings} if self.openings else None
+
+    def close(self) -> None:
+        self.openings = []
+        if self.vault is not None:
+            self.vault.delete(Vault.ROUND)
+
+
 # ------------------------------------------------------------------ fingerprints
 
 
@@ -138,6 +272,20 @@ def normalize_fingerprint(noted: str) -> str:
 # ------------------------------------------------------------------ reading
 
 
+@dataclass(frozen=True)
+class OpenRound:
+    """A round still open at the end of a record: from ``first_line`` (its deal) on, ``lines``
+    lines, of which ``sealed_lines`` (line numbers) are sealed. Their values are not in the
+    file yet, so the rules check these lines once the round is opened."""
+
+    first_line: int
+    lines: int
+    sealed_lines: tuple[int, ...]
+
+    def to_dict(self) -> dict:
+        return {"first_line": self.first_line, "lines": self.lines, "sealed_lines": list(self.sealed_lines)}
+
+
 @dataclass
 class Record:
     """A validated record: the game it replays to and its lines."""
@@ -148,6 +296,11 @@ class Record:
     digests: list[str] = field(default_factory=list)
     #: Events that were undone, with the line that took them back.
     undone: list[int] = field(default_factory=list)
+    #: The round still open at the end of the record, if its lines could not be opened:
+    #: the game above stops before it.
+    open_round: OpenRound | None = None
+    #: The openings of the round still open, when the private file opened it (resume).
+    private_openings: list[dict] = field(default_factory=list)
 
     @property
     def meta(self) -> dict:
@@ -171,7 +324,7 @@ class Record:
         return None
 
 
-def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False) -> Record:
+def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False, private: bool = False) -> Record:
     """Validate a record by replaying it; raise :class:`RecordError` on the first fault.
 
     Every line must be exactly what :class:`RecordWriter` writes for it: its canonical
@@ -179,6 +332,12 @@ def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False) -> Re
     chained to the line before, its time not earlier than the line before's, and legal
     under the rules. A line counts only with its newline: a last line without one was
     never finished (a write cut short), whether or not its JSON is complete.
+
+    A round's sealed lines (see :class:`Seals`) are held until its opening line: then
+    every commitment must open to what was committed, and the round is replayed from the
+    opened values. A round still open at the end stays out of the game
+    (:attr:`Record.open_round`), unless ``private``: then the record's private round file
+    (:class:`Vault`, readable by the service only) opens it, as when the table resumes.
 
     ``allow_torn_tail`` accepts such an unfinished last line (it is left out: it was
     never acknowledged, so it never counted) and a missing resolution line after the
@@ -192,6 +351,8 @@ def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False) -> Re
     replay = _Replay()
     for number, raw in enumerate(raw_lines, start=1):
         replay.take(number, raw)
+    if replay.held is not None:
+        replay.end_open_round(_private_openings(path) if private else None)
     if replay.pending and not allow_torn_tail:
         raise RecordError(len(raw_lines), "the record ends before the resolution of its last challenge")
     return replay.record
@@ -209,7 +370,7 @@ class Salvage:
     damage: RecordError | None
 
 
-def salvage_record(path: str | os.PathLike) -> Salvage:
+def salvage_record(path: str | os.PathLike, *, private: bool = False) -> Salvage:
     """The record at ``path`` as far as it replays, for resuming it after a crash.
 
     Reads like :func:`read_record` with ``allow_torn_tail``, but stops at the first line
@@ -231,6 +392,8 @@ def salvage_record(path: str | os.PathLike) -> Salvage:
         kept += len(raw) + 1
     if replay.record is None:
         raise RecordError(1, "the setup line is incomplete (the record was cut short)")
+    if replay.held is not None:
+        replay.end_open_round(_private_openings(Path(path)) if private else None)
     return Salvage(replay.record, data[kept:], damage)
 
 
@@ -248,6 +411,46 @@ def _split_lines(data: bytes) -> tuple[list[bytes], bytes]:
     """The complete lines (without their newlines) and what follows the last newline."""
     raw_lines = data.split(b"\n")
     return raw_lines, raw_lines.pop()  # the tail is b"" when the last line ends with its newline
+
+
+def _private_openings(path: Path) -> list[dict]:
+    vault = Vault(path)
+    try:
+        saved = vault.read(Vault.ROUND)
+        openings = None if saved is None else _openings(None, saved["openings"])
+    except (ValueError, KeyError, TypeError, RecordError):
+        raise RecordError(None, f"{vault.path(Vault.ROUND)}, which opens the record's last round, is damaged: "
+                                "that round cannot be resumed") from None
+    if openings is None:
+        raise RecordError(None, f"the record's last round is sealed and {vault.path(Vault.ROUND)}, which "
+                                "opens it, is missing: that round cannot be resumed")
+    return openings
+
+
+def check_photos(record: Record, folder: str | os.PathLike) -> tuple[int, list[str]]:
+    """Check the photos the record names against the files in ``folder``: how many were
+    checked, and what is wrong (a missing file, or one whose SHA-256 is not the recorded
+    one), each with its line number. Photos of a round still open are not public yet."""
+    folder = Path(folder)
+    open_from = record.open_round.first_line if record.open_round else len(record.lines) + 1
+    checked, problems = 0, []
+    for number, line in enumerate(record.lines[: open_from - 1], start=1):
+        photo = line.get("photo")
+        if photo is None:
+            continue
+        checked += 1
+        try:
+            digest = hashlib.sha256((folder / photo["file"]).read_bytes()).hexdigest()
+        except FileNotFoundError:
+            problems.append(f"line {number}: the photo {photo['file']} is missing from {folder}")
+            continue
+        except OSError as error:
+            problems.append(f"line {number}: cannot read the photo {photo['file']}: {error.strerror or error}")
+            continue
+        if digest != photo["sha256"]:
+            problems.append(f"line {number}: {photo['file']} is not the photo recorded (its SHA-256 is "
+                            f"{digest[:16]}..., the record says {photo['sha256'][:16]}...): it was changed or replaced")
+    return checked, problems
 
 
 def _unfinished(tail: bytes) -> str:
@@ -344,12 +547,20 @@ def _check_chain(line: dict, number: int, prev_hash: str | None) -> None:
 
 
 class _Replay:
-    """Takes a record's lines one by one, checking each and applying it to the game."""
+    """Takes a record's lines one by one, checking each and applying it to the game.
+
+    From a round's first sealed line (its deal) to its opening line, lines are checked
+    for their form and held; the opening line opens the sealed ones, and the held lines
+    are then applied in order (errors name their own line numbers).
+    """
 
     def __init__(self) -> None:
         self.record: Record | None = None
         self.time = ""  # the latest time so far
         self.pending = 0  # resolutions the engine produced that the record has not shown yet
+        #: The lines of the sealed round so far, as (line number, kind, line, its event parsed
+        #: if it is not sealed); None: no round is sealed.
+        self.held: list[tuple[int, str, dict, E.Event | None]] | None = None
 
     def take(self, number: int, raw: bytes) -> None:
         text, line = _parse(number, raw)
@@ -363,29 +574,91 @@ class _Replay:
             record = self.record = _start(line)
         elif kind == "setup":
             raise RecordError(number, "a second setup line: records cannot be joined")
-        elif kind in ("action", "observation"):
-            self._event(number, kind, line["event"])
+        elif kind == "opening":
+            self._open(number, line["openings"])
+        elif self.held is not None or (kind in ("action", "observation") and is_sealed(line["event"])):
+            self._hold(number, kind, line)
+        else:
+            self._apply(number, kind, line)
+        record.lines.append(line)
+        record.digests.append(_sha256(text))
+
+    def _apply(self, number: int, kind: str, line: dict, event: E.Event | None = None) -> None:
+        record = self.record
+        if kind in ("action", "observation"):
+            self._event(number, event if event is not None else _event_of(number, kind, line))
         elif kind == "resolution":
             self._resolution(number, line["result"])
         elif self.pending:
             raise RecordError(number, "a note between a challenge's last event and its resolution")
         elif record.game.phase == OVER:
             raise RecordError(number, "a note after the game is over: nothing follows the final resolution")
-        record.lines.append(line)
-        record.digests.append(_sha256(text))
 
-    def _event(self, number: int, kind: str, data: object) -> None:
+    def _hold(self, number: int, kind: str, line: dict) -> None:
+        if kind == "resolution":
+            raise RecordError(number, "a resolution before the opening line of its round")
+        if self.pending:  # what the engine resolved must be shown before anything else
+            raise RecordError(number, "an event before the resolution of the previous challenge")
+        # Its form now (a sealed event's, until it is opened); the rules once the round is opened.
+        event = _event_of(number, kind, line) if kind != "note" else None
+        if self.held is None:
+            self.held = []
+        self.held.append((number, kind, line, event))
+
+    def _open(self, number: int, openings: object) -> None:
+        if self.held is None:
+            raise RecordError(number, "an opening line, but no round is sealed")
+        self._replay_held(number, _openings(number, openings))
+        if not self.pending:
+            raise RecordError(number, "an opening line while its round is still open: it comes right before the "
+                                      "resolution that closes the round")
+
+    def end_open_round(self, openings: list[dict] | None) -> None:
+        """The record ends in a sealed round: open it with the private ``openings``, or,
+        without them, leave it out of the game as :attr:`Record.open_round`."""
+        sealed = _sealed_lines(self.held)
+        if openings is None:
+            self.record.open_round = OpenRound(self.held[0][0], len(self.held), tuple(number for number, _ in sealed))
+            self.held = None
+            return
+        # The private file may hold the opening of a line whose write never finished.
+        written = {line["seq"] for _, line in sealed}
+        openings = [opening for opening in openings if opening["seq"] in written]
+        self.record.private_openings = openings
+        self._replay_held(None, openings)
+
+    def _replay_held(self, number: int | None, openings: list[dict]) -> None:
+        held, self.held = self.held, None
+        sealed = _sealed_lines(held)
+        seqs = [line["seq"] for _, line in sealed]
+        if [opening["seq"] for opening in openings] != seqs:
+            raise RecordError(number, f"the round's sealed lines are {', '.join(str(s + 1) for s in seqs)}, "
+                                      f"but the opening opens {', '.join(str(o['seq'] + 1) for o in openings) or 'none'}")
+        opened = {}
+        for opening, (sealed_number, line) in zip(openings, sealed):
+            event = line["event"]
+            if commitment(opening["event"], opening["salt"]) != event["commitment"]:
+                raise RecordError(number, f"the opening of line {sealed_number} does not match its commitment "
+                                          "(the sealed value or its opening was changed)")
+            public = {key: value for key, value in event.items() if key != "commitment"}
+            if not isinstance(opening["event"], dict) or any(opening["event"].get(k) != v for k, v in public.items()):
+                raise RecordError(number, f"the opening of line {sealed_number} is not the {event['type']} "
+                                          "event sealed there")
+            opened[sealed_number] = opening["event"]
+        for held_number, kind, line, event in held:
+            if held_number in opened:
+                event = _event_of(held_number, kind, line, opened[held_number])
+            self._apply(held_number, kind, line, event)
+
+    def _event(self, number: int, event: E.Event) -> None:
         game = self.record.game
         if self.pending:
             raise RecordError(number, "an event before the resolution of the previous challenge")
         before = len(game.results)
         try:
-            event = E.from_dict(data)
-            if event_kind(event) != kind:
-                raise RecordError(number, f"a {E.type_name(event)} event is not an {kind}")
             game.apply(event)
         except IllegalAction as error:
-            raise RecordError(number, f"illegal {kind}: {error}") from None
+            raise RecordError(number, f"illegal {event_kind(event)}: {error}") from None
         if isinstance(event, E.Undo):
             self.record.undone.append(number)
         self.pending = len(game.results) - before
@@ -406,6 +679,64 @@ class _Replay:
                                       f"{', '.join(map(repr, wrong))} ({first!r}: {shown['recorded']} recorded, "
                                       f"{shown['rules']} by the rules)")
         self.pending -= 1
+
+
+def _sealed_lines(held: list[tuple[int, str, dict, E.Event | None]]) -> list[tuple[int, dict]]:
+    return [(number, line) for number, kind, line, _ in held if kind != "note" and is_sealed(line["event"])]
+
+
+def _event_of(number: int, kind: str, line: dict, opened: dict | None = None) -> E.Event | None:
+    """The event of an action or observation line (``opened``: its sealed event's opened
+    value), once its form is right; None for a sealed event not opened yet."""
+    data = line["event"]
+    photo = line.get("photo")
+    if photo is not None and not (isinstance(photo, dict) and set(photo) == _PHOTO_KEYS
+                                  and isinstance(photo["file"], str) and _PHOTO_FILE.fullmatch(photo["file"])
+                                  and isinstance(photo["sha256"], str) and _HASH.fullmatch(photo["sha256"])):
+        raise RecordError(number, "'photo' must be null or an object with a plain 'file' name and its 'sha256'")
+    if is_sealed(data) and opened is None:
+        _check_sealed_form(number, data)
+        return None
+    try:
+        event = E.from_dict(opened if opened is not None else data)
+    except IllegalAction as error:
+        raise RecordError(number, f"illegal {kind}: {error}") from None
+    name = E.type_name(event)
+    if event_kind(event) != kind:
+        raise RecordError(number, f"a {name} event is not an {kind}")
+    if name in SEALED and opened is None:
+        raise RecordError(number, f"a {name} event must be sealed while its round is open (its values hidden "
+                                  "behind a commitment until the round's opening line)")
+    if photo is not None and not isinstance(event, (E.Reveal, E.DrawReplacement)):
+        raise RecordError(number, f"a {name} line has no photo: only a reveal or a draw keeps one")
+    return event
+
+
+def _check_sealed_form(number: int, data: dict) -> None:
+    public = SEALED.get(data.get("type")) if isinstance(data.get("type"), str) else None
+    if public is None:
+        raise RecordError(number, f"only {' and '.join(SEALED)} events are sealed, not {data.get('type')!r}")
+    if set(data) != public | {"commitment"}:
+        raise RecordError(number, f"a sealed {data['type']} event has exactly the keys "
+                                  f"{', '.join(sorted(public | {'commitment'}))}")
+    if not (isinstance(data["commitment"], str) and _HASH.fullmatch(data["commitment"])):
+        raise RecordError(number, "a commitment is a SHA-256 in lowercase hex")
+    if "seat" in data and (isinstance(data["seat"], bool) or not isinstance(data["seat"], int)):
+        raise RecordError(number, f"a seat must be a whole number, not {data['seat']!r}")
+
+
+def _openings(number: int, openings: object) -> list[dict]:
+    """The opening line's list, once every entry has the right form."""
+    if not isinstance(openings, list) or not openings:
+        raise RecordError(number, "'openings' must be a list of what the round's sealed lines committed to")
+    for opening in openings:
+        if not isinstance(opening, dict) or set(opening) != _OPENING_KEYS:
+            raise RecordError(number, "each opening has exactly the keys event, salt and seq")
+        if isinstance(opening["seq"], bool) or not isinstance(opening["seq"], int):
+            raise RecordError(number, f"an opening's seq must be a whole number, not {opening['seq']!r}")
+        if not (isinstance(opening["salt"], str) and _SALT.fullmatch(opening["salt"])):
+            raise RecordError(number, f"a salt is 32 lowercase hex digits, not {opening['salt']!r}")
+    return openings
 
 
 def _start(line: dict) -> Record:
@@ -458,23 +789,42 @@ def _setup_body(config: GameConfig, meta: dict | None) -> dict:
     return {"kind": "setup", "format": FORMAT, "version": VERSION, "config": config.to_dict(), "meta": meta or {}}
 
 
-def _event_bodies(event: E.Event, results: Iterable[RoundResult]) -> list[dict]:
-    """One event and the resolutions it caused: what a single durable write holds."""
-    return ([{"kind": event_kind(event), "event": E.to_dict(event)}]
-            + [{"kind": "resolution", "result": result.to_dict()} for result in results])
+def _event_bodies(event: E.Event, results: list[RoundResult], seals: Seals, seq: int,
+                  photo: dict | None = None) -> list[dict]:
+    """One event and the resolutions it caused: what a single durable write holds.
+
+    A deal or a guess is sealed (what opens it is saved first); a resolution that closes
+    a round comes right after the round's opening line. ``photo`` is the reveal's or the
+    draw's photo (``{"file", "sha256"}``), for its observation line.
+    """
+    data = E.to_dict(event)
+    if photo is not None and not isinstance(event, (E.Reveal, E.DrawReplacement)):
+        raise ValueError(f"a {data['type']} keeps no photo: only a reveal or a draw does")
+    if data["type"] in SEALED:
+        data = seals.seal(seq, data)
+    line = {"kind": event_kind(event), "event": data}
+    if line["kind"] == "observation":
+        line["photo"] = photo
+    bodies = [line]
+    if results and (opening := seals.opening()) is not None:
+        bodies.append(opening)
+    return bodies + [{"kind": "resolution", "result": result.to_dict()} for result in results]
 
 
 def encode_record(config: GameConfig, events: Iterable[E.Event], meta: dict | None = None,
-                  clock: Callable[[], str] = utc_now) -> bytes:
+                  clock: Callable[[], str] = utc_now, salt: Callable[[], str] = new_salt) -> bytes:
     """The record :class:`RecordedGame` writes for ``events``, built in memory (no disk
     writes): for examples and benchmarks. Raises IllegalAction at an illegal event."""
-    game = Game(config)
+    game, seals = Game(config), Seals(None, salt)
     texts, end = ChainEnd().seal([_setup_body(config, meta)], clock)
     for event in events:
         before = len(game.results)
         game.apply(event)
-        more, end = end.seal(_event_bodies(event, game.results[before:]), clock)
+        results = game.results[before:]
+        more, end = end.seal(_event_bodies(event, results, seals, end.seq), clock)
         texts += more
+        if results:
+            seals.close()
     return "".join(text + "\n" for text in texts).encode("utf-8")
 
 
@@ -491,13 +841,16 @@ class RecordWriter:
     a write that fails (a full disk, an I/O error) raises its OSError and leaves the
     file as it was, cutting off whatever part of the line reached it; if even that
     fails, it is cut off before the next write. So a line is on disk whole or not at all.
+
+    ``seals`` keeps the open round's commitments (by default in the record's :class:`Vault`).
     """
 
-    def __init__(self, path: str | os.PathLike, end: ChainEnd, clock: Callable[[], str] = utc_now, *,
-                 create: bool = False):
+    def __init__(self, path: str | os.PathLike, end: ChainEnd, clock: Callable[[], str] = utc_now,
+                 seals: Seals | None = None, *, create: bool = False):
         self.path = Path(path)
         self.clock = clock
         self._end = end
+        self.seals = seals if seals is not None else Seals(Vault(self.path))
         flags = os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | (os.O_CREAT | os.O_EXCL if create else 0)
         self._fd = os.open(self.path, flags, 0o640)
         self._closer = weakref.finalize(self, os.close, self._fd)  # a writer nobody closed closes when collected
@@ -516,7 +869,8 @@ class RecordWriter:
         return fingerprint(self._end.prev)
 
     @classmethod
-    def create(cls, path, config: GameConfig, meta: dict | None = None, clock: Callable[[], str] = utc_now):
+    def create(cls, path, config: GameConfig, meta: dict | None = None, clock: Callable[[], str] = utc_now,
+               salt: Callable[[], str] = new_salt):
         """Start a new record with its setup line; refuses to overwrite a file.
 
         If the setup line cannot be written the file is removed again: it holds no game.
@@ -524,7 +878,7 @@ class RecordWriter:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            writer = cls(path, ChainEnd(), clock, create=True)
+            writer = cls(path, ChainEnd(), clock, Seals(Vault(path), salt), create=True)
         except FileExistsError:
             raise FileExistsError(f"{path} already exists: a record is never overwritten") from None
         try:
@@ -536,9 +890,17 @@ class RecordWriter:
         _fsync_dir(path.parent)
         return writer
 
-    def append_event(self, event: E.Event, results: Iterable[RoundResult] = ()) -> None:
-        """One event and the resolutions it caused, in a single durable write."""
-        self._append(_event_bodies(event, results))
+    def append_event(self, event: E.Event, results: Iterable[RoundResult] = (), photo: dict | None = None) -> None:
+        """One event and the resolutions it caused, in a single durable write (see
+        :func:`_event_bodies`); once a round's resolution is on disk, its seals go."""
+        results, seq = list(results), self._end.seq
+        try:
+            self._append(_event_bodies(event, results, self.seals, seq, photo))
+        except BaseException:
+            self.seals.forget_from(seq)  # the line did not count: what it sealed is not opened
+            raise
+        if results:
+            self.seals.close()
 
     def append_note(self, note: dict) -> None:
         self._append([{"kind": "note", "note": note}])
@@ -653,11 +1015,17 @@ class RecordedGame:
         return self.writer.path
 
     @classmethod
-    def start(cls, path, config: GameConfig, meta: dict | None = None, clock=utc_now) -> RecordedGame:
-        return cls(Game(config), RecordWriter.create(path, config, meta, clock))
+    def start(cls, path, config: GameConfig, meta: dict | None = None, clock=utc_now, *,
+              salt: Callable[[], str] = new_salt, private_meta: dict | None = None) -> RecordedGame:
+        """A new record. ``meta`` goes into its setup line, for everyone to read;
+        ``private_meta`` into its :class:`Vault` (:attr:`private_meta`), for the service only."""
+        table = cls(Game(config), RecordWriter.create(path, config, meta, clock, salt))
+        if private_meta:
+            Vault(path).write(Vault.SETUP, private_meta)
+        return table
 
     @classmethod
-    def resume(cls, path, clock=utc_now) -> RecordedGame:
+    def resume(cls, path, clock=utc_now, *, salt: Callable[[], str] = new_salt) -> RecordedGame:
         """Continue the game in ``path`` from its last line that replays.
 
         Whatever follows that line is moved to a side file, never deleted: an unfinished
@@ -665,19 +1033,26 @@ class RecordedGame:
         damaged end (an empty line, NUL bytes, garbage, a broken chain) to
         ``FILE.damaged``, and the latter is told in a note line (unless the game is over:
         nothing follows its final resolution). A resolution that did not reach the disk
-        is recomputed and written. :class:`RecordError` when not even the setup line
+        is recomputed and written (after the round's opening line, if that was lost too).
+        The open round is opened with the record's private round file; once its round is
+        closed, that file goes. :class:`RecordError` when not even the setup line
         replays; OSError when the file cannot be repaired.
         """
         path = Path(path)
-        salvage = salvage_record(path)
+        salvage = salvage_record(path, private=True)
         record = salvage.record
         repair = _set_aside(path, salvage) if salvage.tail else None
-        writer = RecordWriter(path, ChainEnd(len(record.lines), record.last_hash, record.lines[-1]["time"]), clock)
+        seals = Seals(Vault(path), salt, record.private_openings)
+        writer = RecordWriter(path, ChainEnd(len(record.lines), record.last_hash, record.lines[-1]["time"]), clock,
+                              seals)
         try:
             shown = sum(1 for line in record.lines if line.get("kind") == "resolution")
             missing = record.game.results[shown:]
             if missing:
-                writer._append([{"kind": "resolution", "result": r.to_dict()} for r in missing])
+                opening = [seals.opening()] if seals.openings else []
+                writer._append(opening + [{"kind": "resolution", "result": r.to_dict()} for r in missing])
+            if missing or not seals.openings:
+                seals.close()  # the round is closed: what opened it is on record now
             if repair is not None and repair.damaged and record.game.phase != OVER:
                 writer.append_note(repair.note())
         except BaseException:
@@ -685,8 +1060,14 @@ class RecordedGame:
             raise
         return cls(record.game, writer, record, repair)
 
-    def apply(self, event: E.Event) -> None:
-        """Apply ``event`` (IllegalAction: nothing happens) and make it durable.
+    @property
+    def private_meta(self) -> dict:
+        """What :meth:`start` kept in the vault for the service (empty when nothing)."""
+        return Vault(self.path).read(Vault.SETUP) or {}
+
+    def apply(self, event: E.Event, photo: dict | None = None) -> None:
+        """Apply ``event`` (IllegalAction: nothing happens) and make it durable, with the
+        ``photo`` (``{"file", "sha256"}``) of the camera frame that settled a reveal or a draw.
 
         If the disk write fails, the game is put back as it was before ``event`` and the
         OSError is raised: an action that is not recorded does not count.
@@ -694,7 +1075,7 @@ class RecordedGame:
         before = len(self.game.results)
         self.game.apply(event)
         try:
-            self.writer.append_event(event, self.game.results[before:])
+            self.writer.append_event(event, self.game.results[before:], photo)
         except BaseException:
             # Rebuilt from the history without the event: linear, and only when a write fails.
             self.game = Game.from_events(self.game.config, self.game.history[:-1])

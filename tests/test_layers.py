@@ -3,9 +3,9 @@ never loads the simulated one.
 
 From the bottom: the cards; the pure rules (engine); the game record, the vision code,
 the devices and the memory helper, each built on the rules and none on another; the
-table (the controller and its parts); the simulated table (sim); and at the top the
-command line (cli, every command module, ``coyote_pi.commands``) and the Pi's
-installer, doctor and service glue (pi).
+table (the controller and its parts); the simulated table (sim); the measurements on it
+(bench); and at the top the command line (cli and ``coyote_pi.commands``, where every
+command module lives) and the Pi's installer, doctor and service glue (pi).
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("coyote_pi.record", "coyote_pi.vision", "coyote_pi.devices", "coyote_pi.memory"),
     ("coyote_pi.table",),
     ("coyote_pi.sim",),
+    ("coyote_pi.bench",),
     ("coyote_pi.commands", "coyote_pi.cli", "coyote_pi.__main__", "coyote_pi.pi"),
 )
 #: Packages of one layer that must not import each other either.
 INDEPENDENT = frozenset(LAYERS[2])
-TOP = len(LAYERS) - 1
 
 
 def _module_name(path: Path) -> str:
@@ -92,14 +92,14 @@ def test_no_module_imports_from_a_higher_layer():
         if owner is None:
             problems.append(f"{name} belongs to no layer: add its package to LAYERS")
             continue
-        rank = TOP if _is_command(tree) else _rank(owner)
+        rank = _rank(owner)
         for imported in sorted(_imports(name, tree)):
             other = _owner(imported)
             if other is None:
                 problems.append(f"{name} imports {imported}, which belongs to no layer")
             elif _rank(other) > rank:
                 problems.append(f"{name} imports {imported}, a higher layer")
-            elif rank != TOP and other != owner and {owner, other} <= INDEPENDENT:
+            elif other != owner and {owner, other} <= INDEPENDENT:
                 problems.append(f"{name} imports {imported}: {owner} and {other} must not depend on each other")
     assert not problems, "\n".join(problems)
 
@@ -110,6 +110,7 @@ def test_the_layer_check_sees_the_commands_and_the_simulation():
     trees = {_module_name(path): ast.parse(path.read_text(encoding="utf-8")) for path in PACKAGE.rglob("*.py")}
     commands = {name for name, tree in trees.items() if _is_command(tree)}
     assert {module for module, _ in COMMANDS.values()} <= commands
+    assert all(_owner(name) == "coyote_pi.commands" for name in commands), "a command outside coyote_pi.commands"
     assert any(_owner(imported) == "coyote_pi.sim" for name in commands for imported in _imports(name, trees[name]))
     assert "coyote_pi.table.rig" in _imports("coyote_pi.sim.rig", trees["coyote_pi.sim.rig"])
     assert _imports("coyote_pi.table.x", ast.parse("from coyote_pi import cards as C")) == {"coyote_pi.cards"}

@@ -2,6 +2,7 @@
 
 import base64
 import doctest
+import hashlib
 import json
 import os
 import re
@@ -13,7 +14,7 @@ import pytest
 
 from coyote_pi import record as record_module
 from coyote_pi.cli import main
-from coyote_pi.engine import Bid, Challenge, GameConfig, IllegalAction, Undo
+from coyote_pi.engine import Bid, Challenge, Deal, GameConfig, IllegalAction, Reveal, Undo
 from coyote_pi.engine.events import from_dict
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import arbiter_state
@@ -21,11 +22,14 @@ from coyote_pi.record import (
     RecordedGame,
     RecordError,
     RecordWriter,
+    Vault,
     _canonical,
     _sha256,
+    commitment,
     encode_record,
     fingerprint,
     fingerprint_qr,
+    is_sealed,
     normalize_fingerprint,
     read_record,
 )
@@ -35,6 +39,12 @@ CONFIG = GameConfig(players=3, variant="trickster", start_seat=2)
 
 def fixed_clock():
     return "2026-11-21T12:00:00.000Z"
+
+
+def counting_salts():
+    """Salts 000...1, 000...2, ...: the same record twice (real salts are random)."""
+    numbers = iter(range(1, 10**6))
+    return lambda: f"{next(numbers):032x}"
 
 
 def play(table: RecordedGame, seed=4, physical=True, stop_after=None):
@@ -86,7 +96,7 @@ def test_a_recorded_game_replays_to_the_same_state(finished):
     assert arbiter_state(record.game) == arbiter_state(table.game)
     assert record.fingerprint == table.writer.fingerprint
     kinds = {line["kind"] for line in record.lines}
-    assert kinds == {"setup", "action", "observation", "resolution"}
+    assert kinds == {"setup", "action", "observation", "opening", "resolution"}
     assert record.meta == {"device": "test"}
 
 
@@ -234,9 +244,11 @@ def test_each_event_is_fsynced_before_apply_returns(tmp_path, monkeypatch):
     table = RecordedGame.start(path, CONFIG)
     synced = []
     real_fsync = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real_fsync(fd)))
     play(table, stop_after=3)
-    assert len(synced) == 3
+    assert synced.count(str(path)) == 3
+    # The deal's opening went to the private file, and was on disk before the deal's line.
+    assert synced.index(str(tmp_path / "private" / "g.round.json.new")) < synced.index(str(path))
     assert len(read_record(path, allow_torn_tail=True).lines) == 4
 
 
@@ -256,7 +268,7 @@ def test_a_failed_write_does_not_count(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert arbiter_state(table.game) == state
     table.apply(Bid(seat, 99))  # the device carries on once the disk is back
-    assert read_record(path).game.round.bid == 99
+    assert read_record(path, private=True).game.round.bid == 99
 
 
 def test_resume_after_a_torn_write(tmp_path):
@@ -292,7 +304,7 @@ def test_undo_is_recorded_and_replayed(tmp_path):
     table.apply(Bid(seat, 7))
     table.apply(Undo(seat))
     table.apply(Bid(seat, 4))
-    record = read_record(path)
+    record = read_record(path, private=True)
     assert record.undone == [4]
     assert [line["event"]["type"] for line in record.lines[1:]] == ["deal", "bid", "undo", "bid"]
     assert record.game.round.bids == [(seat, 4)]
@@ -331,6 +343,24 @@ def _retype(path, kind):
 
 
 NOTE = {"kind": "note", "note": {"table": "verdict_seen", "round": 9}, "time": fixed_clock()}
+PHOTO = {"file": "round-01-reveal.jpg", "sha256": "0" * 64}
+
+
+def _reseal(index, k, change):
+    """A careful forger's change to what a round's opening line (at ``index``) opens: the
+    ``k``-th opened event is changed and the commitment of its sealed line recomputed."""
+    def mutate(lines):
+        opening = lines[index]["openings"][k]
+        change(opening["event"])
+        lines[opening["seq"]]["event"]["commitment"] = record_module.commitment(opening["event"], opening["salt"])
+        return lines
+    return mutate
+
+
+def _unseal_the_first_deal(lines):
+    lines[1]["event"] = lines[7]["openings"].pop(0)["event"]
+    return lines
+
 
 #: (what, mutation of the finished game's lines, {index: stored text}, line, reason). The
 #: hash chain is recomputed afterwards: every one of these passed the chain and the rules.
@@ -340,16 +370,19 @@ STRICT_CASES = [
     ("unicode escaped", _set([0, "meta", "device"], "café"),
      {0: lambda line: json.dumps(line, sort_keys=True, separators=(",", ":"))}, 1, "not in canonical form"),
     ("total 600 shown, 6 used", None,
-     {62: lambda line: _canonical(line).replace('"total":', '"total":600,"total":', 1)}, 63, "'total' appears twice"),
-    ("total 6.0 for 6", _retype([62, "result", "total"], float), None, 63,
+     {70: lambda line: _canonical(line).replace('"total":', '"total":600,"total":', 1)}, 71, "'total' appears twice"),
+    ("total 6.0 for 6", _retype([70, "result", "total"], float), None, 71,
      "differs from the rules' result in 'total' ('total': 31.0 recorded, 31 by the rules)"),
-    ("0 for false", _retype([62, "result", "challenger_wins"], int), None, 63, "in 'challenger_wins'"),
-    ("card alias", _set([1, "event", "seats", "3"], "Max 0"), None, 2, "the card 'Max 0' must be written 'max0'"),
+    ("0 for false", _retype([70, "result", "challenger_wins"], int), None, 71, "in 'challenger_wins'"),
+    ("card alias", _set([6, "event", "centre"], "Max 0"), None, 7, "the card 'Max 0' must be written 'max0'"),
+    ("opened card alias", _reseal(7, 0, lambda deal: deal["seats"].update({"3": "Max 0"})), None, 2,
+     "the card 'Max 0' must be written 'max0'"),
     ("seat as a string", _set([2, "event", "seat"], "2"), None, 3, "a seat must be a whole number, not '2'"),
-    ("seat key 02", lambda lines: (lines[1]["event"]["seats"].update({"02": lines[1]["event"]["seats"].pop("2")}),
-                                   lines)[1], None, 2, "'02' is not a seat number"),
+    ("seat key 02", _reseal(7, 0, lambda deal: deal["seats"].update({"02": deal["seats"].pop("2")})), None, 2,
+     "'02' is not a seat number"),
     ("unknown event key", _set([2, "event", "comment"], "x"), None, 3, "unknown key(s) in a bid event: 'comment'"),
-    ("missing event key", _set([1, "event", "deck"], ...), None, 2, "a deal event needs the key(s) 'deck'"),
+    ("missing event key", _reseal(7, 0, lambda deal: deal.pop("deck")), None, 2,
+     "a deal event needs the key(s) 'deck'"),
     ("unknown config key", _set([0, "config", "house_rules"], True), None, 1,
      "unknown key(s) in the game setup: 'house_rules'"),
     ("missing config key", _set([0, "config", "variant"], ...), None, 1, "the game setup needs the key(s) 'variant'"),
@@ -360,9 +393,34 @@ STRICT_CASES = [
     ("no such date", _set([2, "time"], "2026-02-30T12:00:00.000Z"), None, 3, "is not a UTC time"),
     ("offset, not Z", _set([2, "time"], "2026-11-21T12:00:00.000+00:00"), None, 3, "is not a UTC time"),
     ("time runs back", _set([3, "time"], EARLIER), None, 4, f"its time {EARLIER} is earlier than the line before it"),
-    ("note after the end", lambda lines: lines + [dict(NOTE)], None, 64, "a note after the game is over"),
+    ("note after the end", lambda lines: lines + [dict(NOTE)], None, 72, "a note after the game is over"),
     ("note inside a challenge", lambda lines: lines[:7] + [dict(NOTE)] + lines[7:], None, 8,
      "a note between a challenge's last event and its resolution"),
+    # Sealed values: hidden while the round is open, and exactly what was committed to.
+    ("a deal not sealed", _unseal_the_first_deal, None, 2, "a deal event must be sealed while its round is open"),
+    ("a guess not sealed", lambda lines: (lines[5].update(event=lines[7]["openings"].pop(1)["event"]), lines)[1],
+     None, 6, "a guess event must be sealed"),
+    ("an opened card changed", _set([7, "openings", 0, "event", "seats", "1"], "20"), None, 8,
+     "the opening of line 2 does not match its commitment"),
+    ("another salt", _set([7, "openings", 1, "salt"], "f" * 32), None, 8,
+     "the opening of line 6 does not match its commitment"),
+    ("a salt too short", _set([7, "openings", 1, "salt"], "f" * 8), None, 8, "a salt is 32 lowercase hex digits"),
+    ("another guesser opened", _reseal(7, 1, lambda guess: guess.update(seat=3)), None, 8,
+     "the opening of line 6 is not the guess event sealed there"),
+    ("a sealed line left unopened", _set([7, "openings"], ...), None, 8, "this opening line needs the key(s)"),
+    ("an opening short of one", lambda lines: (lines[7]["openings"].pop(), lines)[1], None, 8,
+     "the round's sealed lines are 2, 6, but the opening opens 2"),
+    ("a sealed key too many", _set([5, "event", "winner"], 1), None, 6, "a sealed guess event has exactly the keys"),
+    ("a resolution without its opening", lambda lines: lines[:7] + lines[8:], None, 8,
+     "a resolution before the opening line of its round"),
+    ("an opening with nothing sealed", lambda lines: lines[:9] + [dict(lines[7])] + lines[9:], None, 10,
+     "an opening line, but no round is sealed"),
+    ("an opening before the challenge ends", lambda lines: lines[:6] + [lines[7], lines[6]] + lines[8:], None, 7,
+     "an opening line while its round is still open"),
+    ("a photo on a deal", _set([1, "photo"], PHOTO), None, 2, "a deal line has no photo"),
+    ("a photo with a path", _set([6, "photo"], dict(PHOTO, file="../record.jsonl")), None, 7,
+     "'photo' must be null or an object with a plain 'file' name"),
+    ("a photo on a bid", _set([2, "photo"], PHOTO), None, 3, "unknown key(s) in this action line: 'photo'"),
 ]
 
 
@@ -370,7 +428,8 @@ STRICT_CASES = [
 def test_anything_but_the_canonical_record_is_rejected_at_its_line(finished, what, mutate, texts, line, reason):
     path, _ = finished
     lines = lines_of(path)
-    assert len(lines) == 63 and lines[62]["kind"] == "resolution"  # the cases were written for this game
+    assert len(lines) == 71 and lines[70]["kind"] == "resolution"  # the cases were written for this game
+    assert [o["seq"] for o in lines[7]["openings"]] == [1, 5]  # round 1 sealed its deal and one guess
     write_lines(path, mutate(lines) if mutate else lines, texts=texts)
     with pytest.raises(RecordError) as caught:
         read_record(path)
@@ -385,7 +444,7 @@ def test_a_last_line_without_its_newline_never_counted(finished, tmp_path):
     path.write_bytes(data[:-1])
     with pytest.raises(RecordError) as caught:
         read_record(path)
-    assert caught.value.line == 63 and "has no newline at its end" in caught.value.reason
+    assert caught.value.line == 71 and "has no newline at its end" in caught.value.reason
     assert "never finished" in caught.value.reason
     resumed = RecordedGame.resume(path)
     assert (tmp_path / "game.jsonl.torn").read_bytes() == data.splitlines()[-1]
@@ -431,9 +490,12 @@ def test_a_finished_game_takes_no_note(finished):
     assert path.read_bytes() == before
 
 
-def test_encode_record_writes_what_the_recorded_game_writes(finished):
-    path, table = finished
-    assert encode_record(CONFIG, table.game.history, {"device": "test"}, fixed_clock) == path.read_bytes()
+def test_encode_record_writes_what_the_recorded_game_writes(tmp_path):
+    path = tmp_path / "game.jsonl"
+    table = RecordedGame.start(path, CONFIG, {"device": "test"}, clock=fixed_clock, salt=counting_salts())
+    play(table)
+    assert encode_record(CONFIG, table.game.history, {"device": "test"}, fixed_clock,
+                         counting_salts()) == path.read_bytes()
 
 
 def test_the_docstring_examples_run():
@@ -510,7 +572,7 @@ def test_replay_expect_says_lines_were_added_after_a_fingerprint_noted_earlier(f
     verdict = next(n for n, line in enumerate(record.lines, start=1) if line["kind"] == "resolution")
     assert _expect(path, fingerprint(record.digests[verdict - 1])) == 1
     said = capsys.readouterr().err
-    assert f"it is the fingerprint of line {verdict}" in said and f"{63 - verdict} line(s) after it were added" in said
+    assert f"it is the fingerprint of line {verdict}" in said and f"{71 - verdict} line(s) after it were added" in said
 
 
 def test_replay_expect_says_lines_were_changed(finished, capsys):
@@ -529,8 +591,9 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "game-record.md"
 
 
 def test_the_worked_example_in_the_docs_is_a_valid_record(tmp_path, capsys):
-    """The example replays, its stated hash and fingerprint are right, and it is byte for
-    byte what the device writes for those events at those times."""
+    """The example replays, its photo and stated hash and fingerprint are right, its sealed
+    line opens to its deal, and it is byte for byte what the device writes for those
+    events at those times with that salt."""
     section = DOCS.read_text(encoding="utf-8").split("## Worked example", 1)[1]
     block = re.search(r"```jsonl\n(.*?)```", section, re.S).group(1)
     stated_hash = re.search(r"hashes to `([0-9a-f]{64})`", section).group(1)
@@ -540,17 +603,164 @@ def test_the_worked_example_in_the_docs_is_a_valid_record(tmp_path, capsys):
     record = read_record(path)
     assert (record.last_hash, record.fingerprint) == (stated_hash, stated_fingerprint)
     assert (record.game.last_result.score.total, record.game.last_result.winner) == (4, 1)
-    assert main(["replay", str(path), "--expect", stated_fingerprint]) == 0
+    photos = DOCS.parent / "images" / "record-example"
+    assert main(["replay", str(path), "--expect", stated_fingerprint, "--photos", str(photos)]) == 0
     capsys.readouterr()
 
     lines = [json.loads(line) for line in block.splitlines()]
-    times = iter(line["time"] for line in lines)  # resolutions take their time in their event's write
+    sealed, opening = lines[1]["event"], lines[6]["openings"][0]
+    assert set(sealed) == {"type", "commitment"}
+    hashed = '{"event":' + _canonical(opening["event"]) + ',"salt":"' + opening["salt"] + '"}'
+    assert hashed in DOCS.read_text(encoding="utf-8") and _sha256(hashed) == sealed["commitment"]
+
+    times = iter(line["time"] for line in lines)  # one clock reading per line written
     written = tmp_path / "written.jsonl"
     table = RecordedGame.start(written, GameConfig.from_dict(lines[0]["config"]), lines[0]["meta"],
-                               clock=lambda: next(times))
+                               clock=lambda: next(times), salt=lambda: opening["salt"])
+    opened = {o["seq"]: o["event"] for o in lines[6]["openings"]}
     for line in lines[1:]:
         if line["kind"] in ("action", "observation"):
-            table.apply(from_dict(line["event"]))
+            table.apply(from_dict(opened.get(line["seq"], line["event"])), photo=line.get("photo"))
         elif line["kind"] == "note":
             table.note(**line["note"])
     assert written.read_text(encoding="utf-8") == block
+
+
+# ---------------------------------------------------------------------- sealed values and photos
+
+
+def test_an_open_round_waits_sealed_in_a_private_file_until_its_opening(tmp_path):
+    """While a round is open its deal and guesses are sealed in the record, and what opens
+    them is in a file only the service reads, written before each sealed line; the round's
+    opening line empties it."""
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
+    private = tmp_path / "private" / "g.round.json"
+    players = {s: ScriptedPlayer() for s in table.game.eyes}
+    seen_open = 0
+    while (event := next_scripted_event(table.game, players, 4, physical=True)) is not None:
+        table.apply(event)
+        lines = lines_of(path)
+        opened_at = max((i for i, line in enumerate(lines) if line["kind"] == "opening"), default=0)
+        sealed = [line["seq"] for line in lines[opened_at:] if is_sealed(line.get("event"))]
+        if not sealed:
+            assert not private.exists()
+            continue
+        seen_open += 1
+        assert (private.stat().st_mode & 0o777, private.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+        openings = json.loads(private.read_text(encoding="utf-8"))["openings"]
+        assert [o["seq"] for o in openings] == sealed
+        for opening in openings:  # each sealed line commits to what the private file holds
+            assert lines[opening["seq"]]["event"]["commitment"] == commitment(opening["event"], opening["salt"])
+        assert not any("winner" in line.get("event", {}) for line in lines if line["kind"] == "action"
+                       and line["event"]["type"] == "guess" and line["seq"] in sealed)
+    assert seen_open > 20 and not private.exists() and table.game.winner is not None
+
+
+def test_replay_of_a_game_in_progress_leaves_the_open_round_out(tmp_path):
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
+    play(table, stop_after=8)  # round 2 is open: dealt and bid on
+    hidden = table.game.round.seat_cards
+    assert table.game.round_number == 2 and all(hidden.values())
+    done = subprocess.run([sys.executable, "-m", "coyote_pi", "replay", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    state = json.loads(done.stdout)
+    lines = lines_of(path)
+    deal_line = 1 + max(i for i, line in enumerate(lines) if line.get("event", {}).get("type") == "deal")
+    assert state["record"]["open_round"] == {"first_line": deal_line, "lines": len(lines) + 1 - deal_line,
+                                             "sealed_lines": [deal_line]}
+    assert state["round"] == 1 and state["current_round"]["number"] == 1  # the state before the open round
+    assert "seats" not in json.dumps(lines[deal_line - 1])
+    # The service, with the private file, sees the open round.
+    assert read_record(path, private=True).game.round.seat_cards == hidden
+
+
+def test_resume_needs_the_private_file_of_a_sealed_round(tmp_path):
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
+    play(table, stop_after=5)
+    state = arbiter_state(table.game)
+    assert arbiter_state(RecordedGame.resume(path).game) == state
+    (tmp_path / "private" / "g.round.json").unlink()
+    with pytest.raises(RecordError, match="g.round.json, which opens it, is missing"):
+        RecordedGame.resume(path)
+    assert read_record(path).open_round is not None  # the public replay is not affected
+
+
+def test_a_private_file_that_does_not_match_the_record_is_refused(tmp_path):
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
+    play(table, stop_after=5)
+    private = tmp_path / "private" / "g.round.json"
+    saved = json.loads(private.read_text(encoding="utf-8"))
+    saved["openings"][0]["event"]["seats"]["1"], saved["openings"][0]["event"]["seats"]["2"] = (
+        saved["openings"][0]["event"]["seats"]["2"], saved["openings"][0]["event"]["seats"]["1"])
+    private.write_text(json.dumps(saved), encoding="utf-8")
+    with pytest.raises(RecordError, match="the opening of line 2 does not match its commitment"):
+        RecordedGame.resume(path)
+
+
+def test_resume_writes_an_opening_lost_with_its_resolution(finished, tmp_path):
+    """A power cut after the closing event's line but before its opening and resolution:
+    the private file still opens the round, and resume writes both."""
+    path, table = finished
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert [json.loads(line)["kind"] for line in lines[-3:]] == ["observation", "opening", "resolution"]
+    opening = json.loads(lines[-2])["openings"]
+    Vault(path).write(Vault.ROUND, {"openings": opening})  # as it was before the round closed
+    path.write_text("".join(lines[:-2]), encoding="utf-8")
+    resumed = RecordedGame.resume(path)
+    again = read_record(path)
+    assert again.lines[-2]["openings"] == opening and again.game.winner == table.game.winner == resumed.game.winner
+    assert not (tmp_path / "private" / "game.round.json").exists()
+
+
+def test_what_the_device_keeps_private_stays_out_of_the_setup_line(tmp_path):
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, CONFIG, {"source": "sim"}, private_meta={"seed": 12})
+    assert read_record(path).meta == {"source": "sim"} and "seed" not in path.read_text(encoding="utf-8")
+    assert table.private_meta == RecordedGame.resume(path).private_meta == {"seed": 12}
+    assert (tmp_path / "private" / "g.setup.json").stat().st_mode & 0o777 == 0o600
+
+
+def _game_with_a_photo(tmp_path):
+    """A 2-player round whose reveal keeps a photo, the photo in ``photos/``."""
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (photos / "round-01-reveal.jpg").write_bytes(b"\xff\xd8 a photo of the reveal")
+    photo = {"file": "round-01-reveal.jpg", "sha256": hashlib.sha256(b"\xff\xd8 a photo of the reveal").hexdigest()}
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, GameConfig(players=2), clock=fixed_clock)
+    for event in (Deal({1: "4", 2: "max0"}), Bid(1, 3), Challenge(2)):
+        table.apply(event)
+    table.apply(Reveal("10"), photo=photo)
+    return path, photos
+
+
+def test_replay_checks_the_photos_the_record_names(tmp_path, capsys):
+    path, photos = _game_with_a_photo(tmp_path)
+    assert main(["replay", str(path), "--photos", str(photos)]) == 0
+    assert json.loads(capsys.readouterr().out)["record"]["photos_checked"] == 1
+    (photos / "round-01-reveal.jpg").write_bytes(b"\xff\xd8 another photo")
+    assert main(["replay", str(path), "--photos", str(photos)]) == 1
+    assert "line 5: round-01-reveal.jpg is not the photo recorded" in capsys.readouterr().err
+    (photos / "round-01-reveal.jpg").unlink()
+    assert main(["replay", str(path), "--photos", str(photos)]) == 1
+    assert "line 5: the photo round-01-reveal.jpg is missing from" in capsys.readouterr().err
+
+
+def test_only_a_reveal_or_a_draw_keeps_a_photo(tmp_path):
+    table = RecordedGame.start(tmp_path / "g.jsonl", GameConfig(players=2))
+    with pytest.raises(ValueError, match="a deal keeps no photo"):
+        table.apply(Deal({1: "4", 2: "5"}), photo={"file": "x.jpg", "sha256": "0" * 64})
+
+
+def test_a_damaged_private_file_is_reported_not_trusted(tmp_path):
+    path = tmp_path / "g.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
+    play(table, stop_after=3)
+    (tmp_path / "private" / "g.round.json").write_text('{"openings": [{"seq": 1}]}', encoding="utf-8")
+    with pytest.raises(RecordError, match="g.round.json, which opens the record's last round, is damaged"):
+        RecordedGame.resume(path)

@@ -19,6 +19,8 @@ With a ``stream`` (normally ``sys.stdin``), a background thread reads it; when t
 is a terminal it is switched to cbreak mode (keys arrive without Enter, Ctrl-C still
 interrupts) and restored by :meth:`KeyboardButtons.close`. Without one, call
 :meth:`KeyboardButtons.feed` with each key (a pygame or curses front end, or a test).
+A key that is no seat's goes to :attr:`KeyboardButtons.on_other_key`, if set (the
+simulated table's terminal uses a few for itself: whose eyes, help).
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ class KeyboardButtons:
     background thread; call :meth:`close` when done.
     """
 
+    #: Called with each typed key that is no seat's (lower case), on the reading thread.
+    on_other_key: Callable[[str], None] | None = None
+
     def __init__(
         self,
         events: queue.Queue,
@@ -88,6 +93,8 @@ class KeyboardButtons:
         """Handle one typed character; return the event it queued, if any."""
         key = key.lower()
         if key not in self._keymap:
+            if self.on_other_key is not None:
+                self.on_other_key(key)
             return None
         seat, button = self._keymap[key]
         now = self._clock()

@@ -12,7 +12,11 @@ sink has one when the display closes::
 
 :func:`halfblock_lines` draws a 1-bit image in a terminal with Unicode half blocks: each
 character cell holds two pixels one above the other, so 128x64 becomes 128 columns by
-32 rows (plus a frame around it in :class:`TerminalView`).
+32 rows (plus a frame around it in :class:`TerminalView`), or a whole multiple of that.
+A smaller terminal gets :func:`braille_lines`: each cell holds 2x4 pixels as Braille
+dots, so every pixel still shows in 64 columns by 16 rows (an 80x24 terminal has room
+for it). Shrinking the half blocks instead would lose pixels, and the OLED's 10-pixel
+text with them. :func:`fit_lines` picks the largest drawing that fits a terminal.
 
 A pygame window is not provided: the terminal view needs no extra dependency and works
 over SSH, which is how a Pi is usually reached.
@@ -20,6 +24,8 @@ over SSH, which is how a Pi is usually reached.
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -28,11 +34,18 @@ from PIL import Image
 
 # Index: (top pixel lit) * 2 + (bottom pixel lit).
 _HALF_BLOCKS = (" ", "▄", "▀", "█")
+# Braille cells: (column, row) of each of the 8 dots in a 2x4 cell, and its bit.
+_BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08),
+                 (1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+_BRAILLE_BLANK = 0x2800
 
 
-def halfblock_lines(image: Image.Image) -> list[str]:
-    """``image`` as text, two pixel rows per line: ``ceil(height / 2)`` lines of ``width`` characters."""
+def halfblock_lines(image: Image.Image, scale: int = 1) -> list[str]:
+    """``image`` as text, two pixel rows per line: ``ceil(height / 2)`` lines of ``width``
+    characters; with ``scale``, each pixel ``scale`` characters wide and half as many high."""
     bitmap = image.convert("1")
+    if scale > 1:
+        bitmap = bitmap.resize((bitmap.width * scale, bitmap.height * scale), Image.NEAREST)
     width, height = bitmap.size
     pixels = bitmap.load()
 
@@ -45,23 +58,81 @@ def halfblock_lines(image: Image.Image) -> list[str]:
     ]
 
 
+def braille_lines(image: Image.Image) -> list[str]:
+    """``image`` as Braille dots, 2x4 pixels per character: ``ceil(height / 4)`` lines of
+    ``ceil(width / 2)`` characters, every pixel kept."""
+    bitmap = image.convert("1")
+    width, height = bitmap.size
+    pixels = bitmap.load()
+    lines = []
+    for top in range(0, height, 4):
+        cells = []
+        for left in range(0, width, 2):
+            bits = 0
+            for dx, dy, bit in _BRAILLE_DOTS:
+                x, y = left + dx, top + dy
+                if x < width and y < height and pixels[x, y]:
+                    bits |= bit
+            cells.append(chr(_BRAILLE_BLANK + bits))
+        lines.append("".join(cells))
+    return lines
+
+
+def fit_lines(image: Image.Image, columns: int, rows: int) -> list[str] | None:
+    """The largest drawing of ``image`` no bigger than ``columns`` x ``rows`` characters:
+    half blocks at the largest whole scale, else Braille; None when even that does not fit."""
+    width, height = image.size
+    scale = min(columns // width, rows // math.ceil(height / 2))
+    if scale >= 1:
+        return halfblock_lines(image, scale)
+    if columns >= math.ceil(width / 2) and rows >= math.ceil(height / 4):
+        return braille_lines(image)
+    return None
+
+
+def smallest_size(image_size: tuple[int, int]) -> tuple[int, int]:
+    """The fewest ``(columns, rows)`` :func:`fit_lines` can draw an image of ``image_size`` in."""
+    width, height = image_size
+    return math.ceil(width / 2), math.ceil(height / 4)
+
+
+def boxed(lines: list[str]) -> list[str]:
+    """``lines`` (of equal length) inside a frame: two more columns and two more rows."""
+    width = len(lines[0]) if lines else 0
+    return ["┌" + "─" * width + "┐", *(f"│{line}│" for line in lines), "└" + "─" * width + "┘"]
+
+
 class TerminalView:
     """Draws each frame in a terminal inside a box, redrawing in place when ``clear`` is true.
 
     ``stream`` defaults to standard output. With ``clear`` (the default when the stream
     is a terminal) each frame replaces the previous one at the top of the screen;
-    otherwise frames follow each other, which suits logs and pipes.
+    otherwise frames follow each other, which suits logs and pipes. On a terminal each
+    frame is fitted to the terminal's size at that moment (:func:`fit_lines`); elsewhere,
+    or with ``size=(columns, rows)``, to that size (default: room for half blocks at 1:1).
     """
 
-    def __init__(self, stream: TextIO | None = None, *, clear: bool | None = None):
+    def __init__(self, stream: TextIO | None = None, *, clear: bool | None = None,
+                 size: tuple[int, int] | None = None):
         self._stream = stream if stream is not None else sys.stdout
         self._clear = self._stream.isatty() if clear is None else clear
+        self._size = size
+
+    def _room(self, image: Image.Image) -> tuple[int, int]:
+        if self._size is None and self._stream.isatty():
+            columns, rows = os.get_terminal_size(self._stream.fileno())
+        else:
+            columns, rows = self._size or (image.width + 2, math.ceil(image.height / 2) + 2)
+        return columns - 2, rows - 2  # the frame
 
     def text(self, image: Image.Image) -> str:
-        """The framed rendering of ``image``: ``width + 2`` columns by ``ceil(height / 2) + 2`` rows."""
-        rows = halfblock_lines(image)
-        width = image.size[0]
-        return "\n".join(["┌" + "─" * width + "┐", *(f"│{row}│" for row in rows), "└" + "─" * width + "┘"]) + "\n"
+        """The framed rendering of ``image`` that fits the room (half blocks at 1:1 on a
+        ``width + 2`` by ``ceil(height / 2) + 2`` terminal), or what size is needed."""
+        lines = fit_lines(image, *self._room(image))
+        if lines is None:
+            columns, rows = smallest_size(image.size)
+            return f"The terminal is too small for the OLED: make it at least {columns + 2}x{rows + 2}.\n"
+        return "\n".join(boxed(lines)) + "\n"
 
     def frame(self, image: Image.Image, when: float) -> None:
         prefix = "\x1b[H\x1b[2J" if self._clear else ""

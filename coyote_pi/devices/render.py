@@ -8,7 +8,10 @@ and gains width). From top to bottom:
   take several pages;
 - the **big** text, in the largest bold size that fits the space left over;
 - the **lines**, word-wrapped in small type; as many rows as leave the big text at
-  least 18 px, the rest on further pages;
+  least 18 px, the rest on further pages. A page never ends inside a line that fits on
+  one page; a line longer than a page is cut between its sentences or clauses (after
+  ``, ; :`` or a full stop), so a page holds whole thoughts, never "Seat 1 loses a
+  closed" with "eye" on the next;
 - the **seat strip**: one cell per seat with its number, one eye icon per peek card
   (open eyes first, then closed ones), a diamond on the seat holding the Coyote card,
   the cell inverted for the seat whose turn it is and struck through for a seat out of
@@ -30,8 +33,11 @@ never a system font, so the Pi and a laptop draw the same pixels::
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+import re
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -62,7 +68,14 @@ def load_font(style: str, size: int) -> ImageFont.FreeTypeFont:
 
 
 def wrap_text(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` pixels: at spaces, inside over-long words."""
+    """Break ``text`` into lines no wider than ``width`` pixels: at spaces; a word wider
+    than that after its hyphens (a record's fingerprint ``WWWW-WWWW-...``), else where it must."""
+    return list(_wrapped(text, font, width))
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrapped(text: str, font: ImageFont.FreeTypeFont, width: int) -> tuple[str, ...]:
+    # Cached: measuring text is slow (Cyrillic most), and paging wraps the same lines often.
     rows: list[str] = []
     for paragraph in text.split("\n"):
         row = ""
@@ -74,13 +87,31 @@ def wrap_text(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
             if row:
                 rows.append(row)
             row = ""
-            for char in word:  # a word wider than the screen is split where it must be
-                if row and font.getlength(row + char) > width:
+            for part in re.findall(r"[^-]+-?|-", word):
+                if row and font.getlength(row + part) > width:
                     rows.append(row)
                     row = ""
-                row += char
+                for char in part:  # a part wider than the screen is split where it must be
+                    if row and font.getlength(row + char) > width:
+                        rows.append(row)
+                        row = ""
+                    row += char
         rows.append(row)
-    return rows
+    return tuple(rows)
+
+
+#: Where a line may be cut between pages: after a comma, semicolon or colon, or after a
+#: sentence's end (not after an abbreviation such as "доп. место": the next word is lower case).
+_CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|(?<=[.!?…])\s+(?![a-zа-яёäöüß])")
+
+
+def clauses(text: str) -> list[str]:
+    """``text`` cut after each sentence and clause, the punctuation kept with its clause.
+
+    >>> clauses("Look at it secretly, put it back face down. Then raise.")
+    ['Look at it secretly,', 'put it back face down.', 'Then raise.']
+    """
+    return [part for part in _CLAUSE_BREAK.split(text) if part]
 
 
 def fit_width(text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
@@ -90,6 +121,20 @@ def fit_width(text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
     while text and font.getlength(text + ELLIPSIS) > width:
         text = text[:-1]
     return text + ELLIPSIS
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """Where one page of a screen goes and what of it fits (see :meth:`ScreenRenderer._plan`)."""
+
+    title_height: int
+    strip_height: int
+    title: str  #: as drawn (cut with an ellipsis if too wide)
+    mark: str  #: the "2/3" page mark, or ""
+    big_band: tuple[int, int]  #: (top, bottom) of the big text's band; the lines start at its bottom
+    big_font: ImageFont.FreeTypeFont | None
+    big: str  #: as drawn
+    rows: list[str]  #: this page's rows of small text
 
 
 class ScreenRenderer:
@@ -110,26 +155,57 @@ class ScreenRenderer:
         self.small_bold = load_font("bold", self.SMALL_FONT * self.step)
         self.pitch = self.LINE_PITCH * self.step
         self.margin = self.MARGIN * self.step
+        #: The newest screens' layouts: the presenter asks for the page count, then draws.
+        self._layouts: dict[Screen, tuple] = {}
 
     # --- layout ---------------------------------------------------------------------
 
-    def _wrapped_lines(self, screen: Screen) -> list[str]:
-        rows: list[str] = []
-        for line in screen.lines:
-            rows += wrap_text(line, self.small, self.width - 2 * self.margin)
-        return rows
+    def _line_groups(self, line: str, rows: int) -> list[list[str]]:
+        """``line`` wrapped, in runs of rows that must stay on one page: the whole line
+        when it fits a page, else its clauses, joined while they fit a page."""
+        width = self.width - 2 * self.margin
+        wrapped = wrap_text(line, self.small, width)
+        if len(wrapped) <= rows:
+            return [wrapped]
+        chunks: list[str] = []
+        for clause in clauses(line):
+            joined = f"{chunks[-1]} {clause}" if chunks else clause
+            if chunks and len(wrap_text(joined, self.small, width)) <= rows:
+                chunks[-1] = joined
+            else:
+                chunks.append(clause)
+        groups = [wrap_text(chunk, self.small, width) for chunk in chunks]
+        return [group[i : i + rows] for group in groups for i in range(0, len(group), rows)]  # a clause over a page
+
+    def _paginate(self, lines: Sequence[str], rows: int) -> list[list[str]]:
+        pages: list[list[str]] = [[]]
+        for line in lines:
+            for group in self._line_groups(line, rows):
+                if pages[-1] and len(pages[-1]) + len(group) > rows:
+                    pages.append([])
+                pages[-1].extend(group)
+        return pages
 
     def _layout(self, screen: Screen) -> tuple[int, int, int, list[list[str]]]:
         """``(title height, strip height, line rows per page, pages of wrapped lines)``."""
-        wrapped = self._wrapped_lines(screen)
+        key = dataclasses.replace(screen, page=0)
+        if key not in self._layouts:
+            if len(self._layouts) >= 64:
+                self._layouts.clear()
+            self._layouts[key] = self._lay_out(screen)
+        return self._layouts[key]
+
+    def _lay_out(self, screen: Screen) -> tuple[int, int, int, list[list[str]]]:
+        wanted = sum(len(wrap_text(line, self.small, self.width - 2 * self.margin)) for line in screen.lines)
         strip = self.STRIP_HEIGHT * self.step if screen.seats else 0
         title = self.TITLE_HEIGHT * self.step if screen.title else 0
-        rows = self._rows_for(screen, self.height - title - strip, len(wrapped))
-        if rows and len(wrapped) > rows and not title:
+        rows = self._rows_for(screen, self.height - title - strip, wanted)
+        pages = self._paginate(screen.lines, rows) if rows else [[]]
+        if len(pages) > 1 and not title:
             title = self.TITLE_HEIGHT * self.step  # paged lines need the title row for their page mark
-            rows = self._rows_for(screen, self.height - title - strip, len(wrapped))
-        pages = [wrapped[i : i + rows] for i in range(0, len(wrapped), rows)] if rows else []
-        return title, strip, rows, pages or [[]]
+            rows = self._rows_for(screen, self.height - title - strip, wanted)
+            pages = self._paginate(screen.lines, rows)
+        return title, strip, rows, pages
 
     def _rows_for(self, screen: Screen, space: int, wanted: int) -> int:
         if not wanted:
@@ -141,6 +217,38 @@ class ScreenRenderer:
         """How many pages ``screen.lines`` take at this size (at least 1)."""
         return len(self._layout(screen)[3])
 
+    def pages(self, screen: Screen) -> list[list[str]]:
+        """The rows of small text on each page of ``screen``, as drawn."""
+        return [list(page) for page in self._layout(screen)[3]]
+
+    def _plan(self, screen: Screen) -> _Plan:
+        title_h, strip_h, rows, pages = self._layout(screen)
+        page = screen.page % len(pages)
+        mark = f"{page + 1}/{len(pages)}" if len(pages) > 1 else ""
+        title = fit_width(screen.title, self.small_bold, self._title_room(mark)) if title_h else ""
+        lines_top = self.height - strip_h - rows * self.pitch if screen.big else title_h
+        big_font, big = None, ""
+        if screen.big:
+            big_font = self._largest_bold(screen.big, self.width - 2 * self.margin, lines_top - title_h - 1)
+            big = "\n".join(fit_width(line, big_font, self.width - 2 * self.margin) for line in screen.big.split("\n"))
+        return _Plan(title_h, strip_h, title, mark, (title_h, lines_top), big_font, big, pages[page])
+
+    def overflows(self, screen: Screen) -> list[str]:
+        """What of ``screen`` does not fit: a title or big text cut short (on any page),
+        a word too wide for a row (cut inside; one cut after its hyphens is whole).
+        Empty when everything shows whole."""
+        problems = []
+        for page in range(self.page_count(screen)):
+            plan = self._plan(dataclasses.replace(screen, page=page))
+            if plan.title != screen.title and screen.title:
+                problems.append(f"title cut: {plan.title!r}")
+            if plan.big != screen.big:
+                problems.append(f"big text cut: {plan.big!r}")
+        width = self.width - 2 * self.margin
+        problems += [f"word too wide: {part!r}" for line in screen.lines for word in line.split()
+                     for part in re.findall(r"[^-]+-?", word) if self.small.getlength(part) > width]
+        return sorted(set(problems))
+
     # --- drawing --------------------------------------------------------------------
 
     def render(self, screen: Screen) -> Image.Image:
@@ -151,33 +259,31 @@ class ScreenRenderer:
         if screen.qr:
             self._draw_qr(draw, screen, paper, ink)
             return image
-        title_h, strip_h, rows, pages = self._layout(screen)
-        page = screen.page % len(pages)
-        if title_h:
-            mark = f"{page + 1}/{len(pages)}" if len(pages) > 1 else ""
-            self._draw_title(draw, screen.title, mark, title_h, ink)
-        lines_top = self.height - strip_h - rows * self.pitch if screen.big else title_h
-        if screen.big:
-            self._draw_big(draw, screen.big, (title_h, lines_top), ink)
-        for index, row in enumerate(pages[page]):
+        plan = self._plan(screen)
+        if plan.title_height:
+            self._draw_title(draw, plan.title, plan.mark, plan.title_height, ink)
+        if plan.big:
+            self._draw_big(draw, plan.big, plan.big_font, plan.big_band, ink)
+        lines_top = plan.big_band[1]
+        for index, row in enumerate(plan.rows):
             draw.text((self.margin, lines_top + index * self.pitch - self.step), row, font=self.small, fill=ink)
-        if strip_h:
-            self._draw_strip(draw, screen.seats, self.height - strip_h, ink)
+        if plan.strip_height:
+            self._draw_strip(draw, screen.seats, self.height - plan.strip_height, ink)
         return image
 
-    def _draw_title(self, draw: ImageDraw.ImageDraw, title: str, mark: str, height: int, ink: int) -> None:
+    def _title_room(self, mark: str) -> int:
         mark_width = math.ceil(self.small.getlength(mark)) + self.margin if mark else 0
-        room = self.width - 2 * self.margin - mark_width
-        draw.text((self.margin, -self.step), fit_width(title, self.small_bold, room), font=self.small_bold, fill=ink)
+        return self.width - 2 * self.margin - mark_width
+
+    def _draw_title(self, draw: ImageDraw.ImageDraw, title: str, mark: str, height: int, ink: int) -> None:
+        draw.text((self.margin, -self.step), title, font=self.small_bold, fill=ink)
         if mark:
             draw.text((self.width - self.margin, -self.step), mark, font=self.small, fill=ink, anchor="ra")
         draw.line([(0, height - 1), (self.width - 1, height - 1)], fill=ink)
 
-    def _draw_big(self, draw: ImageDraw.ImageDraw, text: str, band: tuple[int, int], ink: int) -> None:
+    def _draw_big(self, draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, band: tuple[int, int],
+                  ink: int) -> None:
         top, bottom = band
-        width, height = self.width - 2 * self.margin, bottom - top - 1
-        font = self._largest_bold(text, width, height)
-        text = "\n".join(fit_width(line, font, width) for line in text.split("\n"))
         left, upper, right, lower = _text_box(font, text)
         x = (self.width - (right - left)) / 2 - left
         y = top + (bottom - top - (lower - upper)) / 2 - upper
@@ -189,9 +295,10 @@ class ScreenRenderer:
     def _largest_bold(self, text: str, width: int, height: int) -> ImageFont.FreeTypeFont:
         """The largest bold font (not below the small size) whose ``text`` fits ``width`` x ``height``."""
 
-        def fits(size: int) -> bool:
-            left, upper, right, lower = _text_box(load_font("bold", size), text)
-            return right - left <= width and lower - upper <= height
+        def fits(size: int) -> bool:  # the advance width, as fit_width measures: never cut after choosing
+            font = load_font("bold", size)
+            left, upper, right, lower = _text_box(font, text)
+            return max(font.getlength(line) for line in text.split("\n")) <= width and lower - upper <= height
 
         low, high = self.SMALL_FONT * self.step, max(self.SMALL_FONT * self.step, int(height * 1.4))
         while low < high:  # binary search: text size grows with font size

@@ -4,22 +4,17 @@ The document has a table per seat, the OLED and camera connections, the shutdown
 and a text drawing of the 40-pin header. Regenerate it after editing
 ``hardware/pinmap.toml``::
 
-    python -m coyote_pi.devices.wiring --write docs/wiring.md
+    python -m coyote_pi.commands.wiring --write docs/wiring.md
 
-``--check docs/wiring.md`` exits with status 1 when the file is stale (the test suite
-does the same check), and with no option the document goes to standard output.
+(:mod:`coyote_pi.commands.wiring`; ``--check docs/wiring.md`` exits with status 1 when
+the file is stale, as the test suite checks.)
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-from pathlib import Path
+from coyote_pi.devices.pinmap import GPIO_TO_HEADER, HEADER, RESERVED_GPIOS, PinMap
 
-from coyote_pi.devices.errors import PinMapError
-from coyote_pi.devices.pinmap import GPIO_TO_HEADER, HEADER, RESERVED_GPIOS, PinMap, load_pinmap
-
-REGENERATE_COMMAND = "python -m coyote_pi.devices.wiring --write docs/wiring.md"
+REGENERATE_COMMAND = "python -m coyote_pi.commands.wiring --write docs/wiring.md"
 
 #: What each button does, as the controller uses them.
 BUTTON_USES: dict[str, str] = {
@@ -183,40 +178,3 @@ def render_wiring(pins: PinMap, source_name: str = "hardware/pinmap.toml") -> st
     ]
     return "\n".join(out)
 
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m coyote_pi.devices.wiring",
-        description="Print docs/wiring.md generated from the pin map (or write or check it).",
-    )
-    parser.add_argument("--pinmap", help="pin map file (default: the one shipped with the package)")
-    action = parser.add_mutually_exclusive_group()
-    action.add_argument("--write", metavar="FILE", help="write the document to FILE")
-    action.add_argument("--check", metavar="FILE", help="exit 1 when FILE differs from the pin map")
-    args = parser.parse_args(argv)
-    try:
-        document = render_wiring(load_pinmap(args.pinmap))
-    except PinMapError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
-    if args.check:
-        try:
-            current = Path(args.check).read_text(encoding="utf-8")
-        except OSError as err:
-            print(f"error: cannot read {args.check}: {err.strerror or err}", file=sys.stderr)
-            return 1
-        if current != document:
-            print(f"{args.check} is out of date with the pin map; run: {REGENERATE_COMMAND}", file=sys.stderr)
-            return 1
-        print(f"{args.check} matches the pin map")
-        return 0
-    if args.write:
-        Path(args.write).write_text(document, encoding="utf-8")
-        print(f"wrote {args.write}")
-        return 0
-    sys.stdout.write(document)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

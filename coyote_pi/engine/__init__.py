@@ -18,6 +18,7 @@ from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.events import (
     Bid,
     Challenge,
+    Correct,
     Deal,
     DrawReplacement,
     Event,
@@ -46,7 +47,7 @@ from coyote_pi.engine.views import SeatView, arbiter_state, public_view, seat_vi
 
 __all__ = [
     "BASIC", "BIDDING", "DEAL", "DRAW", "GUESSING", "OVER", "REVEAL", "TRICKSTER",
-    "Bid", "Challenge", "Deal", "DrawReplacement", "Event", "Game", "GameConfig", "Guess",
+    "Bid", "Challenge", "Correct", "Deal", "DrawReplacement", "Event", "Game", "GameConfig", "Guess",
     "IllegalAction", "Legal", "Peek", "Reveal", "RoundResult", "Score", "SeatView", "Undo",
     "UseCoyoteCard", "arbiter_state", "public_view", "score", "seat_view",
 ]

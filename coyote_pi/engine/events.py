@@ -6,7 +6,9 @@ Two kinds of event drive a :class:`~coyote_pi.engine.game.Game`:
   :class:`UseCoyoteCard`, :class:`Guess` (Trickster) and :class:`Undo`;
 - **observations** of the cards: :class:`Deal` (the cards of a round, dealt from a seeded
   virtual deck or seen by the camera), :class:`Reveal` (face-down cards turned up at a
-  challenge) and :class:`DrawReplacement` (the card drawn for ``?``).
+  challenge) and :class:`DrawReplacement` (the card drawn for ``?``);
+- :class:`Correct`: a card of the last verdict that the camera misread, put right by
+  the two seats of the challenge before the next deal.
 
 Each event turns into a plain dict for the game record (:func:`to_dict`) and back
 (:func:`from_dict`, which rejects malformed input with a readable message).
@@ -93,7 +95,31 @@ class Undo(SeatAction):
     """Takes back the seat's last bid, while it is still the latest thing that happened."""
 
 
-Event = Deal | Bid | Challenge | Peek | UseCoyoteCard | Guess | Reveal | DrawReplacement | Undo
+#: What a correction may name: the round's cards as the table asks for them.
+CORRECTABLE = ("centre", "extra", "draw")
+
+
+@dataclass(frozen=True)
+class Correct:
+    """A card of the last verdict, read wrongly and put right while that round is still the
+    latest (before the next deal): the verdict is worked out again with it.
+
+    ``item`` names the card: ``"centre"``, ``"extra"`` (the Coyote card's draw),
+    ``"draw"`` (the card drawn for ``?``) or ``"seat:N"``. ``card`` is the right card.
+    ``confirmed_by`` are the two seats of the challenge in seat order: both confirmed it.
+    """
+
+    item: str
+    card: str
+    confirmed_by: tuple[int, ...]
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose card is corrected (None for the centre, extra and draw cards)."""
+        return int(self.item[5:]) if self.item.startswith("seat:") else None
+
+
+Event = Deal | Bid | Challenge | Peek | UseCoyoteCard | Guess | Reveal | DrawReplacement | Undo | Correct
 
 _TYPES: dict[str, type] = {
     "deal": Deal,
@@ -105,6 +131,7 @@ _TYPES: dict[str, type] = {
     "reveal": Reveal,
     "draw": DrawReplacement,
     "undo": Undo,
+    "correct": Correct,
 }
 _NAMES = {cls: name for name, cls in _TYPES.items()}
 
@@ -124,6 +151,8 @@ def to_dict(event: Event) -> dict:
         out["centre"] = event.centre
         out["extra"] = event.extra
         out["seats"] = None if event.seats is None else {str(s): c for s, c in sorted(event.seats.items())}
+    elif isinstance(event, Correct):
+        out.update(item=event.item, card=event.card, confirmed_by=list(event.confirmed_by))
     else:
         out.update(vars(event))
     return out
@@ -136,6 +165,7 @@ _KEYS: dict[type, frozenset[str]] = {
     Guess: frozenset({"type", "seat", "winner"}),
     Reveal: frozenset({"type", "centre", "extra", "seats"}),
     DrawReplacement: frozenset({"type", "card"}),
+    Correct: frozenset({"type", "item", "card", "confirmed_by"}),
 }
 _SEAT_KEYS = frozenset({"type", "seat"})
 
@@ -181,6 +211,11 @@ def from_dict(data: object) -> Event:
         )
     if cls is DrawReplacement:
         return DrawReplacement(_card(data["card"]))
+    if cls is Correct:
+        confirmed = data["confirmed_by"]
+        if not isinstance(confirmed, list):
+            raise _bad("'confirmed_by' must be a list of seats")
+        return Correct(_item(data["item"]), _card(data["card"]), tuple(_seat(seat) for seat in confirmed))
     return cls(_seat(data["seat"]))
 
 
@@ -209,6 +244,13 @@ def _seat_key(key: str) -> int:
     if not (key.isascii() and key.isdigit() and not key.startswith("0")):
         raise _bad(f"{key!r} is not a seat number")
     return int(key)
+
+
+def _item(value: object) -> str:
+    """A card's place as a correction names it: centre, extra, draw or ``seat:N``."""
+    if isinstance(value, str) and (value in CORRECTABLE or (value.startswith("seat:") and _seat_key(value[5:]))):
+        return value
+    raise _bad(f"{value!r} is not a card's place (centre, extra, draw or seat:N)")
 
 
 def _card(value: object) -> str:

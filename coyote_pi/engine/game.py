@@ -12,12 +12,20 @@ A game moves through phases::
 - ``draw``: ``?`` is in play and the card drawn to replace it must be observed.
 - ``over``: one seat is left, the winner.
 
+Between a resolution and the next deal (or at the end of the game) the verdict may be
+corrected: :class:`~coyote_pi.engine.events.Correct` puts right a card the camera
+misread, and the round is resolved again from the state before its verdict.
+
 A virtual deal (seeded deck, see :meth:`Game.deal_from_deck`) knows every card, so the
 ``reveal`` and ``draw`` phases pass by themselves; a physical table observes them. Both
 go through the same rules. The game never reads a clock or global random state.
 
 Seats are numbered 1..N clockwise. Every refused event raises
 :class:`~coyote_pi.engine.errors.IllegalAction` and leaves the game unchanged.
+
+This module is longer than the project's 600-line guide on purpose: it is one state
+machine, each phase's checks beside the transitions they guard, and undo restores the
+whole of it; split, a reader would hold several files open to follow one event.
 """
 
 from __future__ import annotations
@@ -291,6 +299,8 @@ class Game:
         #: ``Game.from_events(config, history)`` rebuilds this exact state.
         self.history: list[E.Event] = []
         self._active = tuple(self.eyes)  # changes only when a loser is eliminated
+        #: The eyes and seats in play before the last verdict: a correction resolves again from them.
+        self._before_verdict: tuple[dict[int, Eyes], tuple[int, ...]] | None = None
 
     # ---------------------------------------------------------------- queries
 
@@ -386,7 +396,7 @@ class Game:
         handler = self._HANDLERS.get(type(event))
         if handler is None:
             raise IllegalAction(f"{event!r} is not a Coyote event", code="bad_event")
-        if self.phase == OVER:
+        if self.phase == OVER and not isinstance(event, E.Correct):  # the final verdict may be corrected
             raise IllegalAction(f"the game is over: seat {self.winner} has won", code="game_over")
         if isinstance(event, E.Undo):
             self._undo(event)
@@ -634,6 +644,7 @@ class Game:
 
     def _resolve(self) -> None:
         r = self.round
+        self._before_verdict = ({s: Eyes(e.open, e.closed) for s, e in self.eyes.items()}, self._active)
         result_score = score(r.in_play(), r.bid, r.replacement)
         winner, loser = (r.bidder, r.challenger) if result_score.bid_holds else (r.challenger, r.bidder)
         changes = []
@@ -686,6 +697,44 @@ class Game:
             )
         )
 
+    def _correct(self, event: E.Correct) -> None:
+        r = self.round
+        last = self.last_result
+        if self.phase not in (DEAL, OVER) or r is None or last is None or last.round != r.number:
+            raise IllegalAction("there is no verdict to correct now: only the latest round's, before the next deal",
+                                code="nothing_to_correct")
+        if r.deck is not None:
+            raise IllegalAction("a virtual deal's cards were not read by a camera", code="nothing_to_correct")
+        seats = tuple(sorted((r.bidder, r.challenger)))
+        if tuple(event.confirmed_by) != seats:
+            raise IllegalAction(f"a correction is confirmed by the two seats of the challenge, {seats[0]} and "
+                                f"{seats[1]}", code="bad_correction")
+        cards = {"centre": r.centre, "extra": r.extra, "draw": r.replacement}
+        cards.update({f"seat:{s}": c for s, c in r.seat_cards.items()})
+        card = C.parse_card(event.card)
+        if cards.get(event.item) is None:
+            raise IllegalAction(f"round {r.number} has no {event.item} card", code="bad_correction")
+        if cards[event.item] == card:
+            raise IllegalAction(f"the {event.item} card is {C.display_name(card)} already", code="bad_correction")
+        cards[event.item] = card
+        seat_cards = {s: cards[f"seat:{s}"] for s in r.seat_cards}
+        in_play = [seat_cards[s] for s in sorted(seat_cards)] + [cards["centre"]]
+        in_play += [cards["extra"]] if cards["extra"] is not None else []
+        check_distinct(in_play, "cards in play")
+        replacement = cards["draw"] if C.QUESTION in in_play else None
+        if C.QUESTION in in_play and replacement is None:
+            raise IllegalAction("? would be in play, but no card was drawn for it", code="correction_needs_draw")
+        if replacement in in_play:
+            raise IllegalAction(f"{C.display_name(replacement)} is in play; it cannot be the card drawn for ?",
+                                code="bad_replacement", card=replacement)
+        # Back to the state before the verdict, then the verdict again from the corrected cards.
+        eyes, self._active = self._before_verdict
+        for seat, before in eyes.items():
+            self.eyes[seat].open, self.eyes[seat].closed = before.open, before.closed
+        self.winner = None
+        r.seat_cards, r.centre, r.extra, r.replacement = seat_cards, cards["centre"], cards["extra"], replacement
+        self._resolve()
+
     def _open_one(self, seat: int) -> str:
         eyes = self.eyes[seat]
         if not eyes.closed:
@@ -706,6 +755,12 @@ class Game:
         # Only a bid that is the very latest event; after an undo the latest is the undo,
         # so the bid below it (raised once already) cannot be taken back in turn.
         last = self.history[-1] if self.history else None
+        if isinstance(last, E.Undo) and self.phase == BIDDING and self.round.bidder == event.seat:
+            r = self.round
+            raise IllegalAction(
+                f"undos do not chain: seat {r.bidder}'s bid of {r.bid} was raised once already and stays",
+                code="undo_after_undo", seat=event.seat, amount=r.bid,
+            )
         if not isinstance(last, E.Bid) or self.phase != BIDDING:
             raise IllegalAction("there is no bid to take back now", code="nothing_to_undo", seat=event.seat)
         if last.seat != event.seat:
@@ -730,4 +785,5 @@ class Game:
         E.Reveal: _reveal,
         E.DrawReplacement: _draw,
         E.Undo: _undo,
+        E.Correct: _correct,
     }

@@ -165,9 +165,10 @@ def long_bidding_game(lines: int, undos: int) -> tuple[GameConfig, list[E.Event]
 
     Eight rounds from a seeded deck; in each, the seats raise by one in turn, then the
     next seat challenges. Its record is the setup line, and per round the deal, the
-    bids, an undo and the repeated bid per undo, the challenge and the resolution.
+    bids, an undo and the repeated bid per undo, the challenge, the round's opening line
+    and the resolution.
     """
-    bids = lines - 1 - 3 * _LONG_ROUNDS - 2 * undos
+    bids = lines - 1 - 4 * _LONG_ROUNDS - 2 * undos
     if bids < _LONG_ROUNDS or undos > bids:
         raise ValueError(f"{lines} lines cannot hold {_LONG_ROUNDS} rounds with {undos} undos")
     undone = {i * bids // undos for i in range(undos)} if undos else set()

@@ -4,13 +4,10 @@ any change to the rules' behaviour shows up as a readable diff there.
 
 Regenerate them (then review the diff) with::
 
-    make golden        # or: python -m coyote_pi.engine.transcript tests/golden
+    make golden        # or: python -m coyote_pi.commands.golden tests/golden
 """
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 from coyote_pi import cards as C
 from coyote_pi.engine import events as E
@@ -101,18 +98,3 @@ def transcript(config: GameConfig, seed: int | str, physical: bool = False) -> s
     lines.append(f"winner: seat {game.winner} after {game.round_number} rounds")
     return "\n".join(lines) + "\n"
 
-
-def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m coyote_pi.engine.transcript OUTPUT_DIR", file=sys.stderr)
-        return 2
-    out = Path(argv[0])
-    out.mkdir(parents=True, exist_ok=True)
-    for name, config, seed, physical in GOLDEN_GAMES:
-        (out / name).write_text(transcript(config, seed, physical), encoding="utf-8")
-        print(f"wrote {out / name}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

@@ -30,7 +30,6 @@ and fail paths with a fake root and fake probes.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import errno
 import fcntl
@@ -535,44 +534,3 @@ def _active_lines(text: str) -> list[str]:
 def _shutdown_gpio(line: str) -> int:
     found = re.search(r"[,=]gpio_pin=(\d+)", line)
     return int(found.group(1)) if found else SHUTDOWN_DEFAULT_GPIO
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--calibration", type=Path, metavar="PDF", help="write a printer scale check sheet (print at 100 %%, measure)"
-    )
-    parser.add_argument(
-        "--config",
-        type=Path,
-        default=Path(install.CONFIG),
-        help=f"the configuration to check and use ({install.CONFIG})",
-    )
-    parser.add_argument(
-        "--pinmap", type=Path, help="pin map to check (default: [buttons] pinmap, else the shipped one)"
-    )
-    parser.add_argument(
-        "--oled-address", metavar="ADDR", help="the OLED's I2C address, e.g. 0x3C (default: from --config)"
-    )
-
-
-def run(args: argparse.Namespace, host: Host | None = None) -> int:
-    """Print one line per check and a summary; 1 if a check failed. ``host`` is for tests."""
-    from coyote_pi.devices.config import DisplayConfig
-    from coyote_pi.devices.errors import DeviceConfigError
-
-    if args.oled_address is not None:
-        try:
-            DisplayConfig(address=args.oled_address).validate()
-        except DeviceConfigError as err:
-            print(f"coyote-pi doctor: --oled-address: {err}")
-            return 2
-    options = Options(
-        config=args.config, pinmap=args.pinmap, oled_address=args.oled_address, calibration=args.calibration
-    )
-    results = Doctor(host or Host(), options).checks()
-    for result in results:
-        print(result.line())
-    failed = sum(result.status == FAIL for result in results)
-    skipped = sum(result.status == SKIP for result in results)
-    print(f"Summary: {len(results) - failed - skipped} pass, {failed} fail, {skipped} skip")
-    return 1 if failed else 0

@@ -21,8 +21,9 @@ nothing and says so):
    so the apt picamera2 and lgpio are importable, and the project pip-installed into it
    under ``constraints-pi.txt`` (numpy 1.x, the ABI picamera2's apt build needs).
 4. ``/usr/local/bin/coyote-pi``, a link to the venv's command, and
-   /etc/coyote-pi/config.toml from the default configuration. A file the host has
-   edited is never overwritten.
+   /etc/coyote-pi/config.toml from the annotated example
+   (``coyote_pi/data/coyote-pi.example.toml``, whose defaults are the Pi's). A file the
+   host has edited is never overwritten.
 5. /etc/modules-load.d/coyote-pi.conf, which loads ``i2c-dev`` so /dev/i2c-1 exists.
 6. ``firmware/config.txt`` merged into /boot/firmware/config.txt between marker
    comments, after a backup of the file beside it (``config.txt.coyote-pi.bak``, the
@@ -40,18 +41,21 @@ Every path goes through ``--root`` (default ``/``), so the tests install into a 
 directory. Commands that change the running system (apt-get, groupadd, useradd, usermod,
 systemctl, venv, pip) go through an injectable runner; with a ``--root`` other than ``/``
 they are printed, not run.
+
+This module is longer than the project's 600-line guide on purpose: it is one thing, the
+installer, each step written beside its undoing (what install adds, uninstall removes
+exactly), and it must run from the bare system python3. The command line that drives
+it is :mod:`coyote_pi.commands.install`.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -89,7 +93,8 @@ END_MARK = "# <<< coyote-pi <<<"
 FIRMWARE_FRAGMENT = REPO / "firmware" / "config.txt"
 UNIT_SOURCE = REPO / "systemd" / UNIT_NAME
 CONSTRAINTS = REPO / "coyote_pi" / "pi" / "constraints-pi.txt"
-CONFIG_TEMPLATE = REPO / "coyote_pi" / "pi" / "config-pi.toml"
+#: The one configuration template: the annotated example, whose defaults are the Pi's.
+CONFIG_TEMPLATE = REPO / "coyote_pi" / "data" / "coyote-pi.example.toml"
 #: What pip installs from the repository (the constraints and the configuration template
 #: are inside ``coyote_pi``); its fingerprint decides whether pip runs again.
 SOURCE_PARTS = ("pyproject.toml", "README.md", "coyote_pi")
@@ -723,74 +728,9 @@ def _remove_if_empty(path: Path) -> None:
         path.rmdir()
 
 
-# -- command line ---------------------------------------------------------------------
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--uninstall", action="store_true", help="remove what the installer added")
-    parser.add_argument("--dry-run", action="store_true", help="print every step it would take; change nothing")
-    parser.add_argument("--skip-apt", action="store_true", help="neither install nor remove apt packages")
-    parser.add_argument(
-        "--purge",
-        action="store_true",
-        help="with --uninstall: also remove an edited configuration and the game records",
-    )
-    parser.add_argument(
-        "--root",
-        default="/",
-        metavar="DIR",
-        help="install into DIR instead of / (files only: system commands are printed, not run)",
-    )
-
-
-def run(args: argparse.Namespace) -> int:
-    root = Path(args.root)
-    real_root = root.resolve() == Path("/")
-    if real_root and not args.dry_run and os.geteuid() != 0:
-        verb = "uninstall" if args.uninstall else "install"
-        print(
-            f"coyote-pi {verb}: needs root: run `sudo make {verb}` (or add --dry-run to see the steps)", file=sys.stderr
-        )
-        return 1
-    if not root.is_dir():
-        print(f"coyote-pi install: --root {root} is not a folder", file=sys.stderr)
-        return 2
-    if args.purge and not args.uninstall:
-        print("coyote-pi install: --purge goes with --uninstall", file=sys.stderr)
-        return 2
-    what = "Uninstalling" if args.uninstall else "Installing"
-    print(f"{what} coyote-pi{' (dry run: nothing is changed)' if args.dry_run else ''}, root {root}:")
-    try:
-        installer = Installer(
-            root,
-            run_command if real_root else print_command,
-            dry_run=args.dry_run,
-            skip_apt=args.skip_apt,
-            purge=args.purge,
-        )
-        report = installer.uninstall() if args.uninstall else installer.install()
-    except InstallError as err:
-        print(f"coyote-pi install: {err}. Steps before it are done; run again once fixed.", file=sys.stderr)
-        return 1
-    for note in report.notes:
-        print(note)
-    if not report.steps:
-        print(
-            "Nothing to do: "
-            + ("nothing of coyote-pi is installed." if args.uninstall else "coyote-pi is installed and up to date.")
-        )
-    elif args.dry_run:
-        print(f"Dry run: {len(report.steps)} steps would run; nothing was changed.")
-    else:
-        print(f"Done: {len(report.steps)} steps.")
-    return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m coyote_pi.pi.install", description=__doc__.splitlines()[0])
-    configure(parser)
-    return run(parser.parse_args(argv))
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    # `sudo make install` starts here, with the system python3; the command line itself
+    # is coyote_pi.commands.install (imported here, as commands sit above this module).
+    from coyote_pi.commands.install import main
+
+    raise SystemExit(main())

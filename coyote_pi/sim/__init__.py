@@ -12,6 +12,7 @@ mock pins apart from the real ones.
 - :mod:`~coyote_pi.sim.display`: luma's in-memory panel on a glitching bus.
 - :mod:`~coyote_pi.sim.presser`: fingers on gpiozero's mock pins, with contact bounce,
   or straight into the controller's queue.
+- :mod:`~coyote_pi.sim.deals`: the cards chosen for some rounds (``run --sim --deal``).
 - :mod:`~coyote_pi.sim.table`: scripted hands that deal the cards and scripted players
   at the buttons.
 - :mod:`~coyote_pi.sim.rig`: all of it around the real controller, assembled by the

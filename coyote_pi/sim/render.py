@@ -112,10 +112,13 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
     jitter = scene.placement_jitter
     shift_angle = rng.uniform(0, 2 * math.pi)
     shift = conditions.camera_shift_mm * math.sqrt(rng.random())
+    mast = scene.camera_height_mm
+    if conditions.mast_change:
+        mast *= 1.0 + rng.uniform(-1, 1) * conditions.mast_change
     camera = Camera.over_table(
         width,
         height,
-        scene.camera_height_mm,
+        mast,
         shift_mm=(shift * math.cos(shift_angle), shift * math.sin(shift_angle)),
         tilt_deg=tuple(rng.uniform(-1, 1, size=2) * conditions.camera_tilt_deg),
         yaw_deg=float(rng.uniform(-1, 1) * conditions.camera_yaw_deg),
@@ -128,7 +131,7 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
 
     def add_card(plane: Plane, card_name_or_role: str, place: str, face_up: bool = True) -> None:
         if not face_up:
-            sprites.append(_Sprite(("back", card.width, card.height), plane, card_rect))
+            sprites.append(_Sprite(("back", card.width, card.height, card.back_rgb), plane, card_rect))
             return
         role = card_name_or_role if card_name_or_role == COYOTE_ROLE else card_role(card_name_or_role)
         sprites.append(_Sprite(artwork.role_texture_id(markers, role), plane, card_rect))
@@ -153,6 +156,11 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
         turn = float(rng.uniform(-5, 5) * jitter + (180 if rng.random() < 0.5 else 0))
         plane = mat.offset(0.4).sub_plane((sx + rng.uniform(-4, 4) * jitter, sy + rng.uniform(-4, 4) * jitter), turn)
         add_card(plane, value or ALL_CARDS[0], f"slot:{slot}", face_up=state == SlotState.FACE_UP)
+        if slot in conditions.finger_slots:
+            # Over the sticker of a face-up card, over the same spot of a back.
+            spot = stickers[-1].corners if state == SlotState.FACE_UP else square_corners(
+                artwork.sticker_placement(markers, card_role(value or ALL_CARDS[0]))[0], markers.size_mm["card"])
+            fingers.append(_finger(plane, spot, rng, conditions.finger_cover))
 
     # Stands, the cards in them, and the ledges that hide the cards' bottom edges.
     stand_planes: dict[int, Plane] = {}
@@ -174,7 +182,8 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
             plane = board.offset(2.0).sub_plane(centre, float(rng.uniform(-3, 3) * jitter))
             add_card(plane, value, f"seat:{seat}")
             if seat in conditions.finger_seats:
-                fingers.append(_finger(plane, stickers[-1].corners, rng, conditions.finger_cover))
+                # The player's hand is behind the stand: fingers come over the card's top.
+                fingers.append(_finger(plane, stickers[-1].corners, rng, conditions.finger_cover, (40.0, 140.0)))
         ledge = board.offset(6.0)
         sprites.append(_Sprite(("solid", (35, 70, 110)), ledge,
                                (layout.card_centre_u - card.width / 2 - 6, 0.0,
@@ -183,16 +192,24 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
     # The Coyote card and loose cards lie flat on the table.
     if scene.coyote_card is not None:
         if scene.coyote_card == "centre":
-            spot = mat.to_world(np.array([(0.0, -markers.mat.height / 2 - 75)]))[0][:2]
+            # On the mat's Coyote spot, lying across between the two locators.
+            spot = mat.to_world(np.array([(rng.uniform(-4, 4) * jitter, 53.0)]))[0][:2]
+            turn = float(np.degrees(np.arctan2(mat.u[1], mat.u[0])) + 90 + rng.uniform(-6, 6) * jitter)
         else:
+            # In front of the stand: 85-105 mm from its foot towards the centre, a little
+            # to one side or the other.
             foot = stand_planes[int(scene.coyote_card)].origin[:2]
-            spot = foot * (1 - 90 / np.linalg.norm(foot))  # in front of the stand
-        plane = table_plane(tuple(spot + rng.uniform(-10, 10, 2) * jitter), float(rng.uniform(-180, 180)), 0.4)
+            inward = -foot / np.linalg.norm(foot)
+            across = np.array([-inward[1], inward[0]])
+            spot = foot + inward * (95 + rng.uniform(-10, 10) * jitter) + across * rng.uniform(-15, 15) * jitter
+            turn = float(rng.uniform(-180, 180))
+        plane = table_plane(tuple(spot), turn, 0.8)
         add_card(plane, COYOTE_ROLE, "coyote")
     for value, x, y in scene.loose_cards:
         add_card(table_plane((x, y), float(rng.uniform(-180, 180)), 0.4), value, "table")
 
     glares = tuple(_glare(rng, conditions, width, height, camera, stickers) for _ in range(conditions.glare_spots))
+    glares += tuple(_specular(rng, conditions, camera, stickers) for _ in range(conditions.specular_spots))
     return _Layout(camera, tuple(sprites), tuple(fingers), glares, tuple(stickers))
 
 
@@ -211,13 +228,15 @@ def _capsule(start: np.ndarray, direction: np.ndarray, length: float, radius: fl
     return np.array([start + radius * side] + arc + [start - radius * side])
 
 
-def _finger(plane: Plane, sticker_mm: np.ndarray, rng: np.random.Generator, cover: tuple[float, float]) -> _Finger:
-    """A fingertip pressed on the card face from one side, hiding a chosen share of its
-    sticker (quiet zone included, because hiding it breaks a marker's outline too)."""
+def _finger(plane: Plane, sticker_mm: np.ndarray, rng: np.random.Generator, cover: tuple[float, float],
+            from_deg: tuple[float, float] = (0.0, 360.0)) -> _Finger:
+    """A fingertip pressed on the card face, reaching in from a direction in ``from_deg``
+    (degrees, 90 = from the card's top), hiding a chosen share of its sticker (quiet zone
+    included, because hiding it breaks a marker's outline too)."""
     target = rng.uniform(*cover)
     centre = sticker_mm.mean(axis=0)
     sticker = centre + (sticker_mm - centre) * QUIET_ZONE_FACTOR
-    angle = rng.uniform(0, 2 * math.pi)
+    angle = math.radians(rng.uniform(*from_deg))
     direction = -np.array([math.cos(angle), math.sin(angle)])
     start = centre - direction * 70.0
     radius = rng.uniform(7.0, 9.0)
@@ -243,6 +262,19 @@ def _glare(rng, conditions, width, height, camera, stickers) -> _Glare:
         x, y = rng.uniform(0, width), rng.uniform(0, height)
     return _Glare(float(x), float(y), float(rng.uniform(30, 140) * scale), float(rng.uniform(15, 60) * scale),
                   float(rng.uniform(0, math.pi)), float(conditions.glare_strength * rng.uniform(0.5, 1.0)))
+
+
+def _specular(rng, conditions, camera, stickers) -> _Glare:
+    """A lamp's reflection on a marker: centred within half a side of a card sticker or a
+    stand marker, its radius a share of that marker's side on screen."""
+    targets = [s for s in stickers if s.role.startswith(("card:", "stand:"))]
+    sticker = targets[int(rng.integers(len(targets)))]
+    image = camera.project(sticker.plane.to_world(sticker.corners))
+    side = float(np.linalg.norm(image - np.roll(image, 1, axis=0), axis=1).mean())
+    x, y = image.mean(axis=0) + rng.uniform(-0.5, 0.5, size=2) * side
+    radius = rng.uniform(*conditions.specular_size) * side
+    return _Glare(float(x), float(y), float(radius), float(radius * rng.uniform(0.4, 1.0)),
+                  float(rng.uniform(0, math.pi)), float(conditions.specular_strength * rng.uniform(0.6, 1.0)))
 
 
 # ---------------------------------------------------------------------------- truth
@@ -327,7 +359,8 @@ def render_scene_with_truth(scene: TableScene, *, width: int = FULL_WIDTH, heigh
     conditions = conditions or Conditions.typical()
     layout = _layout(scene, width, height, seed, conditions)
     rng = np.random.default_rng([seed, 2])
-    frame = cv2.resize(artwork.table_texture(width, height, rng), (width, height), interpolation=cv2.INTER_LINEAR)
+    frame = cv2.resize(artwork.table_texture(width, height, rng, conditions.cloth), (width, height),
+                       interpolation=cv2.INTER_LINEAR)
     for sprite in layout.sprites:
         _draw_sprite(frame, layout.camera, sprite)
     for finger in layout.fingers:

@@ -29,6 +29,7 @@ from coyote_pi.devices.display import TableDisplay
 from coyote_pi.devices.errors import DeviceConfigError
 from coyote_pi.devices.factory import Devices, display_outputs
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SceneReader, SyntheticCamera
+from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import NO_BOUNCE, Bounce, PresserFingers, QueueFingers, SimulatedPresser
 from coyote_pi.sim.table import SimPace, SimTable
@@ -54,6 +55,8 @@ class SimOptions:
     bounce: bool = True
     setup_answers: dict = field(default_factory=dict)
     misclick: bool = False
+    #: The cards chosen for some rounds (``run --sim --deal``); the rest come from the seed.
+    deal: DealPlan = DealPlan()
 
 
 @dataclass
@@ -119,7 +122,7 @@ def open_sim_rig(
     table = controller_options.get("table")
     seats = sim.seats or (table[0].game.config.players if isinstance(table, tuple) else config.game.players)
     sim_table = SimTable(seats=seats, seed=sim.seed, players=sim.players, pace=sim.pace, scheme=config.scheme,
-                         setup_answers=sim.setup_answers, misclick=sim.misclick)
+                         setup_answers=sim.setup_answers, misclick=sim.misclick, deal=sim.deal)
     given: dict[str, object] = {}
     if camera is not None:
         given["camera"] = camera(sim_table.scene)

@@ -44,10 +44,16 @@ class Conditions:
     brightness: float = 1.0
     jpeg_quality: int | None = 90  # None = no compression
     finger_seats: tuple[int, ...] = ()  # seats whose card a finger partly covers
+    finger_slots: tuple[str, ...] = ()  # centre-mat slots whose card a finger partly covers
     finger_cover: tuple[float, float] = (0.2, 0.6)  # fraction of the sticker hidden
     camera_shift_mm: float = 15.0  # the mast is a little off the table centre
     camera_yaw_deg: float = 4.0  # ... and turned about its optical axis
     camera_tilt_deg: float = 1.5  # ... and tilted
+    mast_change: float = 0.0  # the mast is up to this share higher or lower than the scene says
+    specular_spots: int = 0  # lamp reflections centred near a card sticker or a stand marker
+    specular_size: tuple[float, float] = (0.3, 1.0)  # their radius, in sides of that marker
+    specular_strength: float = 200.0  # grey levels they add at their centre (255: blown out)
+    cloth: str | None = None  # the table top ("gingham", ...); None: wood, felt or laminate
 
     @classmethod
     def clean(cls) -> Conditions:

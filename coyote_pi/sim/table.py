@@ -15,9 +15,11 @@ and read by the real vision code). The simulated table watches the controller's
   press minus/plus until the OLED shows their choice, then ok. They guess, enter cards
   by hand on the manual path, and acknowledge verdicts.
 
-Everything is a pure function of the seed and the game so far (the deck of round ``r`` is
-``shuffled_deck(seed, r)``; decisions use :func:`~coyote_pi.engine.players.decision_rng`),
-so a simulated game that crashes and resumes plays on exactly as it would have.
+Everything is a pure function of the seed, the deal plan and the game so far (the deck
+of round ``r`` is ``shuffled_deck(seed, r)`` with the cards a
+:class:`~coyote_pi.sim.deals.DealPlan` fixes put in their places; decisions use
+:func:`~coyote_pi.engine.players.decision_rng`), so a simulated game that crashes and
+resumes plays on exactly as it would have.
 
 The players press through *fingers* (:mod:`coyote_pi.sim.presser`); the camera is
 one of :mod:`coyote_pi.sim.camera`'s, fed by :meth:`SimTable.scene`;
@@ -31,12 +33,14 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from coyote_pi import cards as C
 from coyote_pi.engine import Deal, DrawReplacement, Game, Reveal, seat_view
 from coyote_pi.engine.game import TRICKSTER
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
+from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.scene import TableScene
 from coyote_pi.table import controller as K
 from coyote_pi.table.selector import BID, REPEAT_STEP, SPECIALS, Choice, choice_for
@@ -66,41 +70,43 @@ class SimPace:
 DEMO_PACE = SimPace(think=0.1, card=0.08, verdict=1.3)
 
 
-def truth_game(config, history, seed) -> Game:
+def truth_game(config, history, deck: Callable[[int, int], list[str]]) -> Game:
     """The game as the simulated table knows it: every card known.
 
     The controller's game saw the seat cards through the camera and the centre only at
-    the reveal; replaying its history with each deal replaced by the seeded deck's
-    virtual deal gives the same game with everything known (reveals and draws then
-    happen by themselves, so they are skipped).
+    the reveal; replaying its history with each deal replaced by the virtual deal of
+    the table's deck (``deck(round, seats in play)``, as :meth:`SimTable.deck`) gives the
+    same game with everything known (reveals and draws then happen by themselves, so
+    they are skipped).
     """
-    return truth_game_events(Game(config), history, seed)
+    return truth_game_events(Game(config), history, deck)
 
 
-def truth_game_events(game: Game, events, seed) -> Game:
+def truth_game_events(game: Game, events, deck: Callable[[int, int], list[str]]) -> Game:
     """Apply the controller's ``events`` to a truth ``game`` (see :func:`truth_game`)."""
     for event in events:
         if isinstance(event, Deal):
-            game.apply(game.virtual_deal(C.shuffled_deck(seed, game.round_number + 1)))
+            game.apply(game.virtual_deal(deck(game.round_number + 1, len(game.active_seats))))
         elif not isinstance(event, (Reveal, DrawReplacement)):
             game.apply(event)
     return game
 
 
-class _Truths:
-    """:func:`truth_game` for one actor's thread, replaying only the events added since last time."""
+class Truths:
+    """:func:`truth_game` for one thread (an actor's, the terminal's), replaying only the
+    events added to the prompt's history since the last call."""
 
-    def __init__(self, seed) -> None:
-        self.seed = seed
+    def __init__(self, deck: Callable[[int, int], list[str]]) -> None:
+        self.deck = deck
         self._history: tuple = ()
         self._game: Game | None = None
 
     def of(self, prompt: K.Prompt) -> Game:
         history = prompt.history
         if self._game is None or self._game.config != prompt.config or history[: len(self._history)] != self._history:
-            self._game, self._history = truth_game(prompt.config, history, self.seed), history
+            self._game, self._history = truth_game(prompt.config, history, self.deck), history
             return self._game
-        added = truth_game_events(self._game, history[len(self._history):], self.seed)
+        added = truth_game_events(self._game, history[len(self._history):], self.deck)
         self._history = history
         return added
 
@@ -111,7 +117,7 @@ class _Actor:
     def __init__(self, name: str, table: SimTable) -> None:
         self.thread = threading.Thread(target=self.run, name=name, daemon=True)
         self.table = table
-        self.truths = _Truths(table.seed)
+        self.truths = Truths(table.deck)
         self.prompts: queue.Queue = queue.Queue()
         self._done_key: object = None
         self._done_at = 0.0
@@ -174,7 +180,7 @@ class _Hands(_Actor):
     """Lays the cards the prompt asks for (and catches up after a restart)."""
 
     def key(self, prompt: K.Prompt):
-        if prompt.config is None or prompt.stage in (K.VERDICT, K.GAME_OVER, K.RECORD):
+        if prompt.config is None or prompt.stage in (K.VERDICT, K.CORRECT, K.GAME_OVER, K.RECORD):
             return None
         return (prompt.epoch, prompt.stage, prompt.round, len(prompt.history))
 
@@ -378,12 +384,17 @@ class SimTable(K.Listener):
     :class:`~coyote_pi.sim.presser.QueueFingers`);
     ``players=False`` leaves the buttons to a person (``run --sim``). ``setup_answers``
     are what the players choose when setup asks (``players``, ``variant``, ``language``,
-    ``start``). Register it as a controller listener, :meth:`start` it, :meth:`close` it.
+    ``start``); ``deal`` fixes cards of some rounds (``run --sim --deal``). Register it as
+    a controller listener, :meth:`start` it, :meth:`close` it.
     """
 
     def __init__(self, *, seats: int, seed: int, fingers=None, players: bool = True, pace: SimPace = SimPace(),
-                 scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False) -> None:
+                 scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False,
+                 deal: DealPlan = DealPlan()) -> None:
         self.seed = seed
+        self.seats = seats
+        self.deal_plan = deal
+        self._watchers: list[Callable[[], None]] = []
         self.fingers = fingers
         self.pace = pace
         self.misclick = misclick
@@ -397,22 +408,32 @@ class SimTable(K.Listener):
 
     # -- the physical table ----------------------------------------------------------
 
+    def deck(self, round_number: int, stands: int) -> list[str]:
+        """The deck of round ``round_number`` (top first), for ``stands`` seats in play."""
+        return self.deal_plan.order(self.seed, round_number, stands)
+
     def scene(self):
         """A snapshot of what lies on the table (for the synthetic camera)."""
         with self._lock:
             return copy.deepcopy(self._scene)
 
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call ``changed()`` after every change of the scene (on the hands' thread: keep it quick)."""
+        self._watchers.append(changed)
+
     def _change(self, **fields) -> None:
         with self._lock:
             values = {**self._scene.__dict__, **fields}
             self._scene = type(self._scene)(**values)
+        for changed in self._watchers:
+            changed()
 
     def deal(self, truth: Game, round_number: int, *, slowly: bool) -> None:
         """Clear the table and deal round ``round_number`` (nothing if it lies there already)."""
         if self.dealt_round == round_number:
             return
-        order = C.shuffled_deck(self.seed, round_number)
         seats = truth.active_seats if truth.round_number < round_number else tuple(truth.round.seat_cards)
+        order = self.deck(round_number, len(seats))
         holder = truth.coyote_holder if truth.variant == TRICKSTER else None
         coyote = None if truth.variant != TRICKSTER else (holder or "centre")
         self._change(seat_cards={}, slots={}, coyote_card=coyote)

@@ -11,7 +11,8 @@
 - :mod:`~coyote_pi.table.config` reads the TOML configuration.
 - :mod:`~coyote_pi.table.rig` assembles devices, vision, record and controller (the
   simulated table, :mod:`coyote_pi.sim`, hands its own parts to the same assembly).
-- ``demo``, ``run`` and ``bench table`` are the commands.
+
+The ``demo`` and ``run`` commands that start a table live in :mod:`coyote_pi.commands`.
 
 docs/controller.md describes the buttons and flows for players.
 """

@@ -15,7 +15,10 @@ setup to count the stands):
 A *look* (:class:`Look`) turns one :class:`~coyote_pi.vision.TableReading` into either
 the cards (``result``) or the reasons they cannot be taken yet (``problems``, shown on
 the OLED as "Seat 3: card unreadable"). Problems never name a card value: during an
-open round that would tell a player their own card.
+open round that would tell a player their own card. Nor do they claim more than the
+reading proves: "Seat 3: no card" only for a stand seen empty, "Seat 3: card covered?"
+when a hand or glare hides it, and a slot counts as face down only when the reader saw
+a card's back there (a hand over a face-up card is "cannot see the card").
 
 :class:`CameraWait` adds the two rules that make a look trustworthy and a wait finite:
 the same result in ``stable_reads`` readings in a row (a card being laid down is not
@@ -86,19 +89,25 @@ def _sees_table(reading) -> bool:
 def _seat_problem(seat: int, read) -> Problem | None:
     if read.status == SeatState.OK and read.card is not None:
         return None
+    # Each key says only what the reading proves: "no card" needs a stand seen empty,
+    # a card that cannot be seen is "covered?", one that cannot be decoded "unreadable".
     key = {
         SeatState.MISSING: "problem.seat_missing",
+        SeatState.COVERED: "problem.seat_covered",
         SeatState.AMBIGUOUS: "problem.seat_several",
         SeatState.NO_STAND: "problem.seat_no_stand",
     }.get(read.status, "problem.seat_unreadable")
     return Problem.of(key, seat=seat)
 
 
-def _seat_cards(reading, seats: Iterable[int]) -> tuple[dict[int, str], list[Problem]]:
+def _seat_cards(reading, seats: Iterable[int], *, open_round: bool) -> tuple[dict[int, str], list[Problem]]:
     """The cards of ``seats`` and the problems of those that cannot be read.
 
-    A card seen in two places (a misplaced or foreign card) is one problem naming the
-    seats involved, never the card: its value would tell a player their own card.
+    A card seen in two places (a misplaced or foreign card) is one problem, never naming
+    the card. In an ``open_round`` (the deal) it names no seat either: a seat told that
+    its stand and another show the same card learns its own card. The table deals again
+    instead, so what a seat can still infer (that its card is one it sees) concerns a
+    card it will not play. At the reveal every card is public, and the seats are named.
     """
     cards, problems, doubled = {}, [], []
     for seat in seats:
@@ -111,7 +120,9 @@ def _seat_cards(reading, seats: Iterable[int]) -> tuple[dict[int, str], list[Pro
             cards[seat] = read.card
         else:
             problems.append(problem)
-    if len(doubled) >= 2:
+    if open_round and (doubled or reading.duplicates):
+        problems.append(Problem.of("problem.duplicate_deal"))
+    elif len(doubled) >= 2:
         problems.append(Problem.of("problem.duplicate", seats=", ".join(map(str, doubled))))
     elif doubled or reading.duplicates:
         problems.append(Problem.of("problem.duplicate_anywhere"))
@@ -146,7 +157,7 @@ def look_deal(reading, active: Iterable[int]) -> Look:
     """The deal: ``result`` is ``{seat: card}`` for the seats in the game."""
 
     def look() -> Look:
-        cards, problems = _seat_cards(reading, active)
+        cards, problems = _seat_cards(reading, active, open_round=True)
         centre = _slot_state(reading, "centre")
         if centre != SlotState.FACE_DOWN:
             key = {SlotState.EMPTY: "problem.slot_missing",
@@ -196,7 +207,7 @@ def look_reveal(reading, *, extra: bool, seats: Iterable[int]) -> Look:
         if extra:
             extra_card, problem = _face_up_card(reading, "extra")
             problems += [problem] if problem else []
-        cards, seat_problems = _seat_cards(reading, seats)
+        cards, seat_problems = _seat_cards(reading, seats, open_round=False)
         problems += seat_problems
         if problems:
             return Look(problems=tuple(problems))

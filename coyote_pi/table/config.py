@@ -7,7 +7,8 @@ optional. The sections this module reads::
                start_seat (a seat number, or "ask": the youngest presses ok).
                A missing key is asked on the OLED at setup.
     [table]    camera_interval (s), stable_reads, manual_after, verdict_seconds,
-               page_seconds, message_seconds: the controller's pacing.
+               page_seconds, message_seconds: the controller's pacing;
+               keep_photos_games: the games whose reveal photos are kept.
     [record]   dir: where game records are kept (``run`` resumes the newest unfinished one).
     [vision]   scheme: "aruco" or "qr" (the stickers printed on the cards).
 
@@ -71,11 +72,17 @@ class Pacing:
     message_seconds: float = 1.5
 
 
+#: Games whose reveal and draw photos are kept by default (the oldest go first; records stay).
+KEEP_PHOTOS_GAMES = 50
+
+
 @dataclass(frozen=True)
 class TableConfig:
     game: GameSettings = field(default_factory=GameSettings)
     pacing: Pacing = field(default_factory=Pacing)
     record_dir: Path = field(default_factory=lambda: default_record_dir())
+    #: The newest games whose photos stay on the device (0: only the game being played).
+    keep_photos_games: int = KEEP_PHOTOS_GAMES
     scheme: str = "aruco"
     #: The device layer's sections, unchecked here: {"display": {...}, "buttons": {...}, "camera": {...}}.
     devices: dict = field(default_factory=dict)
@@ -158,7 +165,8 @@ class _Reader:
             if name not in known:
                 raise self.fail(f"unknown section [{name}] (known: {', '.join(known)})")
         game = self.section(data, "game", ("players", "variant", "language", "start_seat"))
-        pacing = self.section(data, "table", tuple(f.name for f in dataclasses.fields(Pacing)))
+        pacing = self.section(data, "table", (*(f.name for f in dataclasses.fields(Pacing)), "keep_photos_games"))
+        keep_photos = pacing.pop("keep_photos_games", KEEP_PHOTOS_GAMES)
         record = self.section(data, "record", ("dir",))
         vision = self.section(data, "vision", ("scheme",))
         devices = {}
@@ -171,6 +179,7 @@ class _Reader:
             game=self.game(game),
             pacing=self.pacing(pacing),
             record_dir=self.record_dir(record, base),
+            keep_photos_games=int(self.number(keep_photos, "[table] keep_photos_games", 0, 100_000, integer=True)),
             scheme=self.choice(vision.get("scheme", "aruco"), "[vision] scheme", SCHEMES),
             devices=devices,
             source=self.source,

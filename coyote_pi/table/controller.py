@@ -19,7 +19,10 @@ from the game's phase and the table's :class:`~coyote_pi.table.store.TableMemory
 never keeping it separately, and hands a press to the stage's handler: the turn, the
 guesses and the verdict are handled here, setup by the
 :class:`~coyote_pi.table.setup_wizard.SetupWizard`, a card wait's buttons by
-:class:`~coyote_pi.table.manual_entry.ManualEntry`. A camera reading settles its
+:class:`~coyote_pi.table.manual_entry.ManualEntry`, a correction of the verdict by
+:class:`~coyote_pi.table.correction.Correction`. A seat's minus+plus at a card wait or
+at the verdict asks a question ("enter the cards by hand?", "correct a card?") that the
+same seat's ok answers. A camera reading settles its
 wait. Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
 the :class:`~coyote_pi.table.presenter.Prompt`. The parts act through the controller's
 :meth:`~Controller.apply`, :meth:`~Controller.note`, :meth:`~Controller.log` and
@@ -29,6 +32,8 @@ Durability: every game event goes through :meth:`RecordedGame.apply
 <coyote_pi.record.RecordedGame.apply>`, which writes and fsyncs it before returning;
 every table memory change is a note line written the same way; only then is the
 screen redrawn. Killed at any moment, the table resumes from the record at the same point.
+The camera frame that settled a reveal or a draw is kept as a photo before its line is
+written (:mod:`~coyote_pi.table.photos`), and made public once its round is closed.
 
 A write that fails (a full or failing disk) changes nothing: the event does not count,
 the memory does not learn the note, and the screen says "Not saved" (inverted) until a
@@ -68,14 +73,17 @@ from coyote_pi.record import RecordedGame, RecordGone
 from coyote_pi.table import camera_wait, play_by_play, screens, store
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.config import TableConfig
+from coyote_pi.table.correction import CANCELLED, CARD, CONFIRMED, NOT_CONFIRMING, SAME_CARD, Correction
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
-from coyote_pi.table.manual_entry import ManualEntry
+from coyote_pi.table.manual_entry import OFFER_SECONDS, ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
+from coyote_pi.table.photos import Photos
 from coyote_pi.table.presenter import Listener, Presenter, Prompt  # Prompt: for the table's watchers
 from coyote_pi.table.selector import PEEK, Selector, event_for, opening_bid
 from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.table.stages import (
+    CORRECT,
     DEAL_WAIT,
     DRAW_WAIT,
     EXTRA_WAIT,
@@ -119,9 +127,13 @@ class Controller:
     (None: the manual path everywhere); ``table`` a resumed record with its memory (or
     None: setup, then a new record in ``config.record_dir``; or a
     :class:`~coyote_pi.table.store.Unresumable`: the players are told first). ``meta`` is written into a
-    new record's setup line. ``notifier`` is told when the loop starts, how it goes and
-    when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
-    :mod:`coyote_pi.pi.notify`; None: no one is told).
+    new record's setup line, for anyone to read; ``private_meta`` into its service-only
+    file (the simulated table's seed and deal plan, from which every deal follows).
+    ``notifier`` is told when the loop starts, how it goes and when it stops (a
+    :class:`~coyote_pi.table.notifier.Notifier` such as :mod:`coyote_pi.pi.notify`;
+    None: no one is told). ``not_resumed`` names the newest record when it could not be
+    resumed and a new game starts anyway: the screens say so until the first game of
+    this run is dealt.
     """
 
     def __init__(
@@ -134,25 +146,29 @@ class Controller:
         table: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None,
         listeners: Iterable[Listener] = (),
         meta: dict | None = None,
+        private_meta: dict | None = None,
         notifier: Notifier | None = None,
         clock: Callable[[], float] = time.monotonic,
         epoch: int = 0,
         new_game_when_over: bool = False,
         events: queue.Queue | None = None,
+        not_resumed: str | None = None,
     ) -> None:
         self.config = config
+        self.not_resumed = not_resumed
         self.pacing = config.pacing
         self.display = display
         self.queue: queue.Queue = events if events is not None else queue.Queue()
         self.listeners = list(listeners)
         self.meta = dict(meta or {})
+        self.private_meta = dict(private_meta or {})
         self.clock = clock
         self.epoch = epoch
         self.new_game_when_over = new_game_when_over
         self._notifier = notifier if notifier is not None else SILENT
         self.deadlines = Deadlines()
         self.camera = CameraReads(camera, reader, self.queue, self.deadlines, clock, self.pacing)
-        self.store = store.RecordStore(config.record_dir)
+        self.store = store.RecordStore(config.record_dir, config.keep_photos_games)
         #: The record problem that waits for a person (the ``record`` stage), if any.
         self.hold: RecordHold | None = None
         #: Why the last write failed, while the record cannot be written (None: it can).
@@ -172,6 +188,8 @@ class Controller:
         self._situation: tuple = ()
         self.selector: Selector | None = None
         self._selector_start: int | None = None
+        #: The correction of the verdict being entered (the ``correct`` stage), if any.
+        self.correction: Correction | None = None
         #: The stands the camera counted during setup (shown beside the players' question).
         self.stands: int | None = None
         self._final_seen = False
@@ -179,12 +197,19 @@ class Controller:
         self._watchdog_every = self._notifier.watchdog_interval()
         if self.table is None and self.hold is None:
             self._begin_setup()
+        elif self.game.phase in (DEAL, OVER):
+            self._publish_photos()  # a crash may have come between a round's closing and its photos' move
 
     # ------------------------------------------------------------------ public
 
     @property
     def game(self):
         return None if self.table is None else self.table.game
+
+    @property
+    def photos(self) -> Photos:
+        """The reveal and draw photos of the game being played."""
+        return Photos(self.table.path)
 
     def run(self, *, until_over: bool = False) -> None:
         """Run the loop until :data:`STOP` (or, with ``until_over``, the game-over screen)."""
@@ -252,11 +277,12 @@ class Controller:
         self.memory.learn(note)
         return True
 
-    def apply(self, event: Event) -> bool:
-        """Apply a game event through the record; refusals and failed writes are shown and change nothing."""
+    def apply(self, event: Event, photo: dict | None = None) -> bool:
+        """Apply a game event through the record (with the ``photo`` that settled a reveal or
+        a draw); refusals are shown and change nothing. A round that closes publishes its photos."""
         results_before = len(self.game.results)
         try:
-            self.table.apply(event)
+            self.table.apply(event, photo)
         except IllegalAction as error:
             self.flash(self.tr.refusal(error.code, error.params))
             self.log(f"  refused: {error}")
@@ -267,6 +293,8 @@ class Controller:
         self._saved()
         if isinstance(event, Undo):
             self.memory.undos += 1
+        if len(self.game.results) > results_before:
+            self._publish_photos()
         self.deadlines.cancel(Timer.FLASH)
         for line in play_by_play.accepted(event, self.game, results_before, self.table.writer.fingerprint):
             self.log(line)
@@ -305,7 +333,7 @@ class Controller:
     def _finish_setup(self) -> None:
         config = self.setup.game_config()
         try:
-            self.table = self.store.create(config, dict(self.meta, language=self.setup.language))
+            self.table = self.store.create(config, dict(self.meta, language=self.setup.language), self.private_meta)
         except OSError as error:
             self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
             self.hold = RecordHold("not_started")
@@ -330,6 +358,7 @@ class Controller:
             self.table.close()
         self.table, self.memory, self._final_seen = None, store.TableMemory(), False
         self.unsaved = None
+        self.not_resumed = None  # told while the first game began; this one is new anyway
         self._begin_setup()
 
     # ------------------------------------------------------------------ deriving the stage
@@ -343,7 +372,7 @@ class Controller:
         last = game.last_result
         if last is not None and last.round not in self.memory.verdicts_seen:
             if game.phase != OVER or not self._final_seen:
-                return VERDICT
+                return VERDICT if self.correction is None else CORRECT
         if game.phase == OVER:
             return GAME_OVER
         if game.phase == DEAL:
@@ -379,6 +408,8 @@ class Controller:
         """Set up what a new situation needs: a selector, a camera wait, verdict pages."""
         stage = self.stage
         self.selector = None
+        if stage != CORRECT:
+            self.correction = None
         self.camera.stop()
         self.deadlines.cancel(Timer.OFFER)
         if stage != TURN:
@@ -426,13 +457,18 @@ class Controller:
             if event.kind == PRESS:
                 self.flash(self.tr("msg.not_playing", seat=event.seat))
             return
-        if self.entry.answer_offer(event):
+        if self._answer_offer(event):
             return
         if stage == TURN:
             self._turn_button(event)
         elif stage == GUESS:
             self._guess_button(event)
-        elif stage in (VERDICT, GAME_OVER):
+        elif stage == VERDICT:
+            if not self._qr_button(event):
+                self._verdict_button(event)
+        elif stage == CORRECT:
+            self._correction_button(event)
+        elif stage == GAME_OVER:
             if not self._qr_button(event):
                 self._verdict_button(event)
         elif stage in WAITS:
@@ -486,8 +522,28 @@ class Controller:
         if self.apply(Guess(event.seat, winner)) and self.game.phase == GUESSING:
             self.flash(self.tr("msg.guessed", seat=event.seat))
 
+    def _answer_offer(self, event: ButtonEvent) -> bool:
+        """The answer to the question a seat's minus+plus asked ("enter the cards by hand?"
+        at a card wait, "correct a card?" at the verdict): ok from that seat says yes, its
+        other presses (not a held button's repeats) say no. False when the press is no answer."""
+        if event.seat != self.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
+            return False
+        self.deadlines.cancel(Timer.OFFER)
+        if event.button == "ok" and event.kind == PRESS:
+            if self.stage in WAITS:
+                self.log_press(event, "yes, by hand")
+                self.entry.go_manual("asked at the table")
+            elif self.stage == VERDICT:
+                self.log_press(event, "yes, correct a card")
+                self.correction = Correction(self.game.last_result)
+        return True
+
     def _verdict_button(self, event: ButtonEvent) -> None:
         """The verdict's and the game's end's buttons: plus/minus turn the pages, ok goes on."""
+        if event.kind == CHORD:
+            self.deadlines.set(Timer.OFFER, self.clock() + OFFER_SECONDS, event.seat)
+            self.log_press(event, "asks to correct a card")
+            return
         if event.button == "ok":
             if event.kind != PRESS:
                 return
@@ -500,9 +556,11 @@ class Controller:
         self.presenter.turn_verdict_page(1 if event.button == "plus" else -1)
 
     def _qr_button(self, event: ButtonEvent) -> bool:
-        """minus+plus shows the record's QR code (the full last hash) for a phone; while
-        it shows, ok takes it down and the other buttons do nothing. True: the press is used."""
-        if event.kind == CHORD:
+        """minus+plus on the fingerprint's page (or at the game's end) shows the record's QR
+        code (the full last hash) for a phone; while it shows, ok takes it down and the other
+        buttons do nothing. True: the press is used (a chord on another verdict page asks to
+        correct a card instead)."""
+        if event.kind == CHORD and (self.stage == GAME_OVER or self.presenter.on_fingerprint_page()):
             self.log_press(event, "QR code of the record")
             qr = screens.qr_screen(self.table.writer.last_hash)
             self.deadlines.set(Timer.NOTICE, self.clock() + QR_SECONDS, qr)
@@ -521,6 +579,24 @@ class Controller:
             self._finish_setup()
         elif hold.kind != "damaged":
             self._new_game()
+
+    def _correction_button(self, event: ButtonEvent) -> None:
+        correction = self.correction
+        outcome = correction.press(event)
+        self.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
+        if outcome == CANCELLED:
+            self.correction = None
+            self.flash(self.tr("msg.correction_cancelled"))
+        elif outcome == SAME_CARD:
+            self.flash(self.tr("msg.same_card"))
+        elif outcome == NOT_CONFIRMING:
+            self.flash(self.tr("msg.not_confirming", seats=self.tr.seats(correction.confirmers)))
+        elif outcome == CONFIRMED:
+            if self.apply(correction.event()):
+                self.correction = None
+                self.flash(self.tr("msg.corrected"))
+            else:  # the engine's refusal is on the screen; the card can be dialled again
+                correction.step = CARD
 
     def _acknowledge_verdict(self) -> None:
         game = self.game
@@ -564,9 +640,22 @@ class Controller:
                 event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
             else:
                 event = DrawReplacement(settled)
-            if self.apply(event):
+            try:
+                photo = self.photos.keep(round_number, name, result.frame)
+            except OSError as error:  # the cards still count; the record says there is no photo
+                self.log(f"  the {name} photo was not kept ({error})")
+                photo = None
+            if self.apply(event, photo):
                 for listener in self.listeners:
                     listener.on_reveal(round_number, name, result.frame, result.reading)
+            else:
+                self.photos.discard(photo)
+
+    def _publish_photos(self) -> None:
+        try:
+            self.photos.publish()
+        except OSError as error:  # they stay private until the next round closes
+            self.log(f"  the photos of round {self.game.round_number} were not moved ({error})")
 
     # ------------------------------------------------------------------ time
 

@@ -30,7 +30,7 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "ru": "Ру�
 
 CATALOGUE: dict[str, dict[str, str]] = {
     # --- setup ----------------------------------------------------------------------
-    "setup.title": {"en": "Setup", "de": "Einrichtung", "ru": "Настройка"},
+    "setup.title": {"en": "Setup", "de": "Start", "ru": "Старт"},
     "setup.players": {"en": "Players", "de": "Spieler", "ru": "Игроки"},
     "setup.variant": {"en": "Variant", "de": "Variante", "ru": "Вариант"},
     "setup.language": {"en": "Language", "de": "Sprache", "ru": "Язык"},
@@ -39,6 +39,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Camera sees {count} stands",
         "de": "Kamera sieht {count} Ständer",
         "ru": "Камера видит подставок: {count}",
+    },
+    "setup.not_resumed": {
+        "en": "Could not resume {name}: a new game starts",
+        "de": "{name} nicht fortsetzbar: neues Spiel",
+        "ru": "Не удалось продолжить {name}: новая игра",
     },
     "setup.start_title": {"en": "Who starts?", "de": "Wer beginnt?", "ru": "Кто начинает?"},
     "setup.start_big": {"en": "Youngest: ok", "de": "Jüngste: ok", "ru": "Младший: ok"},
@@ -69,8 +74,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "Hängt? minus+plus, dann ok: von Hand",
         "ru": "Не выходит? минус+плюс, затем ok: вручную",
     },
-    "manual.title": {"en": "Enter cards by hand?", "de": "Karten von Hand?", "ru": "Ввести карты вручную?"},
+    "manual.title": {"en": "Enter cards by hand?", "de": "Karten von Hand?", "ru": "Карты вручную?"},
     "manual.big": {"en": "Seat {seat}: ok?", "de": "Platz {seat}: ok?", "ru": "Место {seat}: ok?"},
+    "correct.offer_title": {"en": "Correct a card?", "de": "Karte korrigieren?", "ru": "Исправить карту?"},
     "manual.hint": {
         "en": "ok: yes. Any other button: no.",
         "de": "ok: ja. Jede andere Taste: nein.",
@@ -82,6 +88,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Seat {seat}: card unreadable",
         "de": "Platz {seat}: Karte unlesbar",
         "ru": "Место {seat}: карта не читается",
+    },
+    "problem.seat_covered": {
+        "en": "Seat {seat}: card covered?",
+        "de": "Platz {seat}: Karte verdeckt?",
+        "ru": "Место {seat}: карта закрыта?",
     },
     "problem.seat_several": {
         "en": "Seat {seat}: more than one card",
@@ -102,6 +113,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Seats {seats}: the same card twice?",
         "de": "Plätze {seats}: zweimal dieselbe Karte?",
         "ru": "Места {seats}: одна карта дважды?",
+    },
+    "problem.duplicate_deal": {
+        "en": "The same card twice: collect the cards, deal again",
+        "de": "Dieselbe Karte zweimal: einsammeln, neu geben",
+        "ru": "Одна карта дважды: соберите карты, раздайте заново",
     },
     "problem.duplicate_anywhere": {
         "en": "A card is seen twice",
@@ -158,8 +174,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "Mittelkarte heimlich ansehen, verdeckt zurücklegen, dann erhöhen.",
         "ru": "Тайно посмотрите центральную карту, верните её рубашкой вверх и повысьте.",
     },
-    "extra.title": {"en": "Seat {seat}: Coyote card", "de": "Platz {seat}: Coyote-Karte", "ru": "Место {seat}: карта койота"},
-    "extra.big": {"en": "Draw", "de": "Ziehen", "ru": "Возьмите"},
+    "extra.title": {"en": "Coyote card", "de": "Coyote-Karte", "ru": "Карта койота"},
+    "extra.big": {"en": "Seat {seat} draws", "de": "Platz {seat} zieht", "ru": "Место {seat} берёт"},
     "extra.hint": {
         "en": "Take the top card, look at it secretly, lay it face down on the extra slot.",
         "de": "Oberste Karte nehmen, heimlich ansehen, verdeckt aufs Extrafeld legen.",
@@ -201,20 +217,19 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ru": "В этот раз карты вводятся вручную",
     },
     # --- guessing (Trickster) ---------------------------------------------------------
-    "guess.title": {"en": "Coyote! Who wins?", "de": "Coyote! Wer gewinnt?", "ru": "Койот! Кто выиграет?"},
+    # Titles of screens with several pages leave room for the "2/5" page mark.
+    "guess.title": {"en": "Coyote! Who wins?", "de": "Coyote! Wer siegt?", "ru": "Койот! Кто прав?"},
     "guess.big": {"en": "Guess", "de": "Tippen", "ru": "Угадайте"},
+    # The guess screen shows one row per page: each clause fits a row.
     "guess.hint": {
-        "en": "plus: seat {bidder} (bid) wins, minus: seat {challenger} wins",
-        "de": "plus: Platz {bidder} (Gebot) gewinnt, minus: Platz {challenger} gewinnt",
-        "ru": "плюс: выиграет место {bidder} (ставка), минус: место {challenger}",
+        "en": "plus: seat {bidder} (bid), minus: seat {challenger}",
+        "de": "plus: Platz {bidder} (Gebot), minus: Platz {challenger}",
+        "ru": "плюс: место {bidder} (ставка), минус: место {challenger}",
     },
-    "guess.waiting": {"en": "Waiting for seats {seats}", "de": "Es fehlen Plätze {seats}", "ru": "Ждём места {seats}"},
+    "guess.waiting_one": {"en": "Waiting for seat {seat}", "de": "Es fehlt Platz {seat}", "ru": "Ждём место {seat}"},
+    "guess.waiting": {"en": "Waiting: seats {seats}", "de": "Offen: Plätze {seats}", "ru": "Ждём места {seats}"},
     # --- reveal and the ? draw --------------------------------------------------------
-    "reveal.title": {
-        "en": "Seat {challenger} doubts {bid}",
-        "de": "Platz {challenger} zweifelt {bid} an",
-        "ru": "Место {challenger} не верит {bid}",
-    },
+    "reveal.title": {"en": "Seat {challenger} doubts {bid}", "de": "Platz {challenger} gegen {bid}", "ru": "Место {challenger} против {bid}"},
     "reveal.big": {"en": "Reveal", "de": "Aufdecken", "ru": "Вскрытие"},
     "reveal.centre": {
         "en": "Turn the centre card face up on its slot.",
@@ -243,12 +258,51 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "-/+ wählen, ok bestätigen (jeder Platz)",
         "ru": "-/+ выбор, ok подтвердить (любое место)",
     },
+    # --- correcting a misread card at the verdict ----------------------------------------
+    "correct.title": {"en": "Correct which card?", "de": "Welche Karte korrigieren?", "ru": "Какую карту исправить?"},
+    "correct.read": {"en": "Read as {card}", "de": "Gelesen: {card}", "ru": "Прочитано: {card}"},
+    "correct.item_hint": {
+        "en": "-/+ choose, ok: this card (any seat)",
+        "de": "-/+ wählen, ok: diese Karte (jeder Platz)",
+        "ru": "-/+ выбор, ok: эта карта (любое место)",
+    },
+    "correct.card_title": {"en": "{item}: which card?", "de": "{item}: welche Karte?", "ru": "{item}: какая карта?"},
+    "correct.confirm_title": {"en": "{item}: {card}", "de": "{item}: {card}", "ru": "{item}: {card}"},
+    "correct.confirm_big": {"en": "Confirm?", "de": "Bestätigen?", "ru": "Подтвердить?"},
+    "correct.confirm_hint": {
+        "en": "Seats {seats}: ok at your seat confirms. -/+: change",
+        "de": "Plätze {seats}: ok am eigenen Platz bestätigt. -/+: ändern",
+        "ru": "Места {seats}: ok на своём месте подтверждает. -/+: изменить",
+    },
+    "correct.cancel_hint": {"en": "minus+plus: cancel", "de": "minus+plus: abbrechen", "ru": "минус+плюс: отмена"},
+    "item.seat": {"en": "Seat {seat}", "de": "Platz {seat}", "ru": "Место {seat}"},
+    "item.centre": {"en": "Centre", "de": "Mitte", "ru": "Центр"},
+    "item.extra": {"en": "Extra card", "de": "Extrakarte", "ru": "Доп. карта"},
+    "item.draw": {"en": "Drawn for ?", "de": "Gezogen für ?", "ru": "Вместо ?"},
+    "msg.corrected": {"en": "Corrected: the new verdict", "de": "Korrigiert: das neue Urteil", "ru": "Исправлено: новый вердикт"},
+    "msg.correction_cancelled": {"en": "Correction cancelled", "de": "Korrektur abgebrochen", "ru": "Исправление отменено"},
+    "msg.same_card": {"en": "That is the card read", "de": "So wurde sie gelesen", "ru": "Так и прочитано"},
+    "msg.not_confirming": {
+        "en": "Seats {seats} confirm",
+        "de": "Plätze {seats} bestätigen",
+        "ru": "Подтверждают места {seats}",
+    },
     # --- the verdict --------------------------------------------------------------------
     "verdict.title": {"en": "Total {total} · bid {bid}", "de": "Summe {total} · Gebot {bid}", "ru": "Сумма {total} · ставка {bid}"},
     "verdict.winner": {"en": "Seat {seat} wins", "de": "Platz {seat} gewinnt", "ru": "Место {seat} выиграло"},
     "verdict.loser": {"en": "Seat {seat} loses", "de": "Platz {seat} verliert", "ru": "Место {seat} проиграло"},
-    "verdict.explain_title": {"en": "Round {round}: why", "de": "Runde {round}: warum", "ru": "Раунд {round}: почему"},
+    "verdict.explain_title": {"en": "Round {round}: why", "de": "Runde {round}: wieso", "ru": "Раунд {round}: итог"},
     "verdict.continue": {"en": "ok: next round", "de": "ok: nächste Runde", "ru": "ok: следующий раунд"},
+    "verdict.correct_hint": {
+        "en": "Misread? minus+plus, then ok: correct",
+        "de": "Falsch gelesen? minus+plus, dann ok",
+        "ru": "Ошибка? минус+плюс, затем ok",
+    },
+    "expl.corrected": {
+        "en": "Corrected by seats {seats}: {item} is {card}",
+        "de": "Korrigiert von Plätzen {seats}: {item} ist {card}",
+        "ru": "Исправлено местами {seats}: {item} — {card}",
+    },
     "expl.seat_card": {"en": "Seat {seat}: {card}", "de": "Platz {seat}: {card}", "ru": "Место {seat}: {card}"},
     "expl.centre": {"en": "Centre: {card}", "de": "Mitte: {card}", "ru": "Центр: {card}"},
     "expl.extra": {
@@ -344,10 +398,22 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "refusal.already_guessed": {"en": "Already guessed", "de": "Schon getippt", "ru": "Прогноз уже сделан"},
     "refusal.nothing_to_undo": {"en": "Nothing to take back", "de": "Nichts zurückzunehmen", "ru": "Нечего отменять"},
+    "refusal.undo_after_undo": {
+        "en": "Undos do not chain: {amount} stays",
+        "de": "Nur einmal zurück: {amount} bleibt",
+        "ru": "Двойной отмены нет: {amount} остаётся",
+    },
     "refusal.not_your_bid": {"en": "Only the last bidder can take back", "de": "Nur wer zuletzt bot", "ru": "Отменить может только последний"},
     "refusal.duplicate_card": {"en": "A card appears twice", "de": "Eine Karte kommt doppelt vor", "ru": "Карта встречается дважды"},
     "refusal.bad_reveal": {"en": "Those cards do not fit", "de": "Die Karten passen nicht", "ru": "Эти карты не подходят"},
     "refusal.bad_replacement": {"en": "That card is already in play", "de": "Die Karte ist schon im Spiel", "ru": "Эта карта уже в игре"},
+    "refusal.nothing_to_correct": {"en": "Nothing to correct now", "de": "Nichts zu korrigieren", "ru": "Нечего исправлять"},
+    "refusal.bad_correction": {"en": "That does not fit", "de": "Das passt nicht", "ru": "Так не подходит"},
+    "refusal.correction_needs_draw": {
+        "en": "? needs a card drawn for it",
+        "de": "? braucht eine gezogene Karte",
+        "ru": "Для ? нужна вытянутая карта",
+    },
     "refusal.other": {"en": "Not possible now", "de": "Jetzt nicht möglich", "ru": "Сейчас нельзя"},
 }
 
@@ -365,10 +431,14 @@ _REFUSALS: dict[str, str] = {
     "cannot_use_coyote_card": "refusal.cannot_use_coyote_card",
     "already_guessed": "refusal.already_guessed",
     "nothing_to_undo": "refusal.nothing_to_undo",
+    "undo_after_undo": "refusal.undo_after_undo",
     "not_your_bid": "refusal.not_your_bid",
     "duplicate_card": "refusal.duplicate_card",
     "bad_reveal": "refusal.bad_reveal",
     "bad_replacement": "refusal.bad_replacement",
+    "nothing_to_correct": "refusal.nothing_to_correct",
+    "bad_correction": "refusal.bad_correction",
+    "correction_needs_draw": "refusal.correction_needs_draw",
 }
 
 

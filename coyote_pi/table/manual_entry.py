@@ -3,8 +3,8 @@
 Each of the four card waits (deal, extra, reveal, draw) goes on the manual path when
 there is no camera, after ``[pacing] manual_after`` failed reads in a row, or when a
 seat asks: minus+plus (a chord) at a wait offers "enter the cards by hand?" for
-:data:`MANUAL_OFFER_SECONDS`, and ok from the same seat says yes. The switch is a note
-in the record, so a resumed table stays on the manual path.
+:data:`OFFER_SECONDS`, and ok from the same seat says yes (the controller takes the
+answer). The switch is a note in the record, so a resumed table stays on the manual path.
 
 On the manual path the buttons stand in for the camera without ever showing a card
 of an open round:
@@ -30,13 +30,14 @@ from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import Deal, DrawReplacement, Reveal
 from coyote_pi.table import store
 from coyote_pi.table.deadlines import Timer
-from coyote_pi.table.stages import DEAL_WAIT, DRAW_WAIT, EXTRA_WAIT, WAITS
+from coyote_pi.table.stages import DEAL_WAIT, DRAW_WAIT, EXTRA_WAIT
 
 if TYPE_CHECKING:
     from coyote_pi.table.controller import Controller
 
-#: Seconds a seat has to confirm with ok after asking (minus+plus) to enter cards by hand.
-MANUAL_OFFER_SECONDS = 6.0
+#: Seconds a seat has to confirm with ok after asking (minus+plus) to enter cards by hand
+#: or, at the verdict, to correct a card.
+OFFER_SECONDS = 6.0
 
 
 class ManualEntry:
@@ -62,22 +63,10 @@ class ManualEntry:
         if controller.is_manual():
             self._by_hand(event)
         elif event.kind == CHORD:
-            controller.deadlines.set(Timer.OFFER, controller.clock() + MANUAL_OFFER_SECONDS, event.seat)
+            controller.deadlines.set(Timer.OFFER, controller.clock() + OFFER_SECONDS, event.seat)
             controller.log_press(event, "asks to enter cards by hand")
         elif event.kind == PRESS:
             controller.flash(controller.tr("msg.wait_camera"))
-
-    def answer_offer(self, event: ButtonEvent) -> bool:
-        """The answer to "enter cards by hand?": ok from the asking seat says yes, its other
-        presses (not a held button's repeats) say no. False when the press is no answer."""
-        controller = self.controller
-        if event.seat != controller.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
-            return False
-        controller.deadlines.cancel(Timer.OFFER)
-        if event.button == "ok" and event.kind == PRESS and controller.stage in WAITS:
-            controller.log_press(event, "yes, by hand")
-            self.go_manual("asked at the table")
-        return True
 
     def go_manual(self, why: str) -> None:
         """Put this card wait on the manual path, for good (a note), and stop its camera wait."""

@@ -21,6 +21,7 @@ from coyote_pi.engine import (
     OVER,
     Bid,
     Challenge,
+    Correct,
     Deal,
     DrawReplacement,
     Event,
@@ -54,6 +55,9 @@ def describe(event: Event) -> str:
         return "cards revealed"
     if isinstance(event, DrawReplacement):
         return f"drawn for ?: {cards.display_name(event.card)}"
+    if isinstance(event, Correct):
+        seats = " and ".join(map(str, event.confirmed_by))
+        return f"corrected, confirmed by seats {seats}: {event.item} is {cards.display_name(event.card)}"
     return _SEAT_ACTIONS[type(event)].format(seat=event.seat)
 
 

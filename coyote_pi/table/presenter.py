@@ -9,12 +9,14 @@ for, which the simulated table's players act on the way people act on the OLED.
 The screen, first match wins:
 
 1. a short message (a refusal, "undone", "cards by hand"), for ``message_seconds``;
-2. a seat's question "enter the cards by hand?", until it is answered or expires;
+2. a seat's question "enter the cards by hand?" (at a card wait) or "correct a card?"
+   (at the verdict), until it is answered or expires;
 3. the stage's own screen: the setup question; the turn's pending choice (or, for a
    moment after a peek, the peek notice); who has guessed; the verdict's current page
-   (or the record's QR code, on request); the game's end and the record's fingerprint
-   in turn (or the QR code); a record problem that waits for a person; or a card wait,
-   with what the camera still misses, or the card being dialled on the manual path.
+   (or the record's QR code, on request); the correction being entered; the game's end
+   and the record's fingerprint in turn (or the QR code); a record problem that waits for
+   a person; or a card wait, with what the camera still misses, or the card being
+   dialled on the manual path.
 
 While the record cannot be written, that screen (not a short message) is shown inverted,
 with "Not saved" for its title, until a write works again.
@@ -39,8 +41,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from coyote_pi.devices.screen import Screen
-from coyote_pi.engine import OVER, GameConfig
+from coyote_pi.engine import OVER, Correct, GameConfig
 from coyote_pi.table import screens, stages
+from coyote_pi.table.correction import CONFIRM
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.selector import Choice
 
@@ -64,6 +67,7 @@ class Prompt:
     manual: bool = False  #: this wait is on the manual path
     entry: tuple[str, str] | None = None  #: (item, card shown) while entering cards by hand
     setup: tuple[str, object] | None = None  #: (step, value shown) during setup
+    correction: tuple[str, str, str] | None = None  #: (step, item, card shown) while correcting the verdict
 
 
 class Listener:
@@ -106,8 +110,9 @@ class Presenter:
             return
         game, pacing, fingerprint = controller.game, controller.pacing, controller.table.writer.fingerprint
         if controller.stage == stages.VERDICT:
+            corrected = game.history[-1] if isinstance(game.history[-1], Correct) else None
             shown = screens.verdict_screens(controller.tr, game, game.last_result, fingerprint,
-                                            final=game.phase == OVER)
+                                            final=game.phase == OVER, corrected=corrected)
         else:
             shown = screens.over_screens(controller.tr, game, fingerprint, offer_new_game=controller.new_game_when_over)
         self._pages = [(screen, page) for screen in shown for page in range(self._page_count(screen))]
@@ -123,6 +128,10 @@ class Presenter:
         controller = self.controller
         self._page = (self._page + step) % len(self._pages)
         controller.deadlines.set(Timer.VERDICT_PAGE, controller.clock() + controller.pacing.page_seconds)
+
+    def on_fingerprint_page(self) -> bool:
+        """Whether the verdict shows its last screen now: the record's fingerprint."""
+        return bool(self._pages) and self._pages[self._page][0] is self._pages[-1][0]
 
     def refresh(self) -> None:
         """Hand the screen and the prompt on, each if it changed."""
@@ -153,15 +162,15 @@ class Presenter:
         if (flash := deadlines.payload(Timer.FLASH)) is not None:
             return flash
         if (asking := deadlines.payload(Timer.OFFER)) is not None:
-            return screens.manual_offer_screen(tr, asking)
+            return screens.offer_screen(tr, asking, correction=stage == stages.VERDICT)
         if stage == stages.RECORD:
             problem = controller.hold
             return screens.record_screen(tr, problem.kind, **problem.params)
         if stage == stages.SETUP:
             setup = controller.setup
             if setup.step == "start":
-                return screens.start_screen(tr)
-            return screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands)
+                return self._not_resumed(screens.start_screen(tr))
+            return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands))
         game = controller.game
         if stage == stages.TURN:
             if (notice := deadlines.payload(Timer.NOTICE)) is not None:
@@ -174,6 +183,8 @@ class Presenter:
                 return qr
             screen, page = self._pages[self._page]
             return dataclasses.replace(screen, page=page)
+        if stage == stages.CORRECT:
+            return screens.correction_screen(tr, game, controller.correction)
         return self._wait_screen()
 
     def _wait_screen(self) -> Screen:
@@ -186,8 +197,9 @@ class Presenter:
             return screens.entry_screen(tr, controller.entry.item() or "centre", controller.entry.card)
         no_camera = not controller.camera.present
         if stage == stages.DEAL_WAIT:
-            return screens.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
-                                       no_camera=no_camera)
+            screen = screens.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
+                                         no_camera=no_camera)
+            return self._not_resumed(screen) if game.round_number == 0 else screen
         if stage == stages.EXTRA_WAIT:
             return screens.extra_screen(tr, game.turn, problems, manual=manual, offer_manual=offer,
                                         no_camera=no_camera)
@@ -196,6 +208,14 @@ class Presenter:
             return screens.reveal_screen(tr, r.challenger, r.bid, extra=r.extra_used, problems=problems,
                                          offer_manual=offer)
         return screens.draw_screen(tr, problems, offer_manual=offer)
+
+    def _not_resumed(self, screen: Screen) -> Screen:
+        """``screen`` saying first, if so, that the newest game could not be resumed (until
+        the first deal, so that players who expected to play on know why it starts anew)."""
+        name = self.controller.not_resumed
+        if name is None:
+            return screen
+        return dataclasses.replace(screen, lines=(self.controller.tr("setup.not_resumed", name=name), *screen.lines))
 
     def _paged(self, screen: Screen) -> Screen:
         """Lines that need several pages turn them by themselves, one per ``page_seconds``."""
@@ -232,10 +252,15 @@ class Presenter:
             seats = (game.turn,)
         elif stage == stages.GUESS:
             seats = game.legal().seats
+        correction = None
+        if stage == stages.CORRECT:
+            fix = controller.correction
+            seats = fix.waiting if fix.step == CONFIRM else ()
+            correction = (fix.step, fix.item, fix.card)
         manual = stage in stages.WAITS and controller.is_manual()
         entered = None
         if manual and stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and (item := entry.item()) is not None:
             entered = (item, entry.card)
         choice = controller.selector.choice if stage == stages.TURN and controller.selector is not None else None
         return Prompt(stage, controller.epoch, game.round_number, seats, game.config, tuple(game.history),
-                      controller.memory.undos, choice, manual, entered)
+                      controller.memory.undos, choice, manual, entered, correction=correction)

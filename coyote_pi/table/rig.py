@@ -19,6 +19,7 @@ import logging
 import queue
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from coyote_pi.devices.config import CameraConfig, DevicesConfig
 from coyote_pi.devices.errors import CameraError
@@ -52,34 +53,53 @@ class Rig:
         self.close()
 
 
-def resume_or_none(config: TableConfig, *, new: bool, finished: bool = True):
-    """The newest game of the record folder to go on with, unless ``new`` (then None).
+@dataclass(frozen=True)
+class Resumption:
+    """What :func:`resume_newest` found in the record folder."""
 
-    Returns the resumed record with its memory (see :func:`store.open_record
+    #: The record to resume with the table's memory of it; a
+    #: :class:`~coyote_pi.table.store.Unresumable` when the newest record cannot be
+    #: resumed (the controller asks a person before it starts another game); None: a new game.
+    table: tuple | store.Unresumable | None = None
+    #: The newest record, when it could not be resumed (it is kept as it is).
+    skipped: Path | None = None
+    #: Why it could not be.
+    reason: str = ""
+
+
+def resume_newest(config: TableConfig, *, new: bool, finished: bool = True) -> Resumption:
+    """The newest game of the record folder to go on with, unless ``new``.
+
+    The resumed record comes with its memory (see :func:`store.open_record
     <coyote_pi.table.store.open_record>`: a damaged end is set aside), a finished game
     too when ``finished`` (its result and fingerprint stay on the OLED until a new game
-    starts), None when there is nothing to resume, or a :class:`~coyote_pi.table.store.Unresumable`
-    when the newest record cannot be resumed: the file is kept, and the controller asks
-    a person before it starts another game.
+    starts). A newest record that cannot be resumed (unreadable, or its open round's
+    private file missing) is logged and kept for inspection, and named in the result.
     """
     if new:
-        return None
+        return Resumption()
     path = store.RecordStore(config.record_dir).newest()
     if path is None:
-        return None
+        return Resumption()
     try:
         table, memory = store.open_record(path)
     except (store.RecordError, OSError) as error:
         reason = str(error) if isinstance(error, store.RecordError) else f"cannot repair it: {error}"
         log.error("the newest game record %s cannot be resumed (%s); it is kept as it is", path, reason)
-        return store.Unresumable(path, reason)
+        return Resumption(store.Unresumable(path, reason), path, reason)
     if table.repair is not None:
         log.warning("%s: %d bytes from line %d on set aside in %s (%s)", path, table.repair.size, table.repair.line,
                     table.repair.side_file.name, table.repair.reason or "a write cut short")
     if table.game.phase == OVER and not finished:
         table.close()
-        return None
-    return table, memory
+        return Resumption()
+    return Resumption((table, memory))
+
+
+def resume_or_none(config: TableConfig, *, new: bool, finished: bool = True):
+    """What to give the controller: the record to resume and its memory, an
+    :class:`~coyote_pi.table.store.Unresumable`, or None (see :func:`resume_newest`)."""
+    return resume_newest(config, new=new, finished=finished).table
 
 
 def open_rig(
@@ -99,7 +119,7 @@ def open_rig(
     unless ``reader`` replaces it. ``controller_options`` go to the
     :class:`~coyote_pi.table.controller.Controller`: ``table`` (a resumed record, see
     :func:`resume_or_none`), ``listeners``, ``meta``, ``notifier``, ``epoch``,
-    ``new_game_when_over``.
+    ``new_game_when_over``, ``not_resumed`` (see :func:`resume_newest`).
     """
     events: queue.Queue = queue.Queue()
     parts = dict(parts or {})

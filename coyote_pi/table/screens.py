@@ -15,9 +15,10 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 
 from coyote_pi.devices.screen import Screen, SeatStatus
-from coyote_pi.engine import Game, RoundResult
 from coyote_pi import record as game_record
+from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
+from coyote_pi.table.correction import CARD, ITEM, Correction
 from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
 
@@ -88,7 +89,7 @@ def extra_screen(tr: Translator, seat: int, problems: Sequence[Problem], *, manu
         lines += _manual_lines(tr, tr("extra.manual_hint", seat=seat), no_camera)
     else:
         lines += _problem_lines(tr, problems, offer_manual)
-    return Screen(title=tr("extra.title", seat=seat), big=tr("extra.big"), lines=lines)
+    return Screen(title=tr("extra.title"), big=tr("extra.big", seat=seat), lines=lines)
 
 
 def reveal_screen(tr: Translator, challenger: int, bid: int, *, extra: bool, problems: Sequence[Problem],
@@ -101,8 +102,10 @@ def draw_screen(tr: Translator, problems: Sequence[Problem], *, offer_manual: bo
     return Screen(title=tr("draw.title"), big=tr("draw.big"), lines=[tr("draw.hint"), *_problem_lines(tr, problems, offer_manual)])
 
 
-def manual_offer_screen(tr: Translator, seat: int) -> Screen:
-    return Screen(title=tr("manual.title"), big=tr("manual.big", seat=seat), lines=[tr("manual.hint")], alert=True)
+def offer_screen(tr: Translator, seat: int, *, correction: bool = False) -> Screen:
+    """``seat`` asked with minus+plus: enter the cards by hand (or, at the verdict, correct one)?"""
+    title = tr("correct.offer_title" if correction else "manual.title")
+    return Screen(title=title, big=tr("manual.big", seat=seat), lines=[tr("manual.hint")], alert=True)
 
 
 def entry_item_title(tr: Translator, item: str) -> str:
@@ -114,6 +117,33 @@ def entry_item_title(tr: Translator, item: str) -> str:
 
 def entry_screen(tr: Translator, item: str, card: str) -> Screen:
     return Screen(title=entry_item_title(tr, item), big=card_text(card), lines=[tr("entry.hint")])
+
+
+# --- correcting the verdict -------------------------------------------------------------------
+
+
+def item_name(tr: Translator, item: str) -> str:
+    """``"centre"``, ``"extra"``, ``"draw"`` or ``"seat:3"`` as a name: "Seat 3"."""
+    if item.startswith("seat:"):
+        return tr("item.seat", seat=int(item[5:]))
+    return tr(f"item.{item}")
+
+
+def correction_screen(tr: Translator, game: Game, correction: Correction) -> Screen:
+    """The correction being entered: which card, what it is, then whose ok is awaited.
+    Every card shown is of the round just resolved: public already."""
+    item, read = item_name(tr, correction.item), tr("correct.read", card=card_text(correction.read()))
+    cancel = tr("correct.cancel_hint")
+    if correction.step == ITEM:
+        return Screen(title=tr("correct.title"), big=item, lines=[read, tr("correct.item_hint"), cancel])
+    if correction.step == CARD:
+        return Screen(title=tr("correct.card_title", item=item), big=card_text(correction.card),
+                      lines=[read, tr("entry.hint"), cancel])
+    return Screen(title=tr("correct.confirm_title", item=item, card=card_text(correction.card)),
+                  big=tr("correct.confirm_big"),
+                  lines=[tr("correct.confirm_hint", seats=tr.seats(correction.confirmers)),
+                         tr("guess.waiting", seats=tr.seats(correction.waiting)), cancel],
+                  seats=seat_strip(game, correction.waiting))
 
 
 # --- bidding and guessing -------------------------------------------------------------------
@@ -151,25 +181,29 @@ def guess_screen(tr: Translator, game: Game) -> Screen:
     """Trickster guesses: who may still guess is highlighted; never which way anyone guessed."""
     legal = game.legal()
     bidder, challenger = legal.guess_options
-    lines = [tr("guess.hint", bidder=bidder, challenger=challenger),
-             tr("guess.waiting", seats=tr.seats(legal.seats))]
+    waiting = tr("guess.waiting_one", seat=legal.seats[0]) if len(legal.seats) == 1 else \
+        tr("guess.waiting", seats=tr.seats(legal.seats))
+    lines = [tr("guess.hint", bidder=bidder, challenger=challenger), waiting]
     return Screen(title=tr("guess.title"), big=tr("guess.big"), lines=lines, seats=seat_strip(game, legal.seats))
 
 
 # --- messages, verdict and the end ------------------------------------------------------------
 
 
-#: A message part this short is drawn big (longer ones wrap in small type).
+#: A message part this short is drawn big (longer ones wrap in small type) ...
 BIG_MESSAGE_CHARS = 16
+#: ... under a title this short (a longer one would be cut on the title row).
+TITLE_MESSAGE_CHARS = 18
 
 
 def message_screen(text: str) -> Screen:
     """A short refusal or notice, inverted so it is seen from across the table.
 
-    "Seat 4: not your turn" becomes the title "Seat 4" over a big "not your turn".
+    "Seat 4: not your turn" becomes the title "Seat 4" over a big "not your turn";
+    a message that does not split that way is wrapped whole in small type.
     """
     title, _, rest = text.partition(": ")
-    if rest and len(rest) <= BIG_MESSAGE_CHARS:
+    if rest and len(rest) <= BIG_MESSAGE_CHARS and len(title) <= TITLE_MESSAGE_CHARS:
         return Screen(title=title, big=rest, alert=True)
     return Screen(lines=[text], alert=True)
 
@@ -202,8 +236,10 @@ def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
     return lines
 
 
-def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint: str, *, final: bool) -> list[Screen]:
-    """The verdict: a headline (total, bid, winner), the explanation (paged), the record's fingerprint."""
+def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint: str, *, final: bool,
+                    corrected: Correct | None = None) -> list[Screen]:
+    """The verdict: a headline (total, bid, winner) then the explanation, paged; a verdict
+    worked out again after a ``corrected`` card says so first."""
     score = result.score
     headline = Screen(
         title=tr("verdict.title", total=score.total, bid=score.bid),
@@ -212,6 +248,10 @@ def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint
         seats=seat_strip(game, [result.winner]),
     )
     lines = explanation_lines(tr, result)
+    if corrected is not None:
+        lines.insert(0, tr("expl.corrected", seats=tr.seats(corrected.confirmed_by),
+                           item=item_name(tr, corrected.item), card=card_text(corrected.card)))
+    lines.append(tr("verdict.correct_hint"))
     if not final:
         lines.append(tr("verdict.continue"))
     explained = Screen(title=tr("verdict.explain_title", round=result.round), lines=lines)

@@ -6,6 +6,8 @@ with the wrong time). ``run`` resumes the newest record (:func:`open_record`), o
 shows it finished; one it cannot resume is kept and reported (:class:`Unresumable`).
 One table at a time writes a folder: :func:`lock_folder` takes a lock on it for the
 life of the table and refuses a second one.
+Beside each record are its photos (``game-0001.photos``, see :mod:`~coyote_pi.table.photos`);
+the folder keeps those of the newest ``keep_photos`` games only.
 
 :class:`TableMemory` is the controller's own state that must survive a crash but is
 not part of the rules: whether the players have seen a verdict, whether the Coyote
@@ -26,16 +28,19 @@ from pathlib import Path
 
 from coyote_pi.engine import GameConfig
 from coyote_pi.record import RecordedGame, RecordError
-from coyote_pi.table.config import ConfigError
+from coyote_pi.table.config import KEEP_PHOTOS_GAMES, ConfigError
+from coyote_pi.table.photos import prune_photos
 
 _NAME = re.compile(r"^game-(\d+)\.jsonl$")
 
 
 class RecordStore:
-    """A folder of game records (created on first use)."""
+    """A folder of game records (created on first use), with the photos of the newest
+    ``keep_photos`` games."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, keep_photos: int = KEEP_PHOTOS_GAMES) -> None:
         self.folder = Path(folder)
+        self.keep_photos = keep_photos
 
     def paths(self) -> list[Path]:
         """The records, oldest first."""
@@ -49,11 +54,14 @@ class RecordStore:
         paths = self.paths()
         return paths[-1] if paths else None
 
-    def create(self, config: GameConfig, meta: dict) -> RecordedGame:
-        """Start the next record in the folder."""
+    def create(self, config: GameConfig, meta: dict, private_meta: dict | None = None) -> RecordedGame:
+        """Start the next record in the folder (``private_meta``: see :meth:`RecordedGame.start`),
+        and remove the photos of the games beyond the newest ``keep_photos`` (this one counts)."""
         paths = self.paths()
         number = int(_NAME.match(paths[-1].name).group(1)) + 1 if paths else 1
-        return RecordedGame.start(self.folder / f"game-{number:04d}.jsonl", config, meta)
+        table = RecordedGame.start(self.folder / f"game-{number:04d}.jsonl", config, meta, private_meta=private_meta)
+        prune_photos([*paths, table.path], max(1, self.keep_photos))
+        return table
 
 
 # Note names (the "table" field of a note line).

@@ -110,6 +110,26 @@ def paste_sticker(canvas: np.ndarray, markers: MarkerSet, role: str, centre_px, 
                    borderMode=cv2.BORDER_TRANSPARENT)
 
 
+#: Cells across the empty-stand patch (a checkerboard, black in its top-left corner).
+EMPTY_PATCH_CELLS = 4
+
+
+def empty_patch_cells() -> np.ndarray:
+    """The empty-stand patch's pattern: True where a cell is black."""
+    i, j = np.indices((EMPTY_PATCH_CELLS, EMPTY_PATCH_CELLS))
+    return (i + j) % 2 == 0
+
+
+def paste_patch(canvas: np.ndarray, centre_px, side_px: float) -> None:
+    """Draw the empty-stand patch into ``canvas`` (BGR), axis-aligned."""
+    cell = side_px / EMPTY_PATCH_CELLS
+    x0, y0 = centre_px[0] - side_px / 2, centre_px[1] - side_px / 2
+    for (i, j), black in np.ndenumerate(empty_patch_cells()):
+        colour = INK if black else WHITE
+        cv2.rectangle(canvas, (int(round(x0 + j * cell)), int(round(y0 + i * cell))),
+                      (int(round(x0 + (j + 1) * cell)) - 1, int(round(y0 + (i + 1) * cell)) - 1), colour, -1)
+
+
 # ------------------------------------------------------------------------------- cards
 
 
@@ -209,18 +229,22 @@ def card_face(markers: MarkerSet, role: str) -> np.ndarray:
     return canvas
 
 
-def card_back(width_mm: float, height_mm: float) -> np.ndarray:
-    """Every card's back: a red lattice and the game's name, and no marker at all."""
+def card_back(width_mm: float, height_mm: float, rgb: tuple[int, int, int]) -> np.ndarray:
+    """Every card's back: a lattice and the game's name in shades of the one colour ``rgb``
+    (so every part of it has that colour's chromaticity), and no marker at all."""
     ppm = BASE_PPM
     canvas = _mm_canvas(width_mm, height_mm, ppm)
-    canvas[:] = (40, 40, 170)
+    base = np.array(rgb[::-1], np.float64)
+    canvas[:] = base
+    dark = tuple(int(c) for c in base * 0.6)
+    light = tuple(int(c) for c in base * min(1.3, 255 / base.max()))
     h, w = canvas.shape[:2]
     step = 6 * ppm
     for k in range(-h, w + h, step):
-        cv2.line(canvas, (k, 0), (k + h, h), (200, 200, 235), max(1, ppm // 3), cv2.LINE_AA)
-        cv2.line(canvas, (k, h), (k + h, 0), (200, 200, 235), max(1, ppm // 3), cv2.LINE_AA)
-    cv2.rectangle(canvas, (2 * ppm, 2 * ppm), (w - 2 * ppm, h - 2 * ppm), (235, 235, 245), ppm, cv2.LINE_AA)
-    _put_text(canvas, "COYOTE", (w / 2, h / 2), 0.45 * ppm / 3, (235, 235, 245), max(1, ppm // 2), centred=True)
+        cv2.line(canvas, (k, 0), (k + h, h), dark, max(1, ppm // 3), cv2.LINE_AA)
+        cv2.line(canvas, (k, h), (k + h, 0), dark, max(1, ppm // 3), cv2.LINE_AA)
+    cv2.rectangle(canvas, (2 * ppm, 2 * ppm), (w - 2 * ppm, h - 2 * ppm), light, ppm, cv2.LINE_AA)
+    _put_text(canvas, "COYOTE", (w / 2, h / 2), 0.45 * ppm / 3, light, max(1, ppm // 2), centred=True)
     canvas.flags.writeable = False
     return canvas
 
@@ -244,6 +268,8 @@ def stand_board(markers: MarkerSet, seat: int) -> np.ndarray:
     cx = (mu + layout.board_width / 2) * ppm
     cy = (layout.board_height - mv) * ppm
     paste_sticker(canvas, markers, stand_role(seat), (cx, cy), ppm)
+    (pu, pv), side = layout.empty_patch_centre, layout.empty_patch_side
+    paste_patch(canvas, ((pu + layout.board_width / 2) * ppm, (layout.board_height - pv) * ppm), side * ppm)
     label_y = cy + (markers.sticker_mm(stand_role(seat)) / 2 + 6) * ppm
     _put_text(canvas, f"SEAT {seat}", (cx, label_y), 0.2 * ppm, INK, max(1, ppm // 3), centred=True)
     canvas.flags.writeable = False
@@ -320,10 +346,16 @@ def role_texture_id(markers: MarkerSet, role: str) -> tuple:
 # ------------------------------------------------------------------------------ table
 
 
-def table_texture(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
-    """A table top (wood, felt or laminate) at a quarter of the frame size, to be scaled up."""
+#: Table tops :func:`table_texture` draws; the first three are drawn at random.
+TABLE_TOPS = ("wood", "felt", "laminate", "gingham")
+
+
+def table_texture(width: int, height: int, rng: np.random.Generator, kind: str | None = None) -> np.ndarray:
+    """A table top (wood, felt, laminate, or a gingham cloth when asked for) at a quarter
+    of the frame size, to be scaled up."""
     w, h = max(8, width // 4), max(8, height // 4)
-    kind = rng.choice(["wood", "felt", "laminate"], p=[0.5, 0.25, 0.25])
+    drawn = rng.choice(TABLE_TOPS[:3], p=[0.5, 0.25, 0.25])
+    kind = kind or drawn
     y, x = np.mgrid[0:h, 0:w].astype(np.float32)
     scale = 1152.0 / w
     x, y = x * scale, y * scale
@@ -342,9 +374,23 @@ def table_texture(width: int, height: int, rng: np.random.Generator) -> np.ndarr
     elif kind == "felt":
         base = np.array(rng.choice([(60, 110, 40), (110, 60, 30), (50, 50, 120)]), np.float32)
         shade = 0.9 + 0.08 * fine + 0.05 * low
-    else:
+    elif kind == "gingham":
+        # Woven checks about 15-25 mm wide: each stripe colours half the cloth, and the
+        # squares where two cross are twice as deep; high-contrast edges everywhere.
+        ink = np.array(rng.choice([(40, 40, 190), (150, 70, 30), (50, 120, 40), (30, 30, 30)]), np.float32)
+        period = rng.uniform(11, 18)
+        depth = ((np.mod(along, 2 * period) < period).astype(np.float32)
+                 + (np.mod(across, 2 * period) < period).astype(np.float32))[..., None] / 2
+        cloth = (1 - depth) * np.float32(235) + depth * ink
+        shade = 0.92 + 0.04 * fine + 0.04 * low
+        image = np.clip(shade[..., None] * cloth, 0, 255).astype(np.uint8)
+        _clutter(image, rng)
+        return image
+    elif kind == "laminate":
         base = np.array(rng.choice([(190, 190, 185), (150, 160, 170), (210, 205, 200)]), np.float32)
         shade = 0.88 + 0.03 * fine + 0.06 * low + 0.04 * np.sin(along / 40.0)
+    else:
+        raise ValueError(f"unknown table top {kind!r} (choose from {', '.join(TABLE_TOPS)})")
     image = np.clip(shade[..., None] * base, 0, 255).astype(np.uint8)
     _clutter(image, rng)
     return image

@@ -118,6 +118,23 @@ def cell_means_in_frame(frame: np.ndarray, corners: np.ndarray, cells: int) -> n
     return cell_means(to_gray(frame[y0:y1, x0:x1]), corners - (x0, y0), cells)
 
 
+def cell_colours(frame: np.ndarray, corners: np.ndarray, cols: int, rows: int) -> np.ndarray | None:
+    """Mean BGR colour of each of ``rows`` x ``cols`` cells of the quad ``corners``
+    (full-frame pixels, clockwise from the top-left), shape (rows, cols, 3); None if the
+    quad is off the frame."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 3, (w, h))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    n = _SAMPLES_PER_CELL
+    target = np.float32([(0, 0), (cols * n, 0), (cols * n, rows * n), (0, rows * n)])
+    warp = cv2.getPerspectiveTransform(np.float32(corners - (x0, y0)), target)
+    patch = cv2.warpPerspective(frame[y0:y1, x0:x1], warp, (cols * n, rows * n), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return patch.reshape(rows, n, cols, n, 3).astype(np.float32).mean(axis=(1, 3))
+
+
 def _frame_cell_agreement(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> tuple[float, float]:
     """:func:`cell_agreement` for a quad given in full-frame pixels."""
     means = cell_means_in_frame(frame, corners, expected_black.shape[0])
@@ -184,12 +201,14 @@ def _params(**settings) -> cv2.aruco.DetectorParameters:
     return params
 
 
-#: The low-resolution pass: one threshold window, big markers only, exact codes.
+#: The low-resolution pass: one threshold window, big markers only, exact codes. The
+#: perimeter floor (0.06 of the copy's width, about 12 px a side at 768) keeps the
+#: slot markers, the smallest anchors, and skips most card stickers, which cost time only.
 ANCHOR_PARAMS = dict(
     minDistanceToBorder=1,
     adaptiveThreshWinSizeMin=7,
     adaptiveThreshWinSizeMax=7,
-    minMarkerPerimeterRate=0.045,
+    minMarkerPerimeterRate=0.06,
     errorCorrectionRate=0.0,
     polygonalApproxAccuracyRate=0.05,
 )
@@ -272,6 +291,10 @@ class ArucoDetector:
     def anchors(self, frame_bgr: np.ndarray, factor: int) -> Detections:
         """Stands, mat markers and the Coyote card, found in a 1/``factor`` copy of the frame."""
         return self._large(frame_bgr, factor, keep=ANCHOR_KINDS)
+
+    def stands(self, frame_bgr: np.ndarray, factor: int) -> Detections:
+        """Stand markers only, found in a 1/``factor`` copy of the frame."""
+        return self._large(frame_bgr, factor, keep=("stand",))
 
     def _large(self, frame_bgr: np.ndarray, factor: int, keep=None) -> Detections:
         """Large markers (of the roles ``keep``, or all), found in a 1/``factor`` copy."""

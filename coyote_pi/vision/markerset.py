@@ -77,6 +77,7 @@ class CardLayout:
     width: float
     height: float
     sticker_below_top: float  # from the card's top edge to the sticker's centre
+    back_rgb: tuple[int, int, int]  # the main colour of every card's back
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,8 @@ class StandLayout:
     card_centre_u: float
     card_bottom_v: float
     card_slack: float
+    empty_patch_centre: tuple[float, float]  # the printed patch a card in the stand hides
+    empty_patch_side: float
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,12 @@ def _pair(value: object, where: str) -> tuple[float, float]:
     return (float(value[0]), float(value[1]))
 
 
+def _rgb(value: object, where: str) -> tuple[int, int, int]:
+    if not (isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) and 0 <= v <= 255 for v in value)):
+        raise MarkerFileError(f"{where} must be three numbers 0..255 (red, green, blue), got {value!r}")
+    return (value[0], value[1], value[2])
+
+
 def parse_marker_file(text: str, scheme: str) -> MarkerSet:
     """Build the :class:`MarkerSet` for ``scheme`` from the TOML text of a mapping file."""
     if scheme not in SCHEMES:
@@ -185,7 +194,8 @@ def parse_marker_file(text: str, scheme: str) -> MarkerSet:
         size_mm={kind: float(v) for kind, v in section["size_mm"].items()},
         quiet_zone_modules=int(section["quiet_zone_modules"]),
         dictionary=section.get("dictionary"),
-        card=CardLayout(float(card["width"]), float(card["height"]), float(card["sticker_below_top"])),
+        card=CardLayout(float(card["width"]), float(card["height"]), float(card["sticker_below_top"]),
+                        _rgb(card["back_rgb"], "layout.card.back_rgb")),
         stand=StandLayout(
             board_width=float(stand["board_width"]),
             board_height=float(stand["board_height"]),
@@ -193,6 +203,8 @@ def parse_marker_file(text: str, scheme: str) -> MarkerSet:
             card_centre_u=float(stand["card_centre_u"]),
             card_bottom_v=float(stand["card_bottom_v"]),
             card_slack=float(stand["card_slack"]),
+            empty_patch_centre=_pair(stand["empty_patch_centre"], "layout.stand.empty_patch_centre"),
+            empty_patch_side=float(stand["empty_patch_side"]),
         ),
         mat=MatLayout(
             width=float(mat["width"]),

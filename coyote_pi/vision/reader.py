@@ -9,9 +9,12 @@ How the default (``"aruco"``) reader stays fast on a 4608 x 2592 still:
    homography from the stand's own millimetres to the image, exactly where that seat's
    card must stand; the mat's markers fix where its slots are. Only those small regions
    are read, each scaled so the expected sticker has the size the detector is tuned for.
-3. **A thorough pass when anything is left open.** If a seat has no readable card, the
-   mat was not found or a slot is unclear, the whole frame is read at full resolution,
-   which also finds cards lying where they do not belong.
+3. **A wider search only for a stand not found.** An empty stand proves itself (its
+   empty-stand patch is in full view), a covered card is covered wherever one looks, and
+   each region already spans everything that counts as its seat's or slot's, so none of
+   these needs more. Only a stand whose marker was not found is looked for again, at
+   twice the anchor pass's resolution. The whole frame at full resolution is read only
+   when asked (``thorough="always"``): that also finds cards lying where they do not belong.
 
 Assignment never guesses: a card counts for a seat only if its marker lies in the seat's
 card region *and* in the stand's plane; two different cards in one place, one card in
@@ -30,11 +33,13 @@ import cv2
 import numpy as np
 
 from coyote_pi.cards import ALL_CARDS, display_name
+from coyote_pi.vision.artwork import empty_patch_cells
 from coyote_pi.vision.detect import (
     ArucoDetector,
     Detections,
     Marker,
     QrDetector,
+    cell_colours,
     cell_means_in_frame,
     expected_cells,
     pattern_agreement,
@@ -73,10 +78,18 @@ SLOT_VISIBLE_AGREEMENT = 0.92
 SLOT_HIDDEN_AGREEMENT = 0.7
 #: A slot with more than this share blown out by glare is "unclear", never "face_down".
 SLOT_GLARE_SHARE = 0.03
-#: The Coyote card counts as "in the centre" within this distance of the mat's centre.
-COYOTE_CENTRE_MM = 220.0
-#: ... and as a seat's when within this distance of that stand's foot.
-COYOTE_SEAT_MM = 260.0
+#: A slot holds a face-down card only when at least this share of the cells over its
+#: middle show the cards' back colour (a face, a hand or glare do not).
+BACK_SHARE = 0.7
+#: ... a cell shows it when its chromaticity (colour over brightness) is this close.
+BACK_CHROMA_DISTANCE = 0.1
+#: The part of a slot sampled for the back: a card may lie a little off and turned.
+BACK_SAMPLE_MM = (44.0, 72.0)
+#: The Coyote card counts as a seat's when it lies within this distance of that stand's
+#: foot (it lies 85-105 mm in front of the stand) and this much nearer to it than to
+#: any other stand; it is "in the centre" when it lies on the mat (on its Coyote spot).
+COYOTE_SEAT_MM = 160.0
+COYOTE_SEAT_MARGIN_MM = 60.0
 
 
 @dataclass
@@ -168,13 +181,14 @@ class TableReader:
     seats that should have a stand on the table; a missing stand is then reported as
     "no_stand" (without it, every stand found is read). ``method="opencv-default"``
     reads the whole frame with OpenCV's default detector settings instead of the tuned
-    path (the benchmark's baseline). ``thorough`` is "auto" (read the whole frame at
-    full resolution only when the fast pass leaves something open), "always" or "never".
+    path (the benchmark's baseline). ``thorough`` is "auto" (look again, at a higher
+    resolution, only for stands not found), "always" (read the whole frame at full
+    resolution) or "never".
 
-    The fast pass looks only at stands and slots, so a stray card elsewhere on the table
+    The fast path looks only at stands and slots, so a stray card elsewhere on the table
     appears in ``unplaced`` only when the whole frame was read (``"whole-frame" in
-    reading.passes``): automatically whenever a seat or slot is not read, or on every
-    read with ``thorough="always"``. A reader holds OpenCV detectors: use one per thread.
+    reading.passes``, with ``thorough="always"``). A reader holds OpenCV detectors: use
+    one per thread.
     """
 
     def __init__(self, scheme: str = "aruco", *, seats=None, method: str = "tuned", thorough: str = "auto",
@@ -206,63 +220,90 @@ class TableReader:
             return self._assign(frame, self._aruco.whole_frame(frame), ["whole-frame"])
         detections = self._fast_pass(frame)
         reading = self._assign(frame, detections, ["anchors", "regions"])
-        if self.thorough == "auto" and self._needs_thorough(reading):
-            detections.extend(self._aruco.whole_frame(frame))
-            reading = self._assign(frame, detections, ["anchors", "regions", "whole-frame"])
+        if self.thorough == "auto" and self._stands_not_found(reading):
+            found = {seat for seat, r in reading.seats.items() if r.status != SeatState.NO_STAND}
+            detections.extend(self._stand_search(frame, found))
+            reading = self._assign(frame, detections, ["anchors", "regions", "stand-search"])
         return reading
 
     def _fast_pass(self, frame: np.ndarray) -> Detections:
         h, w = frame.shape[:2]
-        factor = max(1, round(w / ANCHOR_PASS_WIDTH))
-        detections = self._aruco.anchors(frame, factor)
+        detections = self._aruco.anchors(frame, _anchor_factor(w))
         stands, mat = self._locate(detections.markers, warnings=[])
         # Each region with the test that says its reading is done: a seat is done when it
         # shows a card, a slot when it shows a card or its own marker.
-        regions = [(*self._stand_sticker_region(stand, (w, h)), _has_card) for stand in stands.values()]
-        if mat is not None:
-            regions += [(*self._slot_region(mat, slot, (w, h)), partial(_has_card_or, slot_role(slot)))
-                        for slot in SLOTS]
+        regions = [(*self._slot_region(mat, slot, (w, h)), partial(_has_card_or, slot_role(slot)))
+                   for slot in SLOTS] if mat is not None else []
+        detections.extend(self._read_stands(frame, stands.values()))
         for box, sticker_px, enough in regions:
             if box:
                 detections.extend(self._aruco.region(frame, box, sticker_px, enough))
         return detections
 
-    def _needs_thorough(self, reading: TableReading) -> bool:
-        missing_stand = self.expected_seats is not None and any(
-            reading.seats.get(s, SeatRead(None, SeatState.NO_STAND)).status == SeatState.NO_STAND
-            for s in self.expected_seats)
-        return (not reading.seats or missing_stand
-                or any(r.status != SeatState.OK for r in reading.seats.values())
-                or any(r.state == SlotState.UNCLEAR for r in reading.slots.values())
-                or reading.duplicates != [] or reading.unplaced != [])
+    def _read_stands(self, frame: np.ndarray, stands) -> Detections:
+        """The card region of each stand, read at full resolution."""
+        h, w = frame.shape[:2]
+        found = Detections([], np.zeros((0, 4, 2)))
+        for stand in stands:
+            # The sticker's own place first (small, so the detector sees it at its best),
+            # then the whole card place for a card not where it should be.
+            for box, sticker_px in (self._stand_sticker_region(stand, (w, h)), self._stand_card_region(stand, (w, h))):
+                read = self._aruco.region(frame, box, sticker_px, _has_card) if box else None
+                if read is not None:
+                    found.extend(read)
+                    if _has_card(read.markers):
+                        break
+        return found
+
+    def _stands_not_found(self, reading: TableReading) -> bool:
+        """Only a stand whose marker was not found at all calls for a wider search: an
+        empty stand proves itself by its patch, a covered one is covered wherever one looks."""
+        return not reading.seats or any(r.status == SeatState.NO_STAND for r in reading.seats.values())
+
+    def _stand_search(self, frame: np.ndarray, found: set[int]) -> Detections:
+        """Stand markers looked for again at twice the anchor pass's resolution (a stand
+        seen nearly edge-on or on a busy cloth can be lost at the lower one), and the
+        cards of the stands it adds. Still far cheaper than reading the whole frame."""
+        detections = self._aruco.stands(frame, max(1, _anchor_factor(frame.shape[1]) // 2))
+        stands, _ = self._locate(detections.markers, warnings=[])
+        detections.extend(self._read_stands(frame, [s for seat, s in stands.items() if seat not in found]))
+        return detections
 
     # ------------------------------------------------------------------ geometry
 
-    def _sticker_region(self, to_image: np.ndarray, centre_mm, reach_mm: float, size):
-        """Image box around where a card sticker is expected (``centre_mm`` in the plane
-        ``to_image`` maps from, give or take ``reach_mm``), and its expected shorter side
-        in pixels."""
-        cx, cy = centre_mm
-        corners = np.array([(cx - reach_mm, cy - reach_mm), (cx + reach_mm, cy - reach_mm),
-                            (cx + reach_mm, cy + reach_mm), (cx - reach_mm, cy + reach_mm)])
+    def _sticker_region(self, to_image: np.ndarray, centre_mm, reach_mm, sticker_centre_mm, size):
+        """Image box around ``centre_mm`` (in the plane ``to_image`` maps from) give or
+        take ``reach_mm`` (one length, or one along each axis), and the shorter side in
+        pixels of a card sticker at ``sticker_centre_mm``."""
+        (cx, cy), (ru, rv) = centre_mm, np.broadcast_to(reach_mm, 2)
+        corners = np.array([(cx - ru, cy - rv), (cx + ru, cy - rv), (cx + ru, cy + rv), (cx - ru, cy + rv)])
         box = _box(apply_homography(to_image, corners), size)
-        sticker = apply_homography(to_image, square_corners(centre_mm, self.markers.size_mm["card"]))
+        sticker = apply_homography(to_image, square_corners(sticker_centre_mm, self.markers.size_mm["card"]))
         return box, _shorter_side(sticker)
 
     def _stand_sticker_region(self, stand: _Stand, size):
-        """Where a card standing upright in this stand has its sticker. (A card put in
-        upside down or far off its place is found by the whole-frame pass instead.)"""
+        """Where a card standing upright in its place has its sticker."""
         layout, card = self.markers.stand, self.markers.card
-        centre = (layout.card_centre_u, layout.card_bottom_v + card.height - card.sticker_below_top)
+        sticker = (layout.card_centre_u, layout.card_bottom_v + card.height - card.sticker_below_top)
         reach = self.markers.sticker_mm("card:0") / 2 + layout.card_slack
-        return self._sticker_region(stand.to_image, centre, reach, size)
+        return self._sticker_region(stand.to_image, sticker, reach, sticker, size)
+
+    def _stand_card_region(self, stand: _Stand, size):
+        """The whole place where a card counts as this seat's (see :meth:`_place_in_stand`):
+        a card put in upside down or a little off its place is still read there, so an
+        unread seat never needs the whole frame."""
+        layout, card = self.markers.stand, self.markers.card
+        centre = (layout.card_centre_u, layout.card_bottom_v + card.height / 2)
+        reach = (card.width / 2 + layout.card_slack, card.height / 2 + layout.card_slack)
+        sticker = (layout.card_centre_u, layout.card_bottom_v + card.height - card.sticker_below_top)
+        return self._sticker_region(stand.to_image, centre, reach, sticker, size)
 
     def _slot_region(self, mat: np.ndarray, slot: str, size):
         """A whole slot: a card on it may lie either way up, and the slot's own marker
         is in its middle."""
         layout = self.markers.mat
         reach = max(layout.slot_width, layout.slot_height) / 2 + 4
-        return self._sticker_region(mat, layout.slots[slot], reach, size)
+        return self._sticker_region(mat, layout.slots[slot], reach, layout.slots[slot], size)
 
     def _marker_plane_points(self, role: str) -> np.ndarray:
         """The printed corners of an anchor marker in its own plane's millimetres."""
@@ -371,7 +412,7 @@ class TableReader:
 
         seats: dict[int, SeatRead] = {}
         for seat, stand in sorted(stands.items()):
-            seats[seat] = self._seat_result(seat, stand, seat_cards[seat], candidates, duplicates)
+            seats[seat] = self._seat_result(frame, stand, seat_cards[seat], candidates, duplicates)
             sightings.append(Sighting(f"stand {seat}", "anchor", _pts(self._anchor_corners(markers, stand_role(seat)))))
         for seat in self.expected_seats or ():
             if seat not in seats:
@@ -429,7 +470,8 @@ class TableReader:
         return (sized & (np.abs(centres[:, 0] - sx) <= layout.slot_width / 2)
                 & (np.abs(centres[:, 1] - sy) <= layout.slot_height / 2))
 
-    def _seat_result(self, seat, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
+    def _seat_result(self, frame, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
+        seat = stand.seat
         names = sorted({role_subject(m.role) for m in found}, key=_card_order)
         if len(names) > 1:
             return SeatRead(None, SeatState.AMBIGUOUS, f"several cards in stand {seat}: {', '.join(names)}")
@@ -437,11 +479,32 @@ class TableReader:
             return SeatRead(None, SeatState.DUPLICATE, f"card {names[0]} is seen in more than one place")
         if names:
             return SeatRead(names[0], SeatState.OK)
+        # "missing" is said only on proof: the patch a card would hide is in full view.
+        if self._empty_patch_visible(frame, stand):
+            return SeatRead(None, SeatState.MISSING, f"stand {seat} is empty: its empty-stand patch is in full view")
         if self._candidates_in_stand(stand, candidates).any():
             return SeatRead(None, SeatState.UNREADABLE,
                             f"a sticker in stand {seat} cannot be read (covered, blurred or glared)")
-        return SeatRead(None, SeatState.MISSING,
-                        f"no card sticker seen in stand {seat} (no card, or its sticker is hidden)")
+        return SeatRead(None, SeatState.COVERED,
+                        f"no card read in stand {seat}, but its empty-stand patch is hidden (a hand, glare, "
+                        f"a card put in wrongly)")
+
+    def _empty_patch_visible(self, frame: np.ndarray, stand: _Stand) -> bool:
+        """Is the stand's empty-stand patch (printed where a card hides it) seen whole?"""
+        layout = self.markers.stand
+        corners = apply_homography(stand.to_image, square_corners(layout.empty_patch_centre, layout.empty_patch_side))
+        return pattern_agreement(frame, corners, empty_patch_cells()) >= SLOT_VISIBLE_AGREEMENT
+
+    def _shows_card_back(self, frame: np.ndarray, mat: np.ndarray, slot: str) -> bool:
+        """Do the cells over the middle of a slot show the cards' back colour? Positive
+        evidence of a face-down card: a hidden slot marker alone could be a hand."""
+        (cx, cy), (w, h) = self.markers.mat.slots[slot], BACK_SAMPLE_MM
+        corners = apply_homography(mat, np.array([(cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2),
+                                                  (cx + w / 2, cy - h / 2), (cx - w / 2, cy - h / 2)]))
+        colours = cell_colours(frame, corners, 5, 8)
+        if colours is None:
+            return False
+        return _chroma_share(colours, self.markers.card.back_rgb) >= BACK_SHARE
 
     def _slot_marker_cover(self, frame: np.ndarray, mat: np.ndarray, markers: list[Marker], slot: str) -> str:
         """Is a slot's own marker "decoded", "visible", "hidden" or "partly" covered?
@@ -493,8 +556,11 @@ class TableReader:
                                   f"something on the {slot} slot looks like a sticker but cannot be read")
             elif self._glare_share(frame, mat, slot) > SLOT_GLARE_SHARE:
                 result = SlotRead(SlotState.UNCLEAR, None, f"glare on the {slot} slot hides what lies there")
-            else:
+            elif self._shows_card_back(frame, mat, slot):
                 result = SlotRead(SlotState.FACE_DOWN)
+            else:
+                result = SlotRead(SlotState.UNCLEAR, None,
+                                  f"something hides the {slot} slot but no card back is seen (a hand?)")
             results[slot] = result
             (cx, cy), half_w, half_h = layout.slots[slot], layout.slot_width / 2, layout.slot_height / 2
             outline = apply_homography(mat, np.array([(cx - half_w, cy + half_h), (cx + half_w, cy + half_h),
@@ -521,15 +587,31 @@ class TableReader:
             feet = {seat: apply_homography(mat_to_plane, apply_homography(s.to_image, np.zeros((1, 2))))[0]
                     for seat, s in stands.items()}
             near = sorted((float(np.linalg.norm(spot - foot)), seat) for seat, foot in feet.items())
-            if np.linalg.norm(spot) <= COYOTE_CENTRE_MM:
+            layout = self.markers.mat
+            if abs(spot[0]) <= layout.width / 2 and abs(spot[1]) <= layout.height / 2:
                 result = CoyoteRead("centre")
-            elif near and near[0][0] <= COYOTE_SEAT_MM and (len(near) == 1 or near[1][0] > near[0][0] + 60):
+            elif near and near[0][0] <= COYOTE_SEAT_MM and (
+                    len(near) == 1 or near[1][0] > near[0][0] + COYOTE_SEAT_MARGIN_MM):
                 result = CoyoteRead("seat", near[0][1])
             else:
                 result = CoyoteRead("table")
         where = {"centre": "centre", "seat": f"seat {result.seat}", "table": "table"}[result.place]
         sightings.append(Sighting(f"Coyote card: {where}", "anchor", _pts(marker.corners)))
         return result
+
+
+def _chroma_share(colours: np.ndarray, rgb: tuple[int, int, int]) -> float:
+    """Share of (..., 3) BGR cell colours whose chromaticity is within
+    :data:`BACK_CHROMA_DISTANCE` of the colour ``rgb``'s."""
+    bgr = colours.reshape(-1, 3)
+    chroma = bgr / np.maximum(bgr.sum(axis=1, keepdims=True), 1.0)
+    target = np.array(rgb[::-1], np.float64) / max(1, sum(rgb))
+    return float((np.linalg.norm(chroma - target, axis=1) <= BACK_CHROMA_DISTANCE).mean())
+
+
+def _anchor_factor(width: int) -> int:
+    """How much the anchor pass shrinks a frame ``width`` pixels wide."""
+    return max(1, round(width / ANCHOR_PASS_WIDTH))
 
 
 def _has_card(found: list[Marker]) -> bool:

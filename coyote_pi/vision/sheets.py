@@ -18,6 +18,7 @@ from coyote_pi.vision.markerset import (
     ALL_ROLES,
     COYOTE_ROLE,
     LOCATORS,
+    SEATS,
     SLOTS,
     MarkerSet,
     locator_role,
@@ -68,14 +69,19 @@ def file_stem(role: str) -> str:
 
 
 def _draw_marker(pdf, markers: MarkerSet, role: str, x: float, y: float) -> None:
-    """The marker's black modules at (x, y) (top-left, mm): one rectangle per run of
-    black modules in a row, all filled as a single path so no seams show between them."""
-    modules = artwork.marker_modules(markers, role)
-    cell = markers.marker_mm(role) / modules.shape[0]
+    """The marker of ``role`` at (x, y) (top-left, mm), at its printed size."""
+    _draw_cells(pdf, artwork.marker_modules(markers, role), markers.marker_mm(role), x, y)
+
+
+def _draw_cells(pdf, cells, side_mm: float, x: float, y: float) -> None:
+    """A square grid of ``cells`` (True = black) ``side_mm`` across at (x, y) (top-left,
+    mm): one rectangle per run of black cells in a row, all filled as a single path so
+    no seams show between them."""
+    cell = side_mm / cells.shape[0]
     with pdf.new_path() as path:
         path.style.fill_color = "#000000"
         path.style.stroke_color = None
-        for row_index, row in enumerate(modules):
+        for row_index, row in enumerate(cells):
             col = 0
             while col < len(row):
                 if not row[col]:
@@ -131,12 +137,8 @@ def sticker_sheet(markers: MarkerSet, paper: str = "a4") -> tuple[bytes, list[Pl
     placed: list[PlacedSticker] = []
     y = _new_page(pdf, markers, "stickers")
     x, row_height = MARGIN_MM, 0.0
-    sections = [("card",), ("coyote",), ("stand",)]
-    for kinds in sections:
-        roles = [r for r in ALL_ROLES if role_kind(r) in kinds]
-        for role in roles:
-            sticker = markers.sticker_mm(role)
-            marker = markers.marker_mm(role)
+    for section in _sections(markers):
+        for role, marker, sticker, cells, labels in section:
             cell_w = sticker + LABEL_MM + GAP_MM
             if x + cell_w > width - MARGIN_MM:
                 x, y, row_height = MARGIN_MM, y + row_height, 0.0
@@ -146,18 +148,38 @@ def sticker_sheet(markers: MarkerSet, paper: str = "a4") -> tuple[bytes, list[Pl
             sx, sy = x + GAP_MM / 2, y + GAP_MM / 2
             quiet = (sticker - marker) / 2
             _cut_marks(pdf, sx, sy, sticker)
-            _draw_marker(pdf, markers, role, sx + quiet, sy + quiet)
-            pdf.set_font("helvetica", size=6.5)
-            pdf.text(sx + sticker + 2.5, sy + 4, describe(role))
-            pdf.set_font("helvetica", size=5.5)
-            pdf.text(sx + sticker + 2.5, sy + 7, _code_text(markers, role))
-            pdf.text(sx + sticker + 2.5, sy + 10, f"{marker:g} mm")
+            _draw_cells(pdf, cells, marker, sx + quiet, sy + quiet)
+            for line, text in enumerate(labels):
+                pdf.set_font("helvetica", size=6.5 if line == 0 else 5.5)
+                pdf.text(sx + sticker + 2.5, sy + 4 + 3 * line, text)
             placed.append(PlacedSticker(role, pdf.page_no(), sx + quiet, sy + quiet, marker, sticker))
             x += cell_w
             row_height = max(row_height, sticker + GAP_MM)
         x, y, row_height = MARGIN_MM, y + row_height + 2, 0.0
     placed += _mat_page(pdf, markers)
     return bytes(pdf.output()), placed
+
+
+def empty_patch_key(seat: int) -> str:
+    """The sheet's name for seat ``seat``'s empty-stand patch (not a marker role)."""
+    return f"empty-patch:{seat}"
+
+
+def _sections(markers: MarkerSet) -> list[list[tuple]]:
+    """The sheet's sections: cards, the Coyote card, stands, the stands' empty-stand
+    patches; each item (key, printed side, cut side, cells (True = black), label lines)."""
+    sections = []
+    for kind in ("card", "coyote", "stand"):
+        sections.append([(role, markers.marker_mm(role), markers.sticker_mm(role),
+                          artwork.marker_modules(markers, role),
+                          [describe(role), _code_text(markers, role), f"{markers.marker_mm(role):g} mm"])
+                         for role in ALL_ROLES if role_kind(role) == kind])
+    side = markers.stand.empty_patch_side
+    u, v = markers.stand.empty_patch_centre
+    sections.append([(empty_patch_key(seat), side, side, artwork.empty_patch_cells(),
+                      [f"empty stand {seat}", f"centre {u:g}, {v:g} mm", "behind the card"])
+                     for seat in SEATS])
+    return sections
 
 
 def _code_text(markers: MarkerSet, role: str) -> str:

@@ -13,7 +13,14 @@ from PIL import Image
 
 from coyote_pi.devices.display import TableDisplay, open_luma_device
 from coyote_pi.devices.errors import DeviceConfigError
-from coyote_pi.devices.outputs import GifRecorder, TerminalView, halfblock_lines
+from coyote_pi.devices.outputs import (
+    GifRecorder,
+    TerminalView,
+    braille_lines,
+    fit_lines,
+    halfblock_lines,
+    smallest_size,
+)
 from coyote_pi.devices.render import ScreenRenderer
 from coyote_pi.devices.screen import Screen, SeatStatus
 from coyote_pi.sim.display import FlakyDummy
@@ -169,6 +176,39 @@ def test_terminal_view_is_a_boxed_128_by_32_character_picture():
     assert {len(row) for row in rows} == {128 + 2}
     assert rows[0].startswith("┌") and rows[-1].endswith("┘")
     assert any(set(row[1:-1]) - {" "} for row in rows[1:-1])
+
+
+def test_braille_keeps_every_pixel_in_2x4_cells():
+    image = Image.new("1", (4, 5))
+    for xy in [(0, 0), (1, 3), (2, 1), (3, 2), (0, 4)]:
+        image.putpixel(xy, 1)
+    assert braille_lines(image) == [chr(0x2800 + 0x01 + 0x80) + chr(0x2800 + 0x02 + 0x20), chr(0x2800 + 0x01) + "⠀"]
+
+
+@pytest.mark.parametrize("room,size,marks", [
+    ((128, 32), (128, 32), ["▄"]),  # 1:1 half blocks; pixel row 7 is the lower half of text row 3
+    ((300, 70), (256, 64), ["█", "█"]),  # twice as large: the pixel is 2 wide and a whole row high
+    ((78, 22), (64, 16), [chr(0x2800 + 0x80)]),  # Braille: dot 8 (left column, 4th row) of cell (2, 1)
+    ((127, 40), (64, 16), [chr(0x2800 + 0x80)]),
+    ((63, 40), None, None),  # too small for every pixel: nothing drawn
+])
+def test_the_oled_is_drawn_as_large_as_the_room_allows_without_losing_a_pixel(room, size, marks):
+    image = Image.new("1", (128, 64))
+    image.putpixel((5, 7), 1)
+    lines = fit_lines(image, *room)
+    if size is None:
+        assert lines is None and smallest_size(image.size) == (64, 16)
+        return
+    assert (len(lines[0]), len(lines)) == size and {len(line) for line in lines} == {size[0]}
+    assert [c for line in lines for c in line if c not in " ⠀"] == marks
+
+
+def test_terminal_view_fits_its_terminal_or_says_what_size_it_needs():
+    image = Image.new("1", (128, 64), 1)
+    small = TerminalView(io.StringIO(), clear=False, size=(80, 24)).text(image).splitlines()
+    assert (len(small), {len(row) for row in small}) == (18, {66})  # Braille, framed
+    tiny = TerminalView(io.StringIO(), clear=False, size=(60, 20)).text(image)
+    assert tiny == "The terminal is too small for the OLED: make it at least 66x18.\n"
 
 
 def test_terminal_view_redraws_in_place_when_asked():

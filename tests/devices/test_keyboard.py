@@ -43,6 +43,15 @@ def test_keys_become_press_and_chord_events():
     ]
 
 
+def test_keys_that_are_no_seats_go_to_the_other_key_hook():
+    events, other = queue.Queue(), []
+    keys = KeyboardButtons(events)
+    keys.on_other_key = other.append
+    for key in "vH1":
+        keys.feed(key)
+    assert other == ["v", "h"] and [(e.seat, e.button) for e in drain(events)] == [(1, "minus")]
+
+
 def test_capitals_work_like_lower_case():
     events = queue.Queue()
     KeyboardButtons(events).feed("Q")

@@ -8,13 +8,13 @@ import sys
 
 import pytest
 
+from coyote_pi.commands.wiring import main
 from coyote_pi.devices.pinmap import HEADER, parse_pinmap
 from coyote_pi.devices.wiring import (
     GROUND_PINS,
     REGENERATE_COMMAND,
     ground_plan,
     header_diagram,
-    main,
     render_wiring,
 )
 
@@ -98,7 +98,7 @@ def test_bad_pin_map_is_reported_without_traceback(tmp_path, capsys):
 @pytest.mark.parametrize("args", [[], ["--check", "docs/wiring.md"]])
 def test_module_runs_as_a_command(args):
     result = subprocess.run(
-        [sys.executable, "-m", "coyote_pi.devices.wiring", *args], cwd=REPO, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "coyote_pi.commands.wiring", *args], cwd=REPO, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
     if not args:

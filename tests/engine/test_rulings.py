@@ -739,7 +739,9 @@ def test_undo_cannot_be_chained(make_deal, refused):
     game.apply(Bid(1, 5))
     game.apply(Bid(2, 6))
     game.apply(Undo(2))
-    refused(game, Undo(1), "nothing_to_undo", "there is no bid to take back now")
+    refused(game, Undo(1), "undo_after_undo",
+            "undos do not chain: seat 1's bid of 5 was raised once already and stays")
+    refused(game, Undo(3), "nothing_to_undo")  # seat 3 never bid
     game.apply(Bid(2, 7))
     game.apply(Undo(2))  # a new bid can be taken back again
     assert game.round.bids == [(1, 5)] and game.turn == 2

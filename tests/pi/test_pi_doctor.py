@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi.commands import doctor as doctor_command
 from coyote_pi.pi import doctor, install
 from coyote_pi.pi.doctor import FAIL, PASS, SKIP, Doctor, Host, Options
 
@@ -116,9 +117,9 @@ def test_with_the_service_stopped_the_camera_and_pins_are_tested(pi, probes):
 
 def test_on_a_machine_that_is_not_a_pi_everything_it_cannot_check_is_skipped(tmp_path, capsys):
     parser = argparse.ArgumentParser()
-    doctor.configure(parser)
+    doctor_command.configure(parser)
 
-    status = doctor.run(parser.parse_args([]), host=Host(root=tmp_path))
+    status = doctor_command.run(parser.parse_args([]), host=Host(root=tmp_path))
 
     lines = capsys.readouterr().out.splitlines()
     assert status == 0
@@ -319,8 +320,8 @@ def test_an_unwritable_calibration_target_fails(pi, probes, tmp_path):
 @pytest.mark.parametrize(("text", "complaint"), [("3x", "is not a number"), ("0x78", "outside the I2C range")])
 def test_a_bad_address_on_the_command_line_is_one_line(capsys, text, complaint):
     parser = argparse.ArgumentParser()
-    doctor.configure(parser)
-    assert doctor.run(parser.parse_args(["--oled-address", text])) == 2
+    doctor_command.configure(parser)
+    assert doctor_command.run(parser.parse_args(["--oled-address", text])) == 2
     out = capsys.readouterr().out
     assert out.startswith("coyote-pi doctor: --oled-address: [display] address") and complaint in out
     assert out.count("\n") == 1

@@ -12,10 +12,14 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
+from coyote_pi.commands import install as install_command
+from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.pi import install
 from coyote_pi.pi.install import Installer, InstallError, merge_block, remove_block
 
@@ -311,12 +315,25 @@ def test_installed_packages_reads_only_installed_stanzas():
     assert install.installed_packages(status) == {"a", "c"}
 
 
+def test_the_installed_configuration_is_the_annotated_example_with_the_real_defaults():
+    """One template: `make install` writes the example that documents every key, and each
+    device value it writes is the real table's default, so the two cannot drift apart."""
+    example = Path(str(resources.files("coyote_pi").joinpath("data", "coyote-pi.example.toml")))
+    assert install.CONFIG_TEMPLATE.resolve() == example.resolve()
+    written = tomllib.loads(example.read_text(encoding="utf-8"))
+    real = DevicesConfig.preset("real")
+    for section in ("display", "buttons", "camera"):
+        assert written[section], section
+        for key, value in written[section].items():
+            assert getattr(getattr(real, section), key) == value, f"[{section}] {key}"
+
+
 # -- the command line ----------------------------------------------------------------------
 
 
 def cli_args(**overrides) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    install.configure(parser)
+    install_command.configure(parser)
     args = parser.parse_args([])
     vars(args).update(overrides)
     return args
@@ -324,7 +341,7 @@ def cli_args(**overrides) -> argparse.Namespace:
 
 def test_the_real_root_needs_root(monkeypatch, capsys):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    assert install.run(cli_args()) == 1
+    assert install_command.run(cli_args()) == 1
     assert "sudo make install" in capsys.readouterr().err
 
 
@@ -333,14 +350,14 @@ def test_with_root_the_system_commands_are_printed_not_run(pi_root, monkeypatch,
         raise AssertionError("a system command was run")
 
     monkeypatch.setattr(subprocess, "run", refuse)
-    assert install.run(cli_args(root=str(pi_root))) == 0
+    assert install_command.run(cli_args(root=str(pi_root))) == 0
     out = capsys.readouterr().out
     assert "(not run outside the real root) $ useradd --system" in out
     assert (pi_root / "etc/systemd/system/coyote-pi.service").is_file()
 
 
 def test_purge_without_uninstall_is_refused(pi_root, capsys):
-    assert install.run(cli_args(root=str(pi_root), purge=True)) == 2
+    assert install_command.run(cli_args(root=str(pi_root), purge=True)) == 2
     assert "--purge goes with --uninstall" in capsys.readouterr().err
 
 

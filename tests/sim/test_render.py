@@ -59,7 +59,7 @@ def test_a_finger_covers_the_share_of_the_sticker_asked_for():
 def test_card_backs_carry_no_marker_and_faces_carry_exactly_theirs():
     markers = load_markers("aruco")
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
-    back = artwork.card_back(markers.card.width, markers.card.height)
+    back = artwork.card_back(markers.card.width, markers.card.height, markers.card.back_rgb)
     _, ids, _ = detector.detectMarkers(cv2.cvtColor(back, cv2.COLOR_BGR2GRAY))
     assert ids is None
     face = artwork.card_face(markers, "card:max0")

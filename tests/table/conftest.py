@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.engine import events as E
 from coyote_pi.record import Record, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import SimPace
@@ -125,10 +126,11 @@ class Played:
 
 
 def game_events(record: Record | Path) -> list[dict]:
-    """The game events of a record (or record file), in order."""
+    """The game events of a record, in order, sealed ones as they were opened; of a record
+    file as the table reads it (with the private file that opens the round in progress)."""
     if isinstance(record, Path):
-        record = read_record(record)
-    return [line["event"] for line in record.lines if line.get("kind") in ("action", "observation")]
+        record = read_record(record, private=True)
+    return [E.to_dict(event) for event in record.game.history]
 
 
 def same_game(record: Record | Path) -> list[dict]:

@@ -11,7 +11,7 @@ from coyote_pi.table.i18n import Translator
 from coyote_pi.vision import SeatRead, SlotRead, TableReader, TableReading
 
 
-STATUSES = {"missing", "unreadable", "duplicate", "ambiguous", "no_stand"}
+STATUSES = {"missing", "unreadable", "covered", "duplicate", "ambiguous", "no_stand"}
 
 
 def reading(seats: dict, slots: dict | None = None, **extra) -> TableReading:
@@ -32,13 +32,15 @@ def test_a_complete_deal_gives_the_seat_cards():
 
 
 def test_a_deal_in_progress_says_which_seat_and_slot_and_why():
-    look = W.look_deal(reading({1: "7", 2: "missing", 3: "unreadable", 4: "ambiguous"}), active=(1, 2, 3, 4, 5))
+    look = W.look_deal(reading({1: "7", 2: "missing", 3: "unreadable", 4: "ambiguous", 5: "covered"}),
+                       active=(1, 2, 3, 4, 5, 6))
     assert look.result is None and not look.failed
     assert keys(look) == [
         ("problem.seat_missing", {"seat": 2}),
         ("problem.seat_unreadable", {"seat": 3}),
         ("problem.seat_several", {"seat": 4}),
-        ("problem.seat_no_stand", {"seat": 5}),
+        ("problem.seat_covered", {"seat": 5}),
+        ("problem.seat_no_stand", {"seat": 6}),
         ("problem.slot_missing", {"slot": "centre"}),
     ]
 
@@ -46,12 +48,25 @@ def test_a_deal_in_progress_says_which_seat_and_slot_and_why():
 def test_problems_never_name_a_card_of_the_open_round():
     doubled = reading({1: "duplicate", 2: "duplicate", 3: "5"}, {"centre": ("face_up", "9")}, duplicates=["8"])
     look = W.look_deal(doubled, active=(1, 2, 3))
-    assert ("problem.duplicate", {"seats": "1, 2"}) in keys(look)
+    # Not "seats 1 and 2": each of them sees the other's card, and would learn its own.
+    assert ("problem.duplicate_deal", {}) in keys(look)
     assert ("problem.slot_face_up", {"slot": "centre"}) in keys(look)
     tr = Translator("en")
     texts = [problem.text(tr) for problem in look.problems]
-    assert texts == ["Seats 1, 2: the same card twice?", "Centre: turn the card face down"]
-    assert not any(card in text for text in texts for card in ("5", "8", "9"))
+    assert texts == ["The same card twice: collect the cards, deal again", "Centre: turn the card face down"]
+    assert not any(card in text for text in texts for card in ("1", "2", "5", "8", "9"))
+
+
+@pytest.mark.parametrize("seats,duplicates", [({1: "duplicate", 2: "5"}, ["5"]), ({1: "5", 2: "7"}, ["7"])])
+def test_a_card_seen_twice_at_the_deal_names_no_seat(seats, duplicates):
+    look = W.look_deal(reading(seats, {"centre": "face_down"}, duplicates=duplicates), active=(1, 2))
+    assert keys(look) == [("problem.duplicate_deal", {})]
+
+
+def test_at_the_reveal_the_cards_are_public_and_the_seats_are_named():
+    doubled = reading({1: "duplicate", 2: "duplicate"}, {"centre": ("face_up", "9")})
+    look = W.look_reveal(doubled, extra=False, seats=(1, 2))
+    assert keys(look) == [("problem.duplicate", {"seats": "1, 2"})]
 
 
 def test_extra_and_draw_slots_must_be_empty_at_the_deal():
@@ -116,3 +131,62 @@ def test_rendered_frames_through_the_real_vision_code(reader):
 
     noise = np.random.default_rng(1).integers(0, 256, size=(720, 1280, 3), dtype=np.uint8)
     assert W.look_deal(reader.read(noise), active=(1, 2, 3)).failed
+
+
+# --- hard frames: what the OLED says must be true of the table -------------------------
+
+#: At this mast height a 2304 x 1296 frame shows card stickers 45-55 px wide.
+LOW_MAST = dict(camera_height_mm=560.0, stand_radius_mm=(380.0, 250.0))
+HARD = Conditions.typical().replace(blur=1.2, noise=5.0, jpeg_quality=75, glare_spots=2, glare_strength=70.0)
+
+
+def deal_texts(scene, conditions, seed, active):
+    frame = render_scene(scene, width=2304, height=1296, seed=seed, conditions=conditions)
+    reading = TableReader("aruco", seats=active).read(frame)
+    look = W.look_deal(reading, active=active)
+    return reading, look, {p.key: p.text(Translator("en")) for p in look.problems}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_card_under_a_finger_is_never_called_missing(seed):
+    """Seat 2's card stands there under a finger (10-30 % of its sticker), seat 3's stand
+    is empty: the screen may say "card covered?" or "unreadable" for seat 2 and "no card"
+    for seat 3, never "no card" for seat 2."""
+    scene = TableScene(seats=4, seat_cards={1: "4", 2: "8", 4: "10"}, slots={"centre": ("face_down", "5")},
+                       **LOW_MAST)
+    reading, look, texts = deal_texts(scene, HARD.replace(finger_seats=(2,), finger_cover=(0.1, 0.3)), seed,
+                                      (1, 2, 3, 4))
+    assert reading.seats[2].status in ("ok", "covered", "unreadable")
+    assert reading.seats[3].status in ("missing", "covered")
+    assert "Seat 2: no card" not in texts.values()
+    if reading.seats[2].status == "covered":
+        assert "Seat 2: card covered?" in texts.values()
+    assert look.result is None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_empty_stand_is_said_to_be_empty(seed):
+    scene = TableScene(seats=3, seat_cards={1: "4", 3: "9"}, slots={"centre": ("face_down", "5")}, **LOW_MAST)
+    reading, _, texts = deal_texts(scene, Conditions.typical(), seed, (1, 2, 3))
+    assert reading.seats[2].status == "missing"
+    assert texts == {"problem.seat_missing": "Seat 2: no card"}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_face_up_centre_card_under_a_finger_is_never_taken_for_face_down(seed):
+    dealt = {1: "4", 2: "8", 3: "9"}
+    scene = TableScene(seats=3, seat_cards=dealt, slots={"centre": ("face_up", "5")}, **LOW_MAST)
+    conditions = HARD.replace(finger_slots=("centre",), finger_cover=(0.1, 0.3))
+    reading, look, texts = deal_texts(scene, conditions, seed, (1, 2, 3))
+    assert reading.slots["centre"].state in ("face_up", "unclear")
+    assert look.result is None, "the deal must not accept a face-up centre card"
+    assert set(texts) & {"problem.slot_face_up", "problem.slot_unclear"}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_face_down_centre_card_is_seen_by_its_back(seed):
+    dealt = {1: "4", 2: "8", 3: "9"}
+    scene = TableScene(seats=3, seat_cards=dealt, slots={"centre": ("face_down", "5")}, **LOW_MAST)
+    reading, look, _ = deal_texts(scene, Conditions.typical(), seed, (1, 2, 3))
+    assert reading.slots["centre"].state == "face_down"
+    assert look.result == dealt

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from PIL import Image
@@ -25,11 +26,19 @@ def test_the_demo_plays_a_game_and_writes_its_output_folder(tmp_path, capsys):
     assert game.winner is not None
     assert f"seat {game.winner} wins after {game.round_number} rounds" in printed
     assert re.search(r"seat \d presses (plus|minus|ok)", printed) and "verdict of round 1:" in printed
-    assert f"--expect {record.fingerprint}" in printed
+    assert f"--expect {record.fingerprint} --photos {out / 'game-0001.photos'}" in printed
+    # Every reveal and draw kept its photo, and replay --photos accepts them.
+    photos = sorted(p.name for p in (out / "game-0001.photos").iterdir())
+    draws = [r.round for r in game.results if r.score.replacement is not None]
+    assert photos == sorted([f"round-{r:02d}-reveal.jpg" for r in range(1, game.round_number + 1)]
+                            + [f"round-{r:02d}-draw.jpg" for r in draws])
+    assert coyote_pi(["replay", str(out / "game-0001.jsonl"), "--photos", str(out / "game-0001.photos")]) == 0
+    assert json.loads(capsys.readouterr().out)["record"]["photos_checked"] == len(photos)
+    assert {line["kind"] for line in record.lines} >= {"opening"} and "seed" not in record.meta
+    assert not list((out / "private").glob("*.round.json"))  # no round open: nothing waits sealed
 
     reveals = sorted(p.name for p in out.glob("reveal-round-*.png"))
     assert reveals == [f"reveal-round-{r:02d}.png" for r in range(1, game.round_number + 1)]
-    draws = [r.round for r in game.results if r.score.replacement is not None]
     assert sorted(p.name for p in out.glob("draw-round-*.png")) == [f"draw-round-{r:02d}.png" for r in draws]
     with Image.open(out / reveals[0]) as frame:
         assert frame.size == (1280, 720)
@@ -49,7 +58,7 @@ def test_bench_table_prints_figures_beside_targets(capsys):
 def test_the_memory_benchmark_measures_the_child_it_runs_and_splits_off_mapped_files():
     import sys
 
-    from coyote_pi.table.bench import _peak
+    from coyote_pi.bench.table import _peak
 
     grows = "import time; block = bytearray(80 * 2**20); time.sleep(0.1)"
     peak = _peak([sys.executable, "-c", grows])
@@ -102,7 +111,7 @@ def test_the_memory_benchmark_reads_the_libraries_afresh(tmp_path):
 
     import pytest
 
-    from coyote_pi.table.bench import read_libraries_afresh
+    from coyote_pi.bench.table import read_libraries_afresh
 
     if not sys.platform.startswith("linux"):
         pytest.skip("posix_fadvise and mincore are Linux's")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from coyote_pi.cli import main as coyote_pi
-from coyote_pi.table import run as run_command
-from coyote_pi.table.config import ConfigError, GameSettings, Pacing, load_config, load_config_text
+from coyote_pi.commands import run as run_command
+from coyote_pi.table.config import ConfigError, GameSettings, Pacing, TableConfig, load_config, load_config_text
 
 EXAMPLE = Path(str(resources.files("coyote_pi").joinpath("data", "coyote-pi.example.toml")))
 
@@ -21,13 +21,14 @@ def test_the_shipped_example_is_valid_and_documents_the_defaults():
     assert config.pacing == Pacing()
     assert config.record_dir == Path("/var/lib/coyote-pi/games")
     assert config.scheme == "aruco"
+    assert config.keep_photos_games == TableConfig().keep_photos_games == 50
     assert set(config.devices) == {"display", "buttons", "camera"}
 
 
 def test_the_example_and_its_device_sections_open_through_run(tmp_path):
     args = argparse.Namespace(config=str(EXAMPLE), sim=False, players=3, variant="trickster", language="ru",
                               start_seat="2", record_dir=str(tmp_path), scripted=False, camera_size=None,
-                              no_view=False, seed=None)
+                              no_view=False, seed=None, deal=None)
     config, devices = run_command._settings(args)
     assert config.game == GameSettings(3, "trickster", "ru", 2)  # flags override the file
     assert config.record_dir == tmp_path
@@ -52,6 +53,7 @@ def test_relative_record_folders_are_relative_to_the_file(tmp_path):
     ("[tabel]\n", "t.toml: unknown section [tabel]"),
     ('[vision]\nscheme = "barcode"\n', "t.toml: [vision] scheme must be one of 'aruco', 'qr', not 'barcode'"),
     ("[record]\ndir = 3\n", "t.toml: [record] dir must be a folder path, not 3"),
+    ("[table]\nkeep_photos_games = -1\n", "t.toml: [table] keep_photos_games must be 0 to 100000, not -1"),
     ("[game\n", "t.toml: not valid TOML"),
 ])
 def test_a_bad_file_names_the_key_in_one_line(text, message):

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pytest
 
-from coyote_pi.record import RecordWriter, read_record
+from coyote_pi.record import RecordWriter, Vault, read_record
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.sim.rig import open_sim_rig
 from coyote_pi.table.controller import Controller
-from coyote_pi.table.rig import resume_or_none
+from coyote_pi.table.rig import resume_newest, resume_or_none
 
 from .conftest import Spy, fast_sim, game_events, play, run_rig, running_table, same_game, sim_devices, table_config
 
@@ -190,7 +190,25 @@ def test_kill_9_of_run_sim_resumes_the_same_game(tmp_path):
     assert not (tmp_path / "records" / "sim" / "game-0002.jsonl").exists()
 
     finished = read_record(record)
-    assert finished.meta["seed"] == 12 and len(finished.lines) > lines_at_kill
+    assert len(finished.lines) > lines_at_kill
+    # The seed, from which every deal follows, stays out of the record: the service keeps it.
+    assert "seed" not in finished.meta and Vault(record).read(Vault.SETUP) == {"seed": 12}
     # The same seed on the in-process fast path (the sim's start seat is 1 + seed % players).
     reference = play(table_config(tmp_path / "reference", 3, "basic", start=1 + 12 % 3), sim=fast_sim(12))
     assert same_game(record) == same_game(reference.path)
+
+
+def test_a_newest_record_that_cannot_be_resumed_is_named_where_it_stays_visible(tmp_path):
+    config = table_config(tmp_path, 2, start=None)
+    (tmp_path / "game-0001.jsonl").write_text("not a record\n", encoding="utf-8")
+    resumption = resume_newest(config, new=False)
+    assert resumption.table is None and resumption.skipped == tmp_path / "game-0001.jsonl" and resumption.reason
+
+    played = play(config, sim=fast_sim(3, setup_answers={"start": 1}), not_resumed=resumption.skipped.stem)
+    notice = "Could not resume game-0001: a new game starts"
+    shown = [(stage, screen) for stage, screen in played.spy.screens if notice in screen.lines]
+    assert {stage for stage, _ in shown} == {"setup", "deal"}  # who starts, then the first deal's screen
+    assert all(screen.title == "Round 1" for stage, screen in shown if stage == "deal")
+    assert any(screen.title == "Round 2" for stage, screen in played.spy.screens if stage == "deal")
+    assert played.path.name == "game-0002.jsonl"  # the broken file stays for inspection
+    assert (tmp_path / "game-0001.jsonl").read_text(encoding="utf-8") == "not a record\n"

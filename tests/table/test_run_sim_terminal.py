@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-from coyote_pi.record import read_record
+from coyote_pi.record import RecordError
 
 from .conftest import TEST_FRAME, game_events
 
@@ -49,7 +49,10 @@ class Terminal:
 
 def _events(folder: Path) -> list[dict]:
     records = sorted(folder.rglob("*.jsonl"))
-    return game_events(read_record(records[-1])) if records else []
+    try:
+        return game_events(records[-1]) if records else []
+    except RecordError:  # read while the table closed a round: its private file just went
+        return []
 
 
 def _wait(test, what: str, timeout: float = 60.0) -> None:
@@ -71,14 +74,14 @@ def test_a_person_bids_with_keys_and_sees_the_oled_in_the_terminal(tmp_path):
                              env={**os.environ, "TERM": "xterm", "COLUMNS": "100", "LINES": "40"})
     try:
         _wait(lambda: any(e["type"] == "deal" for e in _events(records)), "the camera seeing the deal")
-        assert "seat 1: 1 = minus, 2 = plus, 3 = ok, 4 = undo" in terminal.text()
+        assert "keys -,+,ok,undo: 1:1234 2:qwer | v eyes: turn | h help | Ctrl-C quit" in terminal.text()
         terminal.type("23")  # seat 1: plus, ok
         _wait(lambda: any(e["type"] == "bid" for e in _events(records)), "seat 1's bid")
         terminal.type("3e")  # seat 1's ok again (not its turn any more: refused), then seat 2's ok
         _wait(lambda: len([e for e in _events(records) if e["type"] == "bid"]) == 2, "seat 2's bid")
         first, second = (e for e in _events(records) if e["type"] == "bid")
         assert (first["seat"], second["seat"]) == (1, 2) and second["amount"] > first["amount"]
-        assert "┌" in terminal.text() and "█" in terminal.text()  # the OLED, drawn in the terminal
+        assert "┌ OLED " in terminal.text() and "⣿" in terminal.text()  # the OLED, drawn in the terminal
         child.send_signal(signal.SIGINT)  # Ctrl-C
         assert child.wait(timeout=20) == 130
         assert termios.tcgetattr(terminal.slave)[3] & termios.ICANON  # the terminal is given back as it was

@@ -16,7 +16,7 @@ from PIL import Image
 
 from coyote_pi.cli import main
 from coyote_pi.vision.markerset import ALL_ROLES, load_markers
-from coyote_pi.vision.sheets import PAPERS, file_stem, sticker_sheet
+from coyote_pi.vision.sheets import PAPERS, empty_patch_key, file_stem, sticker_sheet
 
 PT_PER_MM = 72 / 25.4
 
@@ -95,7 +95,8 @@ def test_the_pdf_is_true_scale_on_both_papers(scheme, paper):
     pages = _pages(pdf)
     width_mm, height_mm = PAPERS[paper]
     assert b"/PrintScaling /None" in pdf
-    assert {role for role in (p.role for p in placed)} == set(ALL_ROLES)
+    patches = {empty_patch_key(seat) for seat in range(1, 7)}
+    assert {role for role in (p.role for p in placed)} == set(ALL_ROLES) | patches
     for number, ((w_pt, h_pt), _) in enumerate(pages, start=1):
         is_mat_page = number == len(pages)
         expected = (height_mm, width_mm) if is_mat_page else (width_mm, height_mm)
@@ -111,6 +112,9 @@ def test_the_pdf_is_true_scale_on_both_papers(scheme, paper):
         extent = tuple(f(r[i] for r in inside) for i, f in enumerate((min, min, max, max)))
         # The printed code measures exactly its documented size (within 0.02 mm).
         assert extent == pytest.approx((x0, y0, x1, y1), abs=0.02), sticker
+        if sticker.role in patches:
+            assert sticker.marker_mm == markers.stand.empty_patch_side
+            continue
         assert sticker.marker_mm == markers.marker_mm(sticker.role)
         if sticker.role.split(":")[0] in ("card", "coyote", "stand"):
             quiet = (sticker.sticker_mm - sticker.marker_mm) / 2

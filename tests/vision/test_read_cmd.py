@@ -121,3 +121,14 @@ def test_seats_option_reports_a_missing_stand(table, capsys):
     with pytest.raises(SystemExit):
         main(["read", str(table["jpg"]), "--seats", "0,9"])
     assert "seats are numbered 1 to 6" in capsys.readouterr().err
+
+
+def test_threads_option_sets_opencvs_thread_count(tmp_path):
+    image = tmp_path / "blank.png"
+    cv2.imwrite(str(image), np.full((120, 160, 3), 200, np.uint8))
+    before = cv2.getNumThreads()
+    try:
+        main(["read", "--threads", "1", str(image)])
+        assert cv2.getNumThreads() == 1
+    finally:
+        cv2.setNumThreads(before)

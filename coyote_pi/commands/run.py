@@ -12,12 +12,16 @@ pings its watchdog from the main loop. After a game the table offers a new one.
 Simulated table::
 
     coyote-pi run --sim                 # you press the seats' keys, the OLED is drawn in the terminal
+    coyote-pi run --sim --deal question # ... and round 1 has ? in the centre (see coyote_pi.sim.deals)
     coyote-pi run --sim --scripted      # scripted players press mock GPIO pins; ends with the game
 
 The camera is the synthetic table: scripted hands deal real cards from a seeded deck
 into the rendered scene, turn them up at the reveal and draw for ``?``; the controller
-sees only rendered frames, read by the real vision code. Simulated games keep their
-records in ``<record dir>/sim``.
+sees only rendered frames, read by the real vision code. With a person at the keys, the
+terminal (:mod:`coyote_pi.sim.console`) shows the OLED, the table as one seat sees it,
+the keys and the record. Simulated games keep their records in ``<record dir>/sim``
+(by default ``~/.local/share/coyote-pi/games/sim``); the path is printed at the start
+and the end.
 
 Flags override the configuration file; a bad file or flag is reported in one line, and
 so is a record folder that is not a writable folder or that another table is using
@@ -28,12 +32,20 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import logging
+import random
 import signal
 import sys
 import threading
+from pathlib import Path
 
+from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.devices.errors import DeviceConfigError, DeviceError
 from coyote_pi.memory import tune_malloc
+from coyote_pi.pi import notify
 from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config
+from coyote_pi.table.rig import open_rig, resume_newest
+from coyote_pi.table.store import lock_folder
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,21 +59,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start-seat", metavar="SEAT", help='the seat that starts round 1, or "ask"')
     parser.add_argument("--record-dir", metavar="DIR", help="where game records are kept")
     parser.add_argument("--seed", type=int, help="--sim: the seed of the simulated deck and players")
+    parser.add_argument("--deal", metavar="PLAN",
+                        help='--sim: the cards of some rounds, e.g. "5,?,max0,-10;*;question" (stands from seat 1, '
+                             "then the centre, then the deck's top; * from the shuffle; rounds split by ;) or a "
+                             "scenario: question, max0, coyote-card (docs/simulator.md)")
     parser.add_argument("--camera-size", metavar="WxH", help="--sim: the synthetic camera's frame size (default 2304x1296)")
     parser.add_argument("--no-view", action="store_true", help="--sim --scripted: do not draw the OLED in the terminal")
     parser.add_argument("-v", "--verbose", action="store_true", help="log the play-by-play")
 
 
 def run(args: argparse.Namespace) -> int:
-    import logging
-
     tune_malloc()  # camera frames are large and short-lived: give them back to the OS
     logging.basicConfig(level=logging.INFO if args.verbose or not args.sim else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(message)s")
-    from coyote_pi.devices.errors import DeviceError
-
-    from coyote_pi.table.store import lock_folder
-
     try:
         config, devices_config = _settings(args)
         folder_lock = lock_folder(config.record_dir)
@@ -78,9 +88,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _settings(args: argparse.Namespace):
     """The table and device configuration: file, then preset, then flags."""
-    from coyote_pi.devices.config import DevicesConfig
-    from coyote_pi.devices.errors import DeviceConfigError
-
     config = load_config(args.config)
     try:
         devices_config = DevicesConfig.from_mapping(config.devices, preset="sim" if args.sim else "real")
@@ -97,25 +104,49 @@ def _settings(args: argparse.Namespace):
     if start == "ask":
         config = config.with_game(start_seat=None)
     if args.record_dir:
-        from pathlib import Path
-
         config = config.replace(record_dir=Path(args.record_dir))
     if args.sim:
         config, devices_config = _sim_settings(args, config, devices_config)
+    elif args.deal is not None:
+        raise ConfigError("--deal chooses the cards of the simulated table: use it with --sim")
     return config, devices_config
 
 
 def _sim_settings(args, config, devices_config):
+    # Here, not at the top: the real table never loads the simulation (tests/test_layers.py).
     from coyote_pi.sim.rig import sim_record_dir
 
     players = config.game.players or 4
     config = config.with_game(players=players).replace(record_dir=sim_record_dir(config))
+    if args.deal is not None:
+        config = _with_deal(args.deal, config)
     width, height = _size(args.camera_size or "2304x1296")
     camera = dataclasses.replace(devices_config.camera, backend="synthetic", width=width, height=height)
     buttons = dataclasses.replace(devices_config.buttons, backend="mock" if args.scripted else "keyboard")
-    terminal = not (args.scripted and args.no_view)
+    terminal = not _has_console(args) and not (args.scripted and args.no_view)  # else the console draws the OLED
     display = dataclasses.replace(devices_config.display, driver="dummy", terminal=terminal)
     return config, dataclasses.replace(devices_config, camera=camera, buttons=buttons, display=display)
+
+
+def _has_console(args) -> bool:
+    """A person plays ``run --sim`` in a terminal: the simulated table's console draws it."""
+    return args.sim and not args.scripted and sys.stdout.isatty()
+
+
+def _with_deal(text: str, config):
+    """Check the ``--deal`` plan; a round with the Coyote card makes the game Trickster."""
+    from coyote_pi.sim.deals import DealError, parse_deal
+
+    try:
+        plan = parse_deal(text)
+    except DealError as error:
+        raise ConfigError(f"--deal {text!r}: {error}") from None
+    if plan.needs_trickster:
+        if config.game.variant == "basic":
+            raise ConfigError(f"--deal {text!r}: the Coyote card is only in the Trickster variant "
+                              "(leave out --variant basic)")
+        config = config.with_game(variant="trickster")
+    return config
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -129,24 +160,25 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _run_table(args, config, devices_config) -> int:
-    from coyote_pi.table.rig import resume_or_none
-
     # A scripted simulation ends with its game: a finished one is not shown again.
-    table = resume_or_none(config, new=args.new, finished=not (args.sim and args.scripted))
+    resumption = resume_newest(config, new=args.new, finished=not (args.sim and args.scripted))
+    table = resumption.table
     if isinstance(table, tuple):
         print(f"resuming {table[0].path}", file=sys.stderr)
     elif table is not None:  # the table shows it and waits for ok before a new game
         print(f"cannot resume {table.path} ({table.reason}); it is kept as it is", file=sys.stderr)
-    rig = _open_sim(args, config, devices_config, table) if args.sim else _open_real(config, devices_config, table)
+    if args.sim:
+        print(f"coyote-pi run --sim: game records go to {config.record_dir}", file=sys.stderr)
+        rig = _open_sim(args, config, devices_config, resumption)
+    else:
+        rig = _open_real(config, devices_config, table, None if resumption.skipped is None else resumption.skipped.stem)
     try:
-        if args.sim and not args.scripted:
-            from coyote_pi.devices.keyboard import keymap_help
-
-            print("Keys (minus, plus, ok, undo) per seat:\n" + keymap_help(), file=sys.stderr)
         _stop_on_sigterm(rig.controller)
         rig.run(until_over=args.sim and args.scripted)
     finally:
         rig.close()
+        if args.sim:
+            _say_where_the_record_is(rig.controller)
     game = rig.controller.game
     if game is not None and game.winner is not None:
         print(f"seat {game.winner} wins; record {rig.controller.table.path} "
@@ -154,32 +186,63 @@ def _run_table(args, config, devices_config) -> int:
     return 0
 
 
-def _open_real(config, devices_config, table):
-    """The real table; it never loads the simulation, unless the configuration asks for
-    a part only the simulation has (a failing camera, a glitching display)."""
-    from coyote_pi.pi import notify
-    from coyote_pi.table.rig import open_rig
+def _say_where_the_record_is(controller) -> None:
+    """At the end of a simulated game (also after Ctrl-C): where its record is and how to check it."""
+    table = controller.table
+    if table is None:
+        print(f"no game was started; records are in {controller.store.folder}", file=sys.stderr)
+        return
+    if controller.game.winner is None:  # replay would show the open round's cards: not before the end
+        print(f"record: {table.path} (unfinished: run --sim resumes it)", file=sys.stderr)
+    else:
+        print(f"record: {table.path}\ncheck it: coyote-pi replay {table.path} --expect {table.writer.fingerprint}",
+              file=sys.stderr)
 
+
+def _open_real(config, devices_config, table, not_resumed=None):
+    """The real table; it never loads the simulation, unless the configuration asks for
+    a part only the simulation has (a failing camera, a glitching display). The command
+    line hands the table systemd's notifier: the table knows only the Notifier protocol."""
     parts = {}
     if devices_config.simulated:
-        from coyote_pi.sim.rig import simulated_parts
+        from coyote_pi.sim.rig import simulated_parts  # only then: see _sim_settings
 
         parts = simulated_parts(devices_config)
     return open_rig(config, devices_config, parts=parts, table=table, meta={"source": "table"}, notifier=notify,
-                    new_game_when_over=True)
+                    new_game_when_over=True, not_resumed=not_resumed)
 
 
-def _open_sim(args, config, devices_config, table):
-    """The simulated table, with the seed of the game it resumes (or of --seed)."""
-    import random
-
+def _open_sim(args, config, devices_config, resumption):
+    """The simulated table, with the seed and deal plan of the game it resumes (or of
+    --seed, --deal), and with a person at the keys, its console."""
+    from coyote_pi.sim.console import SimConsole
+    from coyote_pi.sim.deals import DealPlan, parse_deal
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
 
-    recorded = table[0].record.meta.get("seed") if isinstance(table, tuple) else None
-    seed = recorded if recorded is not None else (args.seed if args.seed is not None else random.randrange(1 << 30))
-    sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players})
-    return open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim", "seed": seed},
-                        new_game_when_over=not args.scripted)
+    table, skipped = resumption.table, resumption.skipped
+    # Every deal follows from the seed and the plan: they are kept in the record's
+    # service-only file, never in its setup line. A resumed game deals on as it began.
+    recorded = table[0].private_meta if isinstance(table, tuple) else {}
+    seed = recorded.get("seed")
+    if seed is None:
+        seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    text = recorded.get("deal") if isinstance(table, tuple) else args.deal
+    deal = DealPlan() if text is None else parse_deal(text)  # checked by _settings (or when it was recorded)
+    private = {"seed": seed, **({"deal": deal.text} if deal.text else {})}
+    sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players},
+                     deal=deal)
+    console = SimConsole() if _has_console(args) else None
+    watchers = [console] if console is not None else []
+    rig = open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim"}, private_meta=private,
+                       new_game_when_over=not args.scripted,
+                       not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers)
+    if console is not None:
+        console.attach(rig.sim, rig.controller)
+        if skipped is not None:
+            console.notices.append(f"could not resume {skipped.name} ({resumption.reason}): new game")
+        rig.devices.buttons.on_other_key = console.key
+        console.start()
+    return rig
 
 
 def _stop_on_sigterm(controller) -> None:

@@ -12,7 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from coyote_pi.vision.markerset import SCHEMES
+from coyote_pi.vision.markerset import SCHEMES, load_markers
+from coyote_pi.vision.sheets import sticker_sheet, write_pngs
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -23,9 +24,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from coyote_pi.vision.markerset import load_markers
-    from coyote_pi.vision.sheets import sticker_sheet, write_pngs
-
     markers = load_markers(args.scheme)
     try:
         args.out.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,11 @@ buttons and the display. What it writes into the output folder (``make demo``:
 - ``oled.gif``: every frame the OLED showed, at the pace it was shown;
 - ``reveal-round-NN.png`` (and ``draw-round-NN.png`` for ``?``): the camera frame that
   settled each reveal, annotated with what the vision code read;
-- ``game-0001.jsonl``: the game record (check it with ``coyote-pi replay``);
+- ``game-0001.jsonl``: the game record, its deals and guesses sealed until each round
+  closes (check it with ``coyote-pi replay``);
+- ``game-0001.photos/``: the camera frames that settled each reveal and draw, as the
+  record names them with their hashes (``coyote-pi replay ... --photos`` checks them);
+- ``private/``: what the table keeps to itself (the seed, an open round's cards);
 - ``play-by-play.txt``: the transcript printed while the game runs.
 
 Frames are rendered at 2304x1296 (the camera's binned mode) rather than the full
@@ -22,15 +26,30 @@ peek, the Coyote card, a ``?`` draw, an undo and eliminations.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import shutil
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import cv2
+
+from coyote_pi.commands.run import _size
+from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.devices.outputs import GifRecorder
+from coyote_pi.record import check_photos, read_record
+from coyote_pi.sim.rig import SimOptions, open_sim_rig
+from coyote_pi.sim.table import DEMO_PACE
+from coyote_pi.table.config import ConfigError, GameSettings, Pacing, TableConfig
+from coyote_pi.table.photos import photo_folder
+from coyote_pi.vision import annotate
 
 #: A seed whose game shows most of the rules (see the module docstring).
 DEMO_SEED = 33
 #: Files a previous demo run left in the output folder (replaced by this run).
 OUTPUT_PATTERNS = ("oled.gif", "reveal-round-*.png", "draw-round-*.png", "game-*.jsonl", "game-*.jsonl.torn",
-                   "play-by-play.txt")
+                   "game-*.photos", "private", "play-by-play.txt")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -43,12 +62,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from coyote_pi.table.config import ConfigError
-
     out = Path(args.out)
     try:
-        from coyote_pi.table.run import _size
-
         size = _size(args.camera_size)
         _clear_previous(out)
     except (ConfigError, OSError) as error:
@@ -61,15 +76,16 @@ def _clear_previous(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for pattern in OUTPUT_PATTERNS:
         for path in out.glob(pattern):
-            path.unlink()
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
 
 
 class _Reporter:
     """Prints the play-by-play, keeps it for the transcript file, saves reveal frames."""
 
     def __init__(self, out: Path) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
         self.out = out
         self.lines: list[str] = []
         self.frames: list[Path] = []
@@ -99,23 +115,10 @@ class _Reporter:
 
 
 def _save_annotated(path: Path, frame, reading) -> None:
-    import cv2
-
-    from coyote_pi.vision import annotate
-
     cv2.imwrite(str(path), annotate(frame, reading), [cv2.IMWRITE_PNG_COMPRESSION, 3])
 
 
 def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
-    import dataclasses
-
-    from coyote_pi.devices.config import DevicesConfig
-    from coyote_pi.devices.outputs import GifRecorder
-    from coyote_pi.record import read_record
-    from coyote_pi.sim.rig import SimOptions, open_sim_rig
-    from coyote_pi.sim.table import DEMO_PACE
-    from coyote_pi.table.config import GameSettings, Pacing, TableConfig
-
     config = TableConfig(
         game=GameSettings(players=args.players, variant=args.variant, language=args.language, start_seat=None),
         pacing=Pacing(camera_interval=0.25, page_seconds=1.0, message_seconds=0.8),
@@ -131,7 +134,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     print(f"coyote-pi demo: {args.players} players, {args.variant}, seed {args.seed}, "
           f"camera {size[0]}x{size[1]}; seat {youngest} is the youngest", flush=True)
     rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif],
-                       meta={"source": "demo", "seed": args.seed})
+                       meta={"source": "demo"}, private_meta={"seed": args.seed})
     try:
         rig.run(until_over=True)
     finally:
@@ -139,6 +142,8 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
         reporter.close()
     table = rig.controller.table
     record = read_record(table.path)
+    photos = photo_folder(table.path)
+    checked, _ = check_photos(record, photos)
     seconds = time.monotonic() - reporter.started
     print()
     print(f"seat {record.game.winner} wins after {record.game.round_number} rounds ({seconds:.0f} s)")
@@ -146,6 +151,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     print(f"  oled.gif            {len(gif)} OLED frames")
     print(f"  reveal/draw PNGs    {len(reporter.frames)} annotated camera frames")
     print(f"  {table.path.name}     the game record, {len(record.lines)} lines; check it with")
-    print(f"                      coyote-pi replay {table.path} --expect {record.fingerprint}")
+    print(f"                      coyote-pi replay {table.path} --expect {record.fingerprint} --photos {photos}")
+    print(f"  {photos.name}/   {checked} photos of the reveals and draws, named in the record")
     print("  play-by-play.txt    this transcript")
     return 0

@@ -6,7 +6,11 @@ reordered, non-canonical, truncated or tampered record is rejected with the line
 (shown on the table's display at every verdict) with the one noted at the table: the
 short form or the full hash of the QR code, in any case, with or without spaces and
 dashes. It says what a mismatch means: lines added after the noted one, lines removed
-from the end, or lines changed.
+from the end, or lines changed. ``--photos DIR`` checks the reveal and draw photos the
+record names against the files in ``DIR`` (a missing or altered photo: exit status 1).
+
+A record may end in a round still open: its cards are sealed in the file, so the state
+printed is the one before that round, and ``open_round`` says where the round starts.
 """
 
 from __future__ import annotations
@@ -17,13 +21,15 @@ import sys
 
 from coyote_pi.engine.game import OVER
 from coyote_pi.engine.views import arbiter_state
-from coyote_pi.record import Record, RecordError, normalize_fingerprint, read_record
+from coyote_pi.record import Record, RecordError, check_photos, normalize_fingerprint, read_record
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a game record (.jsonl)")
     parser.add_argument("--expect", metavar="FINGERPRINT",
                         help="the fingerprint shown at the table (like 7K2M-9QXD-4HTR-BW3N), or the full hash")
+    parser.add_argument("--photos", metavar="DIR",
+                        help="check the reveal and draw photos in DIR (the game's .photos folder) against the record")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,7 +52,15 @@ def run(args: argparse.Namespace) -> int:
             return 1
     state = arbiter_state(record.game)
     state["record"] = {"lines": len(record.lines), "fingerprint": record.fingerprint, "last_hash": record.last_hash,
-                       "undone_at_lines": record.undone, "meta": record.meta}
+                       "undone_at_lines": record.undone, "meta": record.meta,
+                       "open_round": record.open_round.to_dict() if record.open_round else None}
+    if args.photos is not None:
+        checked, problems = check_photos(record, args.photos)
+        for problem in problems:
+            print(f"{args.file}: {problem}", file=sys.stderr)
+        if problems:
+            return 1
+        state["record"]["photos_checked"] = checked
     print(json.dumps(state, indent=2, ensure_ascii=False))
     return 0
 

@@ -21,29 +21,23 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import os
 import re
-import statistics
+import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.devices.events import PRESS, ButtonEvent
+from coyote_pi.table.config import GameSettings, Pacing, TableConfig
+
 TARGET_VERDICT_MS = 50.0
 TARGET_IDLE_PERCENT = 1.0
 TARGET_MEMORY_MB = 150.0
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--repeats", type=int, default=15, help="challenges to time (default 15)")
-    parser.add_argument("--idle-seconds", type=float, default=3.0, help="how long to measure idle CPU")
-    parser.add_argument("--players", type=int, default=4, help="players of the run --sim game (default 4)")
-    parser.add_argument("--camera-size", default="2304x1296", help="frame size of the run --sim game")
-    parser.add_argument("--skip-memory", action="store_true", help="do not run the run --sim game")
 
 
 class _Watcher:
@@ -79,9 +73,9 @@ class _Watcher:
 
 def _table(folder: Path):
     """A two-seat table with the perfect-reading camera, its simulated hands and a watcher."""
-    from coyote_pi.devices.config import DevicesConfig
+    # The simulation (and with it OpenCV) is imported only once the memory figures are
+    # taken: they are taken first, while this process maps no OpenCV (read_libraries_afresh).
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
-    from coyote_pi.table.config import GameSettings, Pacing, TableConfig
 
     config = TableConfig(game=GameSettings(2, "basic", "en", 1), pacing=Pacing(camera_interval=0.0),
                          record_dir=folder)
@@ -95,14 +89,13 @@ def _table(folder: Path):
 
 def _press(rig, seat: int, button: str) -> float:
     """Put a press straight into the queue (what a debounced GPIO callback does); its time."""
-    from coyote_pi.devices.events import PRESS, ButtonEvent
-
     now = time.monotonic()
     rig.controller.queue.put(ButtonEvent(seat, button, PRESS, now))
     return now
 
 
-def _one_challenge(folder: Path) -> float:
+def verdict_ms(folder: Path) -> float:
+    """Milliseconds from one challenge's Coyote! press to its verdict screen."""
     rig, watcher, thread = _table(folder)
     try:
         watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == "turn" and w.prompt.seats == (1,))
@@ -121,11 +114,9 @@ def _one_challenge(folder: Path) -> float:
         rig.close()
 
 
-def _idle_cpu(folder: Path, seconds: float) -> float:
+def idle_cpu_percent(folder: Path, seconds: float) -> float:
     """Percent of one core used by the whole process while the table waits for a press."""
-    from coyote_pi.devices.config import DevicesConfig
-    from coyote_pi.sim.rig import SimOptions, open_sim_rig
-    from coyote_pi.table.config import GameSettings, TableConfig
+    from coyote_pi.sim.rig import SimOptions, open_sim_rig  # not before the memory figures: see _table
 
     config = TableConfig(game=GameSettings(3, "trickster", "en", 1), record_dir=folder)
     watcher = _Watcher()
@@ -189,8 +180,6 @@ class Peak:
 
 def _peak(command: list[str], stop_after: float = 0.0) -> Peak:
     """Peak memory of ``command`` run to its end, or stopped after ``stop_after`` seconds."""
-    import subprocess
-
     measured = subprocess.run([sys.executable, "-c", _MEASURE_CHILD, str(stop_after), *command],
                               check=True, capture_output=True, text=True)
     peak_kib, files_kib = (int(n) for n in measured.stdout.split()[-2:])
@@ -248,7 +237,7 @@ def read_libraries_afresh(folders: set[Path] | None = None) -> int:
     return dropped
 
 
-def _peak_memory_sim(folder: Path, players: int, camera_size: str) -> tuple[Peak, float]:
+def peak_memory_sim(folder: Path, players: int, camera_size: str) -> tuple[Peak, float]:
     """Max RSS of a whole ``run --sim --scripted`` game, and how long the game took."""
     config = folder / "bench.toml"
     config.write_text("[table]\ncamera_interval = 0.2\n", encoding="utf-8")
@@ -259,8 +248,9 @@ def _peak_memory_sim(folder: Path, players: int, camera_size: str) -> tuple[Peak
     return _peak(command), time.monotonic() - started
 
 
-def _peak_memory_table(folder: Path, seconds: float) -> Peak:
+def peak_memory_table(folder: Path, seconds: float) -> Peak:
     """Max RSS of ``coyote-pi run`` reading full-resolution stills of a deal in progress."""
+    # Imported here: the figure of run --sim is taken before, while this process maps no OpenCV.
     import cv2
 
     from coyote_pi.sim.render import render_scene
@@ -278,33 +268,3 @@ def _peak_memory_table(folder: Path, seconds: float) -> Peak:
     command = [sys.executable, "-m", "coyote_pi", "run", "--config", str(config), "--record-dir", str(folder / "table"),
                "--players", "4", "--variant", "basic", "--language", "en", "--start-seat", "1"]
     return _peak(command, stop_after=seconds)
-
-
-def run(args: argparse.Namespace) -> int:
-    with tempfile.TemporaryDirectory(prefix="coyote-bench-") as tmp:
-        folder = Path(tmp)
-        if not args.skip_memory:
-            # Memory first, while this process maps no OpenCV: mapped pages stay cached.
-            dropped = read_libraries_afresh()
-            peak, seconds = _peak_memory_sim(folder, args.players, args.camera_size)
-            table = _peak_memory_table(folder, args.idle_seconds + 5)
-        times = [_one_challenge(folder / f"challenge-{i}") for i in range(args.repeats)]
-        idle = _idle_cpu(folder / "idle", args.idle_seconds)
-        print("coyote-pi bench table")
-        print(f"  Coyote! press -> verdict frame (camera wait excluded, {len(times)} challenges):")
-        print(f"      median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
-              f"      target <= {TARGET_VERDICT_MS:.0f} ms")
-        print(f"  idle CPU waiting for a press ({args.idle_seconds:.0f} s): {idle:.2f} % of one core"
-              f"      target < {TARGET_IDLE_PERCENT:.0f} %")
-        if not args.skip_memory:
-            print(f"  peak memory of run --sim --scripted ({args.players} players, {args.camera_size} frames, "
-                  f"whole game in {seconds:.0f} s): {peak.mb:.0f} MB      target < {TARGET_MEMORY_MB:.0f} MB")
-            if peak.split():
-                print(peak.split())
-            if dropped:
-                print(f"      ({dropped} libraries and fonts were first dropped from the page cache, to be read"
-                      " from disk as after a boot: see docs/controller.md)")
-            else:
-                print("      (the libraries' page cache was left as found: see docs/controller.md)")
-            print(f"      for comparison, run on the real table's path (4608x2592 stills, no renderer): {table.mb:.0f} MB")
-    return 0

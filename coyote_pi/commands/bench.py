@@ -1,0 +1,215 @@
+"""``coyote-pi bench TARGET``: speed and memory figures, measured side by side in one run.
+
+Targets are never asserted by timed unit tests (CI machines are shared and noisy); each
+benchmark prints its figures, the targets they are meant to meet, and the ratios between
+paths measured in the same run. The measuring is done by :mod:`coyote_pi.bench`; only
+the chosen target's module is imported (see :func:`run`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import resource
+import statistics
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+from coyote_pi.engine.game import BASIC, TRICKSTER
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", choices=TARGETS, help="what to measure")
+    parser.add_argument("options", nargs=argparse.REMAINDER, help="the target's own options (see TARGET --help)")
+
+
+def run(args: argparse.Namespace) -> int:
+    configure_target, report = TARGETS[args.target]
+    # Only the chosen target's module is imported: bench table measures the memory of a
+    # table before this process loads OpenCV, which bench vision's module loads at once.
+    measures = importlib.import_module(f"coyote_pi.bench.{args.target}")
+    parser = argparse.ArgumentParser(prog=f"coyote-pi bench {args.target}", description=measures.__doc__)
+    configure_target(parser)
+    report(measures, parser.parse_args(args.options))
+    return 0
+
+
+# -- bench engine ---------------------------------------------------------------------------
+
+
+def _configure_engine(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=400, help="games per variant (default 400)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="optional time box per measurement instead of fixed counts")
+
+
+def _report_engine(engine: ModuleType, args: argparse.Namespace) -> None:
+    print("coyote-pi bench engine (one core, pure Python)")
+    for variant in (BASIC, TRICKSTER):
+        games = engine.games_per_second(variant, args.games)
+        mark = "ok" if games >= engine.TARGET_GAMES_PER_S else "BELOW TARGET"
+        print(f"  full 4-player games, {variant:9}: {games:8.0f} games/s   "
+              f"(target >= {engine.TARGET_GAMES_PER_S}: {mark})")
+    times = engine.rules_times()
+    print(f"  challenge resolution (5 cards):  {times.score * 1e6:8.1f} us")
+    mark = "ok" if times.odds * 1e3 <= engine.TARGET_ODDS_MS else "ABOVE TARGET"
+    print(f"  odds query, 4 players (3 seen, 2 unknown): {times.odds * 1e6:8.1f} us   "
+          f"(target <= {engine.TARGET_ODDS_MS * 1000:.0f} us: {mark})")
+    print(f"  odds query, worst case (2 players, Coyote-card draw unseen): {times.worst_odds * 1e6:8.1f} us")
+    best = engine.replay_seconds()
+    seconds, plain = best[engine.REPLAY_UNDOS], best[0]
+    ratio = seconds / plain
+    mark = "ok" if seconds < engine.TARGET_REPLAY_S else "ABOVE TARGET"
+    print(f"  replay of a {engine.REPLAY_LINES:,}-line record with {engine.REPLAY_UNDOS} undos: {seconds:8.3f} s   "
+          f"(target < {engine.TARGET_REPLAY_S} s: {mark})")
+    mark = "ok" if ratio <= engine.TARGET_UNDO_RATIO else "ABOVE TARGET"
+    print(f"  time per line against the same length without undos ({plain:.3f} s): {ratio:8.2f} x   "
+          f"(target <= {engine.TARGET_UNDO_RATIO}: {mark})")
+
+
+# -- bench vision ---------------------------------------------------------------------------
+
+
+def _configure_vision(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--frames", type=int, default=10, help="frames per resolution (default 10)")
+    parser.add_argument("--seed", type=int, default=1, help="first scene seed (default 1)")
+    parser.add_argument("--dictionaries", action="store_true", help="also compare marker dictionaries")
+    parser.add_argument("--schemes", action="store_true", help="also compare resolutions and the QR scheme")
+    parser.add_argument("--per-condition", type=int, default=4, metavar="N",
+                        help="full-resolution frames per condition (default 4; 0 skips the table)")
+
+
+def _report_vision(vision: ModuleType, args: argparse.Namespace) -> None:
+    if args.per_condition > 0:
+        _report_conditions(vision, args.per_condition, args.seed)
+    if args.schemes:
+        _report_schemes(vision, max(1, args.frames), args.seed)
+    if args.dictionaries:
+        print("\nmarker families, tuned path, harsh conditions, card stickers of several sizes:")
+        print(f"{'dictionary':<20} {'card mm':>7} {'resolution':>11} {'ms/frame':>9} {'recall':>13} {'wrong':>6}")
+        for card_mm, r in vision.compare_dictionaries(max(1, args.frames), args.seed):
+            print(f"{r.name:<20} {card_mm:7g} {_resolution(r.resolution):>11} {r.mean_ms:9.1f} "
+                  f"{_recall(r):>13} {r.wrong:6d}")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nprocess peak resident memory (all of the above): {rss:.0f} MB")
+
+
+def _report_conditions(vision: ModuleType, frames_n: int, seed: int) -> None:
+    """One row per condition and path, printed as each condition is measured, then the targets."""
+    print(f"coyote-pi bench vision: {frames_n} frames of {_resolution(vision.RESOLUTIONS[-1])} per condition, "
+          "6 stands, OpenCV on 1 thread")
+    header = (f"{'condition':<28} {'path':<15} {'recall':>14} {'wrong':>5} {'seat':>4} {'phant':>5} {'false':>5} "
+              f"{'median':>7} {'p90':>6} {'worst':>6}")
+    print(header)
+    print("-" * len(header))
+    measured = []
+    for trial, tallies in vision.measure_conditions(frames_n, seed):
+        for name, tally in tallies.items():
+            recall = f"{tally.read}/{tally.cards} {100 * tally.recall:5.1f}%"
+            print(f"{trial.name:<28} {name:<15} {recall:>14} {tally.wrong_values:5d} {tally.wrong_seats:4d} "
+                  f"{tally.phantoms:5d} {tally.false_claims:5d} {tally.percentile_ms(0.5):7.1f} "
+                  f"{tally.percentile_ms(0.9):6.1f} {max(tally.times_ms):6.1f}")
+        for note in tallies["tuned"].notes:
+            print(f"    tuned untruth: {note}")
+        measured.append((trial, tallies))
+    totals = vision.condition_totals(measured)
+    tuned, default = totals["tuned"], totals["opencv-default"]
+    print(f"\nall conditions: tuned median {tuned.percentile_ms(0.5):.1f} ms, p90 {tuned.percentile_ms(0.9):.1f}, "
+          f"worst {max(tuned.times_ms):.1f}; OpenCV default median {default.percentile_ms(0.5):.1f} ms: "
+          f"{vision.median_speedup(totals):.1f}x at the median")
+    print("targets (times depend on the machine and its load; the ratio less so):")
+    _print_checks(vision.condition_checks(measured))
+
+
+def _report_schemes(vision: ModuleType, frames_n: int, seed: int) -> None:
+    """The tuned path, OpenCV's defaults and QR at both resolutions, then the targets."""
+    print(f"\n{frames_n} frames per resolution, 7 cards + 6 stands + mat per frame,")
+    print("alternately typical and harsh conditions; OpenCV pinned to 1 thread. Times are per read() call.\n")
+    results, memory = vision.measure_paths(frames_n, seed)
+    full = vision.RESOLUTIONS[-1]
+    header = (f"{'path':<20} {'resolution':>11} {'ms/frame':>9} {'median':>7} {'recall':>13} {'wrong':>6} "
+              f"{'whole-frame':>11} {'peak MB':>8}")
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        mem = f"{memory[r.name]:.0f}" if r.resolution == full and r.name in memory else ""
+        print(f"{r.name:<20} {_resolution(r.resolution):>11} {r.mean_ms:9.1f} {statistics.median(r.times_ms):7.1f} "
+              f"{_recall(r):>13} {r.wrong:6d} {r.thorough:11d} {mem:>8}")
+    print("(peak MB: tracemalloc peak of one 4608x2592 read: numpy and Python allocations, not OpenCV's own)")
+    print()
+    for resolution in vision.RESOLUTIONS:
+        by_name = {r.name: r for r in results if r.resolution == resolution}
+        tuned, default = by_name["tuned"], by_name["opencv-default"]
+        ratio = default.mean_ms / tuned.mean_ms
+        print(f"{_resolution(resolution)}: tuned is {ratio:.1f}x faster than OpenCV's defaults "
+              f"({tuned.mean_ms:.1f} vs {default.mean_ms:.1f} ms), recall {100 * tuned.recall:.0f}% vs "
+              f"{100 * default.recall:.0f}%, wrong reads {tuned.wrong} vs {default.wrong}")
+    print("targets:")
+    _print_checks(vision.target_checks(results))
+
+
+def _print_checks(checks: list[tuple[str, bool]]) -> None:
+    for text, met in checks:
+        print(f"  [{'met' if met else 'MISSED'}] {text}")
+
+
+def _resolution(size: tuple[int, int]) -> str:
+    return f"{size[0]}x{size[1]}"
+
+
+def _recall(result) -> str:
+    return f"{result.correct}/{result.cards} {100 * result.recall:3.0f}%"
+
+
+# -- bench table ----------------------------------------------------------------------------
+
+
+def _configure_table(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repeats", type=int, default=15, help="challenges to time (default 15)")
+    parser.add_argument("--idle-seconds", type=float, default=3.0, help="how long to measure idle CPU")
+    parser.add_argument("--players", type=int, default=4, help="players of the run --sim game (default 4)")
+    parser.add_argument("--camera-size", default="2304x1296", help="frame size of the run --sim game")
+    parser.add_argument("--skip-memory", action="store_true", help="do not run the run --sim game")
+
+
+def _report_table(table: ModuleType, args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="coyote-bench-") as tmp:
+        folder = Path(tmp)
+        if not args.skip_memory:
+            # Memory first, while this process maps no OpenCV: mapped pages stay cached.
+            dropped = table.read_libraries_afresh()
+            peak, seconds = table.peak_memory_sim(folder, args.players, args.camera_size)
+            real = table.peak_memory_table(folder, args.idle_seconds + 5)
+        times = [table.verdict_ms(folder / f"challenge-{i}") for i in range(args.repeats)]
+        idle = table.idle_cpu_percent(folder / "idle", args.idle_seconds)
+    print("coyote-pi bench table")
+    print(f"  Coyote! press -> verdict frame (camera wait excluded, {len(times)} challenges):")
+    print(f"      median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
+          f"      target <= {table.TARGET_VERDICT_MS:.0f} ms")
+    print(f"  idle CPU waiting for a press ({args.idle_seconds:.0f} s): {idle:.2f} % of one core"
+          f"      target < {table.TARGET_IDLE_PERCENT:.0f} %")
+    if args.skip_memory:
+        return
+    print(f"  peak memory of run --sim --scripted ({args.players} players, {args.camera_size} frames, "
+          f"whole game in {seconds:.0f} s): {peak.mb:.0f} MB      target < {table.TARGET_MEMORY_MB:.0f} MB")
+    if peak.split():
+        print(peak.split())
+    if dropped:
+        print(f"      ({dropped} libraries and fonts were first dropped from the page cache, to be read"
+              " from disk as after a boot: see docs/controller.md)")
+    else:
+        print("      (the libraries' page cache was left as found: see docs/controller.md)")
+    print(f"      for comparison, run on the real table's path (4608x2592 stills, no renderer): {real.mb:.0f} MB")
+
+
+Options = Callable[[argparse.ArgumentParser], None]
+Report = Callable[[ModuleType, argparse.Namespace], None]
+#: target -> (its options, its report of what :mod:`coyote_pi.bench`'s module of that name measures).
+TARGETS: dict[str, tuple[Options, Report]] = {
+    "engine": (_configure_engine, _report_engine),
+    "vision": (_configure_vision, _report_vision),
+    "table": (_configure_table, _report_table),
+}

@@ -1,0 +1,302 @@
+"""The terminal of ``coyote-pi run --sim``: the OLED, one seat's eyes, the keys, the record.
+
+At 80x24 it looks like this (the OLED in Braille dots, every pixel of it; a larger
+terminal gets half blocks and the eyes beside the OLED)::
+
+    ┌ OLED ──────────────────────────────────────────────────────────┐
+    │ (exactly what the table's OLED shows)                          │
+    └────────────────────────────────────────────────────────────────┘
+    Seat 2 sees: 1:[7] 3:[?] 4:[-5] centre: face down
+    record: ~/.local/share/coyote-pi/games/sim/game-0003.jsonl
+    keys -,+,ok,undo: 1:1234 2:qwer 3:asdf | v eyes: turn | h help | Ctrl-C quit
+
+- The **OLED** is the real display's frame (this is a frame sink of
+  :class:`~coyote_pi.devices.display.TableDisplay`), drawn by
+  :func:`~coyote_pi.devices.outputs.fit_lines` as large as the terminal allows.
+- **Whose eyes** (:mod:`coyote_pi.sim.eyes`): the table as one seat sees it. ``v``
+  switches: the seat whose turn it is (the default), seat 1, 2, ..., nobody. It comes
+  from the simulation's own knowledge of the cards and is drawn here only.
+- **Status**: notices that must stay visible (a game that could not be resumed) and
+  the path of the game's record.
+- The **key line**: the keys of the seats in play; ``h`` shows the whole key map
+  instead of the table, ``h`` again goes back.
+
+The screen is drawn again on every OLED frame, prompt, key and terminal resize
+(SIGWINCH), reading the terminal's size each time; below the smallest size that holds
+every pixel of the OLED it says what size is needed. It runs on the alternate screen,
+so the shell's screen comes back as it was when it closes.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import sys
+import textwrap
+import threading
+from pathlib import Path
+from typing import TextIO
+
+from PIL import Image
+
+from coyote_pi.devices.keyboard import DEFAULT_KEYMAP, SEAT_KEYS, keymap_help
+from coyote_pi.devices.outputs import boxed, fit_lines, smallest_size
+from coyote_pi.sim.eyes import knows, seat_sight
+from coyote_pi.sim.table import SimTable, Truths
+from coyote_pi.table import stages
+from coyote_pi.table.presenter import Listener, Prompt
+
+#: Whose eyes: the seat whose turn it is, or nobody's (else a seat number).
+FOLLOW_TURN, NOBODY = "turn", "nobody"
+#: The fewest columns the eyes get beside the OLED (else they go under it).
+SIDE_COLUMNS = 28
+#: Terminal control: the alternate screen and the cursor, on and off.
+_ENTER, _LEAVE = "\x1b[?1049h\x1b[?25l", "\x1b[?25h\x1b[?1049l"
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def _cut_left(text: str, width: int) -> str:
+    """``text`` shortened at the front (a path keeps its file name)."""
+    return text if len(text) <= width else "…" + text[len(text) - max(0, width - 1):]
+
+
+def _wrap(pieces: list[str], width: int) -> list[str]:
+    """``pieces`` joined by spaces into lines no longer than ``width`` (a piece is never split)."""
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and len(lines[-1]) + 1 + len(piece) <= width:
+            lines[-1] += " " + piece
+        else:
+            lines.append(_cut(piece, width))
+    return lines
+
+
+class SimConsole(Listener):
+    """The terminal of the simulated table (see the module docstring).
+
+    Hand it to :func:`~coyote_pi.sim.rig.open_sim_rig` as an output and a listener,
+    then :meth:`attach` the rig's scripted table and controller, and :meth:`start` it;
+    the display closes it. Give keys that are no seat's to :meth:`key`. ``size``
+    fixes the terminal size (tests); by default it is read from ``stream``.
+    """
+
+    def __init__(self, stream: TextIO | None = None, *, size: tuple[int, int] | None = None) -> None:
+        self._stream = stream if stream is not None else sys.stdout
+        self._size = size
+        self._image: Image.Image | None = None
+        self._prompt: Prompt | None = None
+        self._table: SimTable | None = None
+        self._truths: Truths | None = None
+        self._controller = None
+        #: Lines that stay on screen under the OLED (e.g. a game that could not be resumed).
+        self.notices: list[str] = []
+        self._eyes: int | str = FOLLOW_TURN
+        self._turn = 1
+        self._help = False
+        self._wake_read, self._wake_write = os.pipe()
+        os.set_blocking(self._wake_write, False)  # a wake never blocks, even from a signal handler
+        self._thread: threading.Thread | None = None
+        self._previous_winch = None
+        self._closed = False
+
+    # --- wiring -------------------------------------------------------------------
+
+    def attach(self, table: SimTable, controller) -> None:
+        """The scripted table whose scene the eyes look at, and the controller whose record is named."""
+        self._table, self._controller = table, controller
+        self._truths = Truths(table.deck)
+        table.watch(self.wake)  # cards laid down change what a seat sees
+        self.wake()
+
+    def start(self) -> None:
+        """Take over the terminal: the alternate screen, a drawing thread, redraws on resize."""
+        self._stream.write(_ENTER)
+        self._stream.flush()
+        if threading.current_thread() is threading.main_thread():
+            self._previous_winch = signal.signal(signal.SIGWINCH, lambda signum, frame: self.wake())
+        self._thread = threading.Thread(target=self._draw_loop, name="sim console", daemon=True)
+        self._thread.start()
+        self.wake()
+
+    def close(self) -> None:
+        """Stop drawing and give the terminal back as it was."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._thread is not None:
+            self.wake()
+            self._thread.join(timeout=5)
+            if self._previous_winch is not None and threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGWINCH, self._previous_winch)
+            self._stream.write(_LEAVE)
+            self._stream.flush()
+            self._thread = None
+        os.close(self._wake_read)
+        os.close(self._wake_write)
+
+    def wake(self) -> None:
+        """Draw again soon (from any thread, or a signal handler)."""
+        if self._closed and self._thread is None:
+            return  # its pipe is closed
+        try:
+            os.write(self._wake_write, b"!")
+        except (BlockingIOError, OSError):
+            pass  # a wake is pending already, or the console has closed
+
+    # --- what it is told ----------------------------------------------------------
+
+    def frame(self, image: Image.Image, when: float) -> None:
+        self._image = image.copy()
+        self.wake()
+
+    def on_prompt(self, prompt: Prompt) -> None:
+        if prompt.stage in (stages.TURN, stages.EXTRA_WAIT) and prompt.seats:
+            self._turn = prompt.seats[0]
+        self._prompt = prompt
+        self.wake()
+
+    def key(self, key: str) -> None:
+        """``v``: whose eyes next; ``h`` or ``?``: the key map, or back. Other keys do nothing."""
+        if key == "v":
+            order = [FOLLOW_TURN, *range(1, self._seats() + 1), NOBODY]
+            self._eyes = order[(order.index(self._eyes) + 1) % len(order)] if self._eyes in order else FOLLOW_TURN
+        elif key in ("h", "?"):
+            self._help = not self._help
+        else:
+            return
+        self.wake()
+
+    # --- the screen ---------------------------------------------------------------
+
+    def lines(self, columns: int, rows: int) -> list[str]:
+        """The whole screen for a ``columns`` x ``rows`` terminal: at most ``rows`` lines,
+        none longer than ``columns``; the key line is the last."""
+        footer = [_cut(line, columns) for line in self.notices] + self._record_lines(columns) + \
+            [self._key_line(columns)]
+        room = max(0, rows - len(footer))
+        if self._help:
+            body = [row for line in self._help_lines()
+                    for row in textwrap.wrap(line, columns, subsequent_indent="    ") or [""]][:room]
+        else:
+            body = self._table_view(columns, room, len(footer))
+        return (body + footer)[-rows:] if rows > 0 else []
+
+    def _table_view(self, columns: int, rows: int, footer: int) -> list[str]:
+        """The OLED and the eyes in ``rows`` lines: side by side when that draws the OLED
+        at least as large as one above the other."""
+        image = self._image or Image.new("1", (128, 64))
+        eyes = self._eyes_pieces()
+        beside = fit_lines(image, columns - SIDE_COLUMNS - 1 - 2, rows - 2)
+        under_eyes = _wrap(eyes, columns)
+        under = fit_lines(image, columns - 2, rows - 2 - len(under_eyes))
+        if beside is not None and (under is None or len(beside[0]) >= len(under[0])):
+            box = self._boxed(beside)
+            side = _wrap(eyes, columns - len(box[0]) - 2)
+            blank = " " * len(box[0])
+            rows_used = max(len(box), min(rows, len(side)))
+            return [f"{box[i] if i < len(box) else blank}  {side[i] if i < len(side) else ''}".rstrip()
+                    for i in range(rows_used)]
+        if under is not None:
+            return self._boxed(under) + under_eyes
+        width, height = smallest_size(image.size)  # the OLED in Braille, framed, the eyes under it
+        need_columns = max(columns, width + 2)
+        need_rows = height + 2 + len(_wrap(eyes, need_columns)) + footer
+        message = (f"The terminal is {columns}x{rows + footer}: make it at least "
+                   f"{width + 2}x{need_rows} to see the OLED.")
+        return _wrap(message.split(), columns)[:rows]
+
+    @staticmethod
+    def _boxed(lines: list[str]) -> list[str]:
+        box = boxed(lines)
+        label = "┌ OLED "
+        box[0] = label + box[0][len(label):] if len(box[0]) > len(label) + 1 else box[0]
+        return box
+
+    def _seats(self) -> int:
+        prompt = self._prompt
+        if prompt is not None and prompt.config is not None:
+            return prompt.config.players
+        return self._table.seats if self._table is not None else len(SEAT_KEYS)
+
+    def _eyes_seat(self) -> int:
+        return self._turn if self._eyes == FOLLOW_TURN else int(self._eyes)
+
+    def _eyes_pieces(self) -> list[str]:
+        if self._eyes == NOBODY:
+            return ["Eyes: nobody's (v: a seat's)"]
+        if self._table is None:
+            return []
+        seat, prompt = self._eyes_seat(), self._prompt
+        game = self._truths.of(prompt) if prompt is not None and prompt.config is not None else None
+        peeked, drew = knows(game, seat)
+        return seat_sight(self._table.scene(), seat, peeked=peeked, drew=drew)
+
+    def _record_lines(self, columns: int) -> list[str]:
+        controller = self._controller
+        if controller is None:
+            return []
+        table = controller.table
+        if table is not None:
+            return ["record: " + _cut_left(_home(table.path), columns - len("record: "))]
+        prefix = "record: a new game in "
+        return [prefix + _cut_left(_home(controller.store.folder) + os.sep, columns - len(prefix))]
+
+    def _key_line(self, columns: int) -> str:
+        seats = " ".join(f"{seat}:{SEAT_KEYS[seat]}" for seat in range(1, self._seats() + 1))
+        eyes = self._eyes if self._eyes in (FOLLOW_TURN, NOBODY) else f"seat {self._eyes}"
+        back = "h table" if self._help else "h help"
+        for line in (f"keys -,+,ok,undo: {seats} | v eyes: {eyes} | {back} | Ctrl-C quit",
+                     f"{seats} | v eyes:{eyes} {back} ^C quit"):
+            if len(line) <= columns:
+                return line
+        return _cut(line, columns)
+
+    def _help_lines(self) -> list[str]:
+        seats = self._seats()
+        keymap = {key: role for key, role in DEFAULT_KEYMAP.items() if role[0] <= seats}
+        return [
+            "Every seat has four keys: minus, plus, ok, undo (minus+plus together on the real buttons).",
+            *keymap_help(keymap).splitlines(),
+            "Hold minus or plus to step by 5. Undo takes back your own bid while it is the latest one.",
+            "v    whose eyes: the seat whose turn it is, then seat 1, 2, ..., then nobody's.",
+            "     A seat sees every stand but its own, and the centre card once it has peeked.",
+            "h    this key map; h again: back to the table.",
+            "Ctrl-C  quit. The game is saved: coyote-pi run --sim resumes it.",
+            "The OLED shows exactly what the real one would; the eyes are only in this terminal.",
+        ]
+
+    # --- drawing ------------------------------------------------------------------
+
+    def _terminal_size(self) -> tuple[int, int]:
+        if self._size is not None:
+            return self._size
+        try:
+            columns, rows = os.get_terminal_size(self._stream.fileno())
+        except (OSError, ValueError):
+            columns = rows = 0
+        return (columns, rows) if columns and rows else (80, 24)  # a terminal that does not say: the classic size
+
+    def _draw_loop(self) -> None:
+        while True:
+            select.select([self._wake_read], [], [])  # sleeps until something changed
+            os.read(self._wake_read, 4096)
+            if self._closed:
+                return
+            columns, rows = self._terminal_size()
+            text = "\x1b[K\r\n".join(self.lines(columns, rows))
+            self._stream.write(f"\x1b[H{text}\x1b[K\x1b[J")
+            self._stream.flush()
+
+
+def _home(path: Path) -> str:
+    """``path`` with the home folder written ``~`` (shorter, and the same on every machine)."""
+    home = Path.home()
+    try:
+        return str(Path("~") / Path(path).resolve().relative_to(home.resolve()))
+    except ValueError:
+        return str(path)
+

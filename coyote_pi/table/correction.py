@@ -1,0 +1,107 @@
+"""Correcting a misread card at the verdict: any seat opens it, the two seats of the challenge confirm it.
+
+The verdict's explanation names every card of the round. If the camera read one wrongly,
+any seat presses minus+plus together on the verdict (the table asks "Correct a card?")
+and then ok within a few seconds. Then, with the buttons of any seat:
+
+1. **which card**: minus/plus walk through the round's cards (each seat's, the centre,
+   the Coyote card's draw, the card drawn for ``?``), ok chooses one;
+2. **what it is**: minus/plus dial the card, starting at the one the camera read, ok
+   chooses it;
+3. **confirm**: the challenger and the bidder each press ok at their own seat. A minus
+   or plus goes back to dialling; when both have confirmed, the table applies a
+   :class:`~coyote_pi.engine.events.Correct` and shows the verdict again.
+
+Minus+plus at any seat cancels. Nothing is recorded until both seats have confirmed:
+then the record keeps the correction line (what, who confirmed, when) after the
+camera's reading and the first verdict. Once the next round is dealt the verdict stands
+for good (the engine refuses a correction then).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from coyote_pi import cards
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
+from coyote_pi.engine import Correct, RoundResult
+
+ITEM, CARD, CONFIRM = "item", "card", "confirm"
+#: What :meth:`Correction.press` says happened.
+CANCELLED, CONFIRMED, SAME_CARD, NOT_CONFIRMING = "cancelled", "confirmed", "same card", "not confirming"
+
+
+@dataclass
+class Correction:
+    """The correction of ``result`` (the last verdict) being entered at the table."""
+
+    result: RoundResult
+    step: str = ITEM
+    item_index: int = 0
+    card_index: int = 0
+    confirmed: frozenset[int] = frozenset()
+
+    @property
+    def items(self) -> list[str]:
+        """The round's cards, as :class:`Correct` names them, in the order they are offered."""
+        result = self.result
+        found = [f"seat:{seat}" for seat in sorted(result.seat_cards)] + ["centre"]
+        found += ["extra"] if result.extra is not None else []
+        return found + (["draw"] if result.score.replacement is not None else [])
+
+    @property
+    def item(self) -> str:
+        return self.items[self.item_index]
+
+    def read(self, item: str | None = None) -> str:
+        """The card the verdict has for ``item`` (the one chosen, by default)."""
+        result, item = self.result, item or self.item
+        if item.startswith("seat:"):
+            return result.seat_cards[int(item[5:])]
+        return {"centre": result.centre, "extra": result.extra, "draw": result.score.replacement}[item]
+
+    @property
+    def card(self) -> str:
+        """The card dialled now."""
+        return cards.ALL_CARDS[self.card_index]
+
+    @property
+    def confirmers(self) -> tuple[int, ...]:
+        """The seats whose ok the correction needs: the challenger and the bidder."""
+        return tuple(sorted((self.result.bidder, self.result.challenger)))
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        return tuple(seat for seat in self.confirmers if seat not in self.confirmed)
+
+    def event(self) -> Correct:
+        return Correct(self.item, self.card, self.confirmers)
+
+    def press(self, event: ButtonEvent) -> str | None:
+        """Take one press (see the module docstring); what happened, or None for a step."""
+        if event.kind == CHORD:
+            return CANCELLED
+        moves = event.button in ("minus", "plus") and event.kind in (PRESS, REPEAT)
+        step = 1 if event.button == "plus" else -1
+        ok = event.button == "ok" and event.kind == PRESS
+        if self.step == ITEM:
+            if moves:
+                self.item_index = (self.item_index + step) % len(self.items)
+            elif ok:
+                self.step, self.card_index = CARD, cards.ALL_CARDS.index(self.read())
+        elif self.step == CARD:
+            if moves:
+                self.card_index = (self.card_index + step) % len(cards.ALL_CARDS)
+            elif ok and self.card == self.read():
+                return SAME_CARD
+            elif ok:
+                self.step, self.confirmed = CONFIRM, frozenset()
+        elif moves and event.kind == PRESS:  # changing one's mind: dial again
+            self.step = CARD
+        elif ok and event.seat not in self.confirmers:
+            return NOT_CONFIRMING
+        elif ok:
+            self.confirmed |= {event.seat}
+            if not self.waiting:
+                return CONFIRMED
+        return None

@@ -1,0 +1,95 @@
+"""The terminal of ``run --sim``: the OLED fitted to the terminal, one seat's eyes, the keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from coyote_pi.devices.render import ScreenRenderer
+from coyote_pi.devices.screen import Screen
+from coyote_pi.engine import Bid, Game, GameConfig, Peek
+from coyote_pi.sim.console import SimConsole
+from coyote_pi.sim.deals import parse_deal
+from coyote_pi.sim.table import SimTable
+from coyote_pi.table import stages
+from coyote_pi.table.presenter import Prompt
+
+OLED = ScreenRenderer((128, 64)).render(Screen(title="Seat 2 · bid 5", big="6", lines=["ok: bid 6"]))
+
+
+@pytest.fixture
+def console():
+    """A 3-seat simulated table dealt 7, 3, ? and Max 0 in the centre; seat 1 bid 5, seat 2 peeked."""
+    config = GameConfig(players=3, start_seat=1)
+    table = SimTable(seats=3, seed=1, players=False, deal=parse_deal("7,3,?,max0"))
+    table.deal(Game(config), 1, slowly=False)
+    game = Game(config)
+    history = (game.virtual_deal(table.deck(1, 3)), Bid(1, 5), Peek(2))
+    terminal = SimConsole(size=(80, 24))
+    controller = SimpleNamespace(table=SimpleNamespace(path=Path("/records/sim/game-0007.jsonl")),
+                                 store=SimpleNamespace(folder=Path("/records/sim")))
+    terminal.attach(table, controller)
+    terminal.frame(OLED, 0.0)
+    terminal.on_prompt(Prompt(stages.TURN, 0, 1, (2,), config, history))
+    yield terminal
+    terminal.close()
+
+
+def test_at_80x24_everything_fits_the_oled_in_braille_with_every_pixel(console):
+    lines = console.lines(80, 24)
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+    box = lines[:18]
+    assert box[0].startswith("┌ OLED ") and box[-1].startswith("└") and {len(row) for row in box} == {66}
+    drawn = "".join(row[1:-1] for row in box[1:-1])
+    assert set(drawn) <= {chr(code) for code in range(0x2800, 0x2900)}  # Braille: 2x4 pixels a character
+    assert sum(bin(ord(c) - 0x2800).count("1") for c in drawn) == int(np.array(OLED).sum())  # not a pixel lost
+    assert lines[18] == "Seat 2 sees: 1:[7] 3:[?] centre: Max 0 (peeked)"  # its turn, its peek, not its card
+    assert lines[-2] == "record: /records/sim/game-0007.jsonl"
+    assert lines[-1] == "keys -,+,ok,undo: 1:1234 2:qwer 3:asdf | v eyes: turn | h help | Ctrl-C quit"
+
+
+def test_at_200x50_the_oled_is_drawn_1_to_1_with_the_eyes_beside_it(console):
+    lines = console.lines(200, 50)
+    assert max(len(line) for line in lines) <= 200
+    assert lines[0].startswith("┌ OLED ") and len(lines[0].split("┐")[0]) + 1 == 130  # 128 columns + the frame
+    assert lines[0].endswith("┐  Seat 2 sees: 1:[7] 3:[?] centre: Max 0 (peeked)")
+    assert {len(line) for line in lines[1:33]} == {130} and lines[33].startswith("└")
+    assert lines[-1].startswith("keys -,+,ok,undo: 1:1234 2:qwer 3:asdf |")
+
+
+def test_v_walks_through_whose_eyes_and_nobody(console):
+    seen = []
+    for _ in range(5):
+        console.key("v")
+        seen.append(next(line for line in console.lines(80, 24) if "sees" in line or "Eyes" in line))
+    assert seen == ["Seat 1 sees: 2:[3] 3:[?] centre: face down",  # seat 1 did not peek
+                    "Seat 2 sees: 1:[7] 3:[?] centre: Max 0 (peeked)",
+                    "Seat 3 sees: 1:[7] 2:[3] centre: face down",
+                    "Eyes: nobody's (v: a seat's)",
+                    "Seat 2 sees: 1:[7] 3:[?] centre: Max 0 (peeked)"]  # back to the seat whose turn it is
+
+
+def test_h_shows_the_whole_key_map_for_the_seats_in_play_and_h_goes_back(console):
+    console.key("h")
+    lines = console.lines(80, 24)
+    assert "seat 3: a = minus, s = plus, d = ok, f = undo" in lines
+    assert not any(line.startswith("seat 4") for line in lines) and max(len(line) for line in lines) <= 80
+    assert any("Ctrl-C  quit" in line for line in lines) and lines[-1].endswith("| h table | Ctrl-C quit")
+    console.key("h")
+    assert console.lines(80, 24)[0].startswith("┌ OLED ")
+
+
+def test_below_the_smallest_size_it_says_the_size_needed(console):
+    lines = console.lines(60, 20)
+    assert " ".join(lines[:2]) == "The terminal is 60x20: make it at least 66x21 to see the OLED."
+    assert lines[-1].startswith("1:1234 2:qwer 3:asdf") and len(lines[-1]) <= 60  # the short key line
+
+
+def test_a_notice_stays_under_the_oled(console):
+    console.notices.append("could not resume game-0006.jsonl (line 3: bad hash): new game")
+    lines = console.lines(80, 24)
+    assert lines[-3] == "could not resume game-0006.jsonl (line 3: bad hash): new game"
+    assert lines[0].startswith("┌ OLED ") and len(lines) <= 24

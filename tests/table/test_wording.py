@@ -1,0 +1,203 @@
+"""Every screen, in every language and with its longest values, fits the 128x64 OLED.
+
+Measured with the fonts the display draws with (:mod:`coyote_pi.devices.render`): no
+title or big text is cut short, no word is cut inside, and a page never ends in the
+middle of a sentence: a line that fits on one page stays on one page, and a longer one
+is cut only after a clause or a sentence.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from coyote_pi.devices.render import ScreenRenderer
+from coyote_pi.devices.screen import Screen
+from coyote_pi.engine import Bid, Challenge, Game, GameConfig, IllegalAction, Peek, Undo
+from coyote_pi.engine.players import simulate
+from coyote_pi.engine.rules import score
+from coyote_pi.table import screens as S
+from coyote_pi.table.camera_wait import Problem
+from coyote_pi.table.i18n import CATALOGUE, LANGUAGES, Translator, placeholders
+from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
+
+RENDERER = ScreenRenderer((128, 64))
+
+#: The widest value each text parameter takes at a table (bids of two digits and a sign).
+WIDEST = {"seat": 6, "seats": "2, 3, 4, 5", "amount": -10, "bid": 99, "current": 99, "total": -15, "round": 12,
+          "count": 6, "challenger": 6, "bidder": 5, "card": "Max 0", "fingerprint": "MMMM-MMMM-MMMM-MMMM",
+          "name": "game-0012", "sum": "(-10) + 20 + 15 + 10 + 9 + 8 + 7 + 6"}
+
+#: Every problem the camera reports, with its widest values ...
+PROBLEMS = [Problem.of(key, **{name: WIDEST.get(name, "extra") for name in placeholders(CATALOGUE[key]["en"])})
+            for key in CATALOGUE if key.startswith("problem.")]
+#: ... shown a few at a time, as a camera reports them (six stands, each with a problem, at most).
+PROBLEM_SETS = [PROBLEMS[i : i + 3] for i in range(0, len(PROBLEMS), 3)] + [
+    [Problem.of("problem.seat_several", seat=seat) for seat in range(1, 7)]]
+
+
+def _turn_game() -> Game:
+    game = Game(GameConfig(players=6, variant="trickster"))
+    game.deal_from_deck(seed=1)
+    return game
+
+
+def _guess_game(players: int) -> Game:
+    game = Game(GameConfig(players=players, variant="trickster"))
+    game.deal_from_deck(seed=2)
+    game.apply(Bid(game.turn, 99))
+    game.apply(Challenge(game.turn))
+    return game
+
+
+def _verdict_games() -> list[Game]:
+    """Whole scripted games: between them every kind of explanation line (seed 4 has a
+    Coyote-card draw with ``?`` and ``Max 0`` in the same round)."""
+    return [simulate(GameConfig(players=players, variant=variant), seed)
+            for players, variant, seed in [(6, "trickster", 1), (6, "trickster", 4), (5, "trickster", 3),
+                                           (4, "basic", 11), (3, "trickster", 5), (2, "basic", 3)]]
+
+
+def screens_of(language: str) -> list[tuple[str, Screen]]:
+    """Every screen the table can show, with the widest values."""
+    tr = Translator(language)
+    out: list[tuple[str, Screen]] = []
+    for step, value in [("players", 6), ("variant", "basic"), ("variant", "trickster"), ("language", "ru")]:
+        out.append((f"setup {step}", S.setup_screen(tr, step, value, stands=6)))
+    out.append(("start", S.start_screen(tr)))
+    notice = tr("setup.not_resumed", name=WIDEST["name"])  # the presenter puts it first on these screens
+    for name, screen in [("setup", S.setup_screen(tr, "players", 6, stands=6)), ("start", S.start_screen(tr)),
+                         ("deal", S.deal_screen(tr, 1, [], manual=False, offer_manual=False))]:
+        out.append((f"{name} not resumed", dataclasses.replace(screen, lines=(notice, *screen.lines))))
+    for problems in PROBLEM_SETS:
+        for manual, offer, no_camera in [(False, False, False), (False, True, False), (True, False, True)]:
+            out.append(("deal", S.deal_screen(tr, 12, problems, manual=manual, offer_manual=offer,
+                                              no_camera=no_camera)))
+            out.append(("extra", S.extra_screen(tr, 6, problems, manual=manual, offer_manual=offer,
+                                                no_camera=no_camera)))
+        for extra in (False, True):
+            out.append(("reveal", S.reveal_screen(tr, 6, 99, extra=extra, problems=problems, offer_manual=True)))
+        out.append(("draw", S.draw_screen(tr, problems, offer_manual=True)))
+    out.append(("manual offer", S.manual_offer_screen(tr, 6)))
+    for item in ("centre", "extra", "draw", "seat:6"):
+        out.append((f"entry {item}", S.entry_screen(tr, item, "max0")))
+    game = _turn_game()
+    out.append(("first bid", S.turn_screen(tr, game, game.turn, Choice(BID, -10))))
+    game.apply(Bid(game.turn, 89))
+    for choice in (Choice(BID, 90), Choice(CHALLENGE), Choice(PEEK), Choice(COYOTE_CARD)):
+        out.append((f"turn {choice.kind}", S.turn_screen(tr, game, game.turn, choice)))
+    game.apply(Peek(game.turn))
+    out.append(("must raise", S.turn_screen(tr, game, game.turn, Choice(BID, -10))))
+    out.append(("peek", S.peek_screen(tr, game, game.turn)))
+    for players in (6, 3):
+        out.append((f"guess {players}", S.guess_screen(tr, _guess_game(players))))
+    for key in CATALOGUE:
+        if key.startswith(("msg.", "refusal.")):
+            params = {name: WIDEST[name] for name in placeholders(CATALOGUE[key]["en"])}
+            out.append((key, S.message_screen(tr(key, **params))))
+    for game in _verdict_games():
+        for result in game.results:
+            final = result is game.results[-1]
+            for screen in S.verdict_screens(tr, game, result, WIDEST["fingerprint"], final=final):
+                out.append((f"verdict round {result.round}", screen))
+        out.append(("over", S.over_screen(tr, game, WIDEST["fingerprint"], offer_new_game=True)))
+    # Max 0 with no number card in play: only `coyote-pi resolve` can score that, but it has its text.
+    nothing = dataclasses.replace(game.results[0], score=score(["max0"], 5))
+    out += [("max0 alone", screen) for screen in S.verdict_screens(tr, game, nothing, "", final=False)]
+    return out
+
+
+def _cut_inside_a_sentence(row: str, next_row: str) -> bool:
+    """A page ending with ``row`` cuts a sentence unless it ends a clause or a sentence."""
+    if row.endswith((",", ";", ":")):
+        return False
+    return not (row.endswith((".", "!", "?", "…")) and not re.match(r"[a-zа-яё]", next_row))
+
+
+def page_breaks_inside_lines(screen: Screen) -> list[str]:
+    """Each page end that falls inside a line, where the line would have fitted on one
+    page or the cut is not after a clause."""
+    pages = RENDERER.pages(screen)
+    rows_per_page = max(len(page) for page in pages)
+    rows = iter([(number, row) for number, page in enumerate(pages) for row in page])
+    found = []
+    for line in screen.lines:
+        text, line_rows = line.replace(" ", ""), []
+        while not line_rows or len("".join(row for _, row in line_rows).replace(" ", "")) < len(text):
+            line_rows.append(next(rows))  # the rows this line was wrapped into
+        assert "".join(row for _, row in line_rows).replace(" ", "") == text
+        for (page, row), (next_page, next_row) in zip(line_rows, line_rows[1:]):
+            if page != next_page and (len(line_rows) <= rows_per_page or _cut_inside_a_sentence(row, next_row)):
+                found.append(f"{row!r} / {next_row!r}")
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_screen_fits_the_128x64_panel_in_every_language(language):
+    problems = []
+    for name, screen in screens_of(language):
+        problems += [f"{name}: {problem}" for problem in RENDERER.overflows(screen)]
+        problems += [f"{name}: page cut {cut}" for cut in page_breaks_inside_lines(screen)]
+    assert problems == []
+
+
+def test_the_screens_cover_every_explanation_and_message_text():
+    """The widest-value screens above really contain each text (so each was measured)."""
+    shown = " | ".join(" ".join([screen.title, screen.big, *screen.lines]) for _, screen in screens_of("en"))
+    missing = []
+    for key, texts in CATALOGUE.items():
+        if key.startswith(("expl.", "eyes.", "verdict.", "guess.", "hint.", "msg.", "refusal.")):
+            fragment = max(re.split(r"\{[^}]*\}", texts["en"]), key=len).strip(" :")  # ": " parts a message
+            if fragment not in shown:
+                missing.append(key)
+    assert missing == []
+
+
+def test_a_verdict_line_that_fits_a_page_is_never_split_between_pages():
+    screen = Screen(title="Round 3: why", lines=["Seat 1: 7", "Seat 2: Max 0", "Centre: ?", "Seat 1 loses a closed eye"])
+    assert RENDERER.pages(screen) == [["Seat 1: 7", "Seat 2: Max 0", "Centre: ?"], ["Seat 1 loses a closed", "eye"]]
+
+
+def test_a_fingerprint_too_wide_for_a_row_breaks_after_a_hyphen():
+    screen = Screen(title="Game over", lines=["Record WWWW-WWWW-WWWW-WWWW"])
+    assert RENDERER.pages(screen) == [["Record", "WWWW-WWWW-", "WWWW-WWWW"]]
+    assert RENDERER.overflows(screen) == []
+
+
+def test_a_line_longer_than_a_page_is_cut_after_a_clause():
+    tr = Translator("ru")
+    screen = S.extra_screen(tr, 6, (), manual=False, offer_manual=False)
+    pages = RENDERER.pages(screen)
+    assert len(pages) > 1
+    assert pages[0][-1].endswith(",")  # "… тайно посмотрите," then "положите …" on the next page
+
+
+def test_one_seat_still_to_guess_is_named_in_the_singular():
+    for language, singular in [("en", "Waiting for seat "), ("de", "Es fehlt Platz "), ("ru", "Ждём место ")]:
+        lines = S.guess_screen(Translator(language), _guess_game(3)).lines
+        assert lines[-1].startswith(singular)
+    assert S.guess_screen(Translator("en"), _guess_game(5)).lines[-1].startswith("Waiting: seats ")
+
+
+def test_an_undo_after_an_undo_says_that_undos_do_not_chain():
+    game = _turn_game()
+    first = game.turn
+    game.apply(Bid(first, 5))
+    second = game.turn
+    game.apply(Bid(second, 6))
+    game.apply(Undo(second))  # the latest bid is seat `first`'s 5 again, but raised once already
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(Undo(first))
+    texts = {language: Translator(language).refusal(refused.value.code, refused.value.params) for language in LANGUAGES}
+    assert texts == {"en": "Undos do not chain: 5 stays", "de": "Nur einmal zurück: 5 bleibt",
+                     "ru": "Двойной отмены нет: 5 остаётся"}
+    screen = S.message_screen(texts["en"])
+    assert (screen.title, screen.big) == ("Undos do not chain", "5 stays")
+
+
+def test_a_message_with_a_long_first_part_is_wrapped_whole_not_cut():
+    text = Translator("en")("msg.record_failed")
+    screen = S.message_screen(text)
+    assert screen.lines == (text,) and RENDERER.overflows(screen) == []
