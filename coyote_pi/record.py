@@ -24,20 +24,25 @@ the camera saw: :func:`read_record` replays a sealed round once it is opened, an
 that every commitment opens to what was committed.
 
 :class:`RecordWriter` appends a line and ``fsync``\\ s it before returning, so an action
-counts only once it is on disk. :func:`read_record` validates a whole file by replaying
-it through the engine and rejects an illegal, corrupted, reordered, non-canonical or
-tampered record with the line number and the reason. :class:`RecordedGame` ties the two
-together: the engine accepts an event, the record stores it, and only then does it count.
+counts only once it is on disk; a write that fails leaves no part of its line behind, and
+a record deleted or replaced meanwhile is noticed (:class:`RecordGone`). :func:`read_record`
+validates a whole file by replaying it through the engine and rejects an illegal,
+corrupted, reordered, non-canonical or tampered record with the line number and the
+reason. :class:`RecordedGame` ties the two together: the engine accepts an event, the
+record stores it, and only then does it count; after a crash it resumes from the last
+line that replays (:func:`salvage_record`), setting a damaged end aside (:class:`Repair`).
 :func:`fingerprint` is the short form of the last line's hash that the table shows, so
 that a record changed or cut short afterwards can be told from the one that was played.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
 import secrets
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -208,11 +213,16 @@ class Seals:
         salt = self.salt()
         if not _SALT.fullmatch(salt):
             raise ValueError(f"a salt is 32 lowercase hex digits, not {salt!r}")
-        # A line that was never written (a failed write) leaves its seq to the next one.
-        self.openings = [o for o in self.openings if o["seq"] < seq] + [{"seq": seq, "salt": salt, "event": event}]
+        self.forget_from(seq)
+        self.openings.append({"seq": seq, "salt": salt, "event": event})
         if self.vault is not None:
             self.vault.write(Vault.ROUND, {"openings": self.openings})
         return {**{key: event[key] for key in SEALED[event["type"]]}, "commitment": commitment(event, salt)}
+
+    def forget_from(self, seq: int) -> None:
+        """Forget the openings of line ``seq`` on: a line that was never written (a failed
+        write) leaves its seq to the next one, and must not be opened."""
+        self.openings = [o for o in self.openings if o["seq"] < seq]
 
     def opening(self) -> dict | None:
         """The opening line's body, or None when nothing is sealed (a corrected verdict)."""
@@ -331,17 +341,9 @@ def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False, priva
 
     ``allow_torn_tail`` accepts such an unfinished last line (it is left out: it was
     never acknowledged, so it never counted) and a missing resolution line after the
-    last event (the resolution is recomputed); :func:`resume` uses it, ``replay`` does not.
+    last event (the resolution is recomputed); ``replay`` does not.
     """
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise RecordError(None, f"cannot read {path}: {error.strerror or error}") from None
-    if not data:
-        raise RecordError(None, f"{path} is empty: no setup line")
-    raw_lines = data.split(b"\n")
-    tail = raw_lines.pop()  # b"" when the last line ends with its newline
+    raw_lines, tail = _split_lines(_read_bytes(Path(path)))
     if tail and not allow_torn_tail:
         raise RecordError(len(raw_lines) + 1, _unfinished(tail))
     if not raw_lines:
@@ -354,6 +356,61 @@ def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False, priva
     if replay.pending and not allow_torn_tail:
         raise RecordError(len(raw_lines), "the record ends before the resolution of its last challenge")
     return replay.record
+
+
+@dataclass(frozen=True)
+class Salvage:
+    """The longest beginning of a record that replays (see :func:`salvage_record`)."""
+
+    record: Record
+    #: The bytes after the last line that replays: an unfinished last line, or a damaged end.
+    tail: bytes
+    #: Why the first line of ``tail`` does not replay; None when ``tail`` is only an
+    #: unfinished last line (a write cut short, which never counted) or empty.
+    damage: RecordError | None
+
+
+def salvage_record(path: str | os.PathLike, *, private: bool = False) -> Salvage:
+    """The record at ``path`` as far as it replays, for resuming it after a crash.
+
+    Reads like :func:`read_record` with ``allow_torn_tail``, but stops at the first line
+    that does not replay (an empty line, NUL bytes, garbage, a broken chain) instead of
+    rejecting the file: the lines before it are a valid record, the rest is its ``tail``.
+    Raises :class:`RecordError` when not even the setup line replays.
+    """
+    data = _read_bytes(Path(path))
+    raw_lines, _ = _split_lines(data)
+    replay, kept, damage = _Replay(), 0, None
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            replay.take(number, raw)
+        except RecordError as error:
+            if number == 1:
+                raise
+            damage = error
+            break
+        kept += len(raw) + 1
+    if replay.record is None:
+        raise RecordError(1, "the setup line is incomplete (the record was cut short)")
+    if replay.held is not None:
+        replay.end_open_round(_private_openings(Path(path)) if private else None)
+    return Salvage(replay.record, data[kept:], damage)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise RecordError(None, f"cannot read {path}: {error.strerror or error}") from None
+    if not data:
+        raise RecordError(None, f"{path} is empty: no setup line")
+    return data
+
+
+def _split_lines(data: bytes) -> tuple[list[bytes], bytes]:
+    """The complete lines (without their newlines) and what follows the last newline."""
+    raw_lines = data.split(b"\n")
+    return raw_lines, raw_lines.pop()  # the tail is b"" when the last line ends with its newline
 
 
 def _private_openings(path: Path) -> list[dict]:
@@ -771,18 +828,36 @@ def encode_record(config: GameConfig, events: Iterable[E.Event], meta: dict | No
     return "".join(text + "\n" for text in texts).encode("utf-8")
 
 
+class RecordGone(OSError):
+    """The record file was deleted or replaced while its game was being written."""
+
+
 class RecordWriter:
     """Appends lines to a record file, each written and ``fsync``\\ ed before returning.
+
+    The file stays open for the writer's life (:meth:`close` it): a record that is
+    deleted or replaced meanwhile is noticed (:class:`RecordGone`) instead of being
+    written afresh under its name. The writer knows where the last complete line ends:
+    a write that fails (a full disk, an I/O error) raises its OSError and leaves the
+    file as it was, cutting off whatever part of the line reached it; if even that
+    fails, it is cut off before the next write. So a line is on disk whole or not at all.
 
     ``seals`` keeps the open round's commitments (by default in the record's :class:`Vault`).
     """
 
     def __init__(self, path: str | os.PathLike, end: ChainEnd, clock: Callable[[], str] = utc_now,
-                 seals: Seals | None = None):
+                 seals: Seals | None = None, *, create: bool = False):
         self.path = Path(path)
         self.clock = clock
         self._end = end
         self.seals = seals if seals is not None else Seals(Vault(self.path))
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | (os.O_CREAT | os.O_EXCL if create else 0)
+        self._fd = os.open(self.path, flags, 0o640)
+        self._closer = weakref.finalize(self, os.close, self._fd)  # a writer nobody closed closes when collected
+        status = os.fstat(self._fd)
+        self._identity = (status.st_dev, status.st_ino)
+        self._size = status.st_size  # where the last complete line ends
+        self._cut_pending = False  # a failed write may have left part of a line after _size
 
     @property
     def last_hash(self) -> str | None:
@@ -796,39 +871,87 @@ class RecordWriter:
     @classmethod
     def create(cls, path, config: GameConfig, meta: dict | None = None, clock: Callable[[], str] = utc_now,
                salt: Callable[[], str] = new_salt):
-        """Start a new record with its setup line; refuses to overwrite a file."""
+        """Start a new record with its setup line; refuses to overwrite a file.
+
+        If the setup line cannot be written the file is removed again: it holds no game.
+        """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            raise FileExistsError(f"{path} already exists: a record is never overwritten")
-        writer = cls(path, ChainEnd(), clock, Seals(Vault(path), salt))
-        writer._append([_setup_body(config, meta)])
+        try:
+            writer = cls(path, ChainEnd(), clock, Seals(Vault(path), salt), create=True)
+        except FileExistsError:
+            raise FileExistsError(f"{path} already exists: a record is never overwritten") from None
+        try:
+            writer._append([_setup_body(config, meta)])
+        except BaseException:
+            writer.close()
+            path.unlink(missing_ok=True)
+            raise
         _fsync_dir(path.parent)
         return writer
 
     def append_event(self, event: E.Event, results: Iterable[RoundResult] = (), photo: dict | None = None) -> None:
         """One event and the resolutions it caused, in a single durable write (see
         :func:`_event_bodies`); once a round's resolution is on disk, its seals go."""
-        results = list(results)
-        self._append(_event_bodies(event, results, self.seals, self._end.seq, photo))
+        results, seq = list(results), self._end.seq
+        try:
+            self._append(_event_bodies(event, results, self.seals, seq, photo))
+        except BaseException:
+            self.seals.forget_from(seq)  # the line did not count: what it sealed is not opened
+            raise
         if results:
             self.seals.close()
 
     def append_note(self, note: dict) -> None:
         self._append([{"kind": "note", "note": note}])
 
+    def close(self) -> None:
+        self._closer()  # closes the file once; nothing more can be written
+
     def _append(self, bodies: list[dict]) -> None:
         texts, end = self._end.seal(bodies, self.clock)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
+        data = "".join(text + "\n" for text in texts).encode("utf-8")
+        if not self._closer.alive:  # its descriptor number may belong to another file by now
+            raise ValueError(f"{self.path} is closed")
+        self._check_still_there()
+        if self._cut_pending:
+            self._cut()
         try:
-            data = "".join(text + "\n" for text in texts).encode("utf-8")
-            written = os.write(fd, data)
-            if written != len(data):
-                raise OSError(f"short write to {self.path}")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            _write_all(self._fd, data)
+        except OSError:
+            self._cut_pending = True
+            try:
+                self._cut()
+            except OSError:
+                pass  # cut before the next write
+            raise
+        self._size += len(data)
         self._end = end
+
+    def _cut(self) -> None:
+        """Truncate the file back to its last complete line (a failed write's part goes)."""
+        os.ftruncate(self._fd, self._size)
+        os.fsync(self._fd)
+        self._cut_pending = False
+
+    def _check_still_there(self) -> None:
+        """Raise :class:`RecordGone` unless the path still names the open file."""
+        if os.fstat(self._fd).st_nlink == 0:
+            raise RecordGone(errno.ENOENT, "the record was deleted while the game was running", str(self.path))
+        try:
+            status = os.stat(self.path)
+        except FileNotFoundError:
+            status = None
+        if status is None or (status.st_dev, status.st_ino) != self._identity:
+            raise RecordGone(errno.ENOENT, "the record was replaced while the game was running", str(self.path))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write ``data`` and fsync it; a write may take only part of it (a disk filling up)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fsync(fd)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -842,6 +965,27 @@ def _fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+@dataclass(frozen=True)
+class Repair:
+    """What :meth:`RecordedGame.resume` set aside: the end of the file that did not replay."""
+
+    side_file: Path  #: where those bytes are kept (``FILE.torn`` or ``FILE.damaged``)
+    line: int  #: the first line set aside (1-based)
+    size: int  #: how many bytes
+    #: Why that line does not replay; None for an unfinished last line (a write cut short).
+    reason: str | None
+
+    @property
+    def damaged(self) -> bool:
+        """More than a write cut short: lines that had been complete were set aside."""
+        return self.reason is not None
+
+    def note(self) -> dict:
+        """The note line that tells the record's readers what was set aside."""
+        return {"record": "damaged_end_set_aside", "line": self.line, "bytes": self.size,
+                "file": self.side_file.name, "reason": self.reason}
 
 
 class RecordedGame:
@@ -858,10 +1002,13 @@ class RecordedGame:
     'bidding'
     """
 
-    def __init__(self, game: Game, writer: RecordWriter, record: Record | None = None) -> None:
+    def __init__(self, game: Game, writer: RecordWriter, record: Record | None = None,
+                 repair: Repair | None = None) -> None:
         self.game = game
         self.writer = writer
         self.record = record
+        #: What resuming set aside (None: the file was whole).
+        self.repair = repair
 
     @property
     def path(self) -> Path:
@@ -879,27 +1026,39 @@ class RecordedGame:
 
     @classmethod
     def resume(cls, path, clock=utc_now, *, salt: Callable[[], str] = new_salt) -> RecordedGame:
-        """Continue the game in ``path`` where it stopped, repairing a torn last write.
+        """Continue the game in ``path`` from its last line that replays.
 
-        A line cut short by a crash is moved to ``<path>.torn`` (it never counted); a
-        resolution that did not reach the disk is recomputed and written (after the
-        round's opening line, if that was lost too). The open round is opened with the
-        record's private round file; once its round is closed, that file goes.
+        Whatever follows that line is moved to a side file, never deleted: an unfinished
+        last line (a write cut short by a crash: it never counted) to ``FILE.torn``, a
+        damaged end (an empty line, NUL bytes, garbage, a broken chain) to
+        ``FILE.damaged``, and the latter is told in a note line (unless the game is over:
+        nothing follows its final resolution). A resolution that did not reach the disk
+        is recomputed and written (after the round's opening line, if that was lost too).
+        The open round is opened with the record's private round file; once its round is
+        closed, that file goes. :class:`RecordError` when not even the setup line
+        replays; OSError when the file cannot be repaired.
         """
         path = Path(path)
-        record = read_record(path, allow_torn_tail=True, private=True)
-        _cut_torn_tail(path)
+        salvage = salvage_record(path, private=True)
+        record = salvage.record
+        repair = _set_aside(path, salvage) if salvage.tail else None
         seals = Seals(Vault(path), salt, record.private_openings)
         writer = RecordWriter(path, ChainEnd(len(record.lines), record.last_hash, record.lines[-1]["time"]), clock,
                               seals)
-        shown = sum(1 for line in record.lines if line.get("kind") == "resolution")
-        missing = record.game.results[shown:]
-        if missing:
-            opening = [seals.opening()] if seals.openings else []
-            writer._append(opening + [{"kind": "resolution", "result": r.to_dict()} for r in missing])
-        if missing or not seals.openings:
-            seals.close()  # the round is closed: what opened it is on record now
-        return cls(record.game, writer, record)
+        try:
+            shown = sum(1 for line in record.lines if line.get("kind") == "resolution")
+            missing = record.game.results[shown:]
+            if missing:
+                opening = [seals.opening()] if seals.openings else []
+                writer._append(opening + [{"kind": "resolution", "result": r.to_dict()} for r in missing])
+            if missing or not seals.openings:
+                seals.close()  # the round is closed: what opened it is on record now
+            if repair is not None and repair.damaged and record.game.phase != OVER:
+                writer.append_note(repair.note())
+        except BaseException:
+            writer.close()
+            raise
+        return cls(record.game, writer, record, repair)
 
     @property
     def private_meta(self) -> dict:
@@ -910,35 +1069,56 @@ class RecordedGame:
         """Apply ``event`` (IllegalAction: nothing happens) and make it durable, with the
         ``photo`` (``{"file", "sha256"}``) of the camera frame that settled a reveal or a draw.
 
-        If the disk write fails, the game is rebuilt from the record as it is on disk
-        and the OSError is raised: an action that is not recorded does not count.
+        If the disk write fails, the game is put back as it was before ``event`` and the
+        OSError is raised: an action that is not recorded does not count.
         """
         before = len(self.game.results)
         self.game.apply(event)
         try:
             self.writer.append_event(event, self.game.results[before:], photo)
-        except OSError:
-            self.__dict__.update(RecordedGame.resume(self.path, self.writer.clock, salt=self.writer.seals.salt).__dict__)
+        except BaseException:
+            # Rebuilt from the history without the event: linear, and only when a write fails.
+            self.game = Game.from_events(self.game.config, self.game.history[:-1])
             raise
 
     def note(self, **note: object) -> None:
         """Record something the table saw that is not a game event (e.g. an unreadable card).
 
         Nothing follows the final resolution, so a finished game takes no note (IllegalAction).
+        A note that cannot be written raises the OSError, as :meth:`apply` does.
         """
         if self.game.phase == OVER:
             raise IllegalAction(f"the game is over: seat {self.game.winner} has won", code="game_over")
         self.writer.append_note(note)
 
+    def close(self) -> None:
+        """Close the record file (the game stays readable, nothing more is written)."""
+        self.writer.close()
 
-def _cut_torn_tail(path: Path) -> None:
-    data = path.read_bytes()
-    if data.endswith(b"\n"):
-        return
-    keep = data.rfind(b"\n") + 1
-    torn = path.with_name(path.name + ".torn")
-    torn.write_bytes(data[keep:])
+
+def _set_aside(path: Path, salvage: Salvage) -> Repair:
+    """Move the tail of ``salvage`` from ``path`` into a new side file, then cut it off."""
+    damage = salvage.damage
+    side = _free_name(path, ".torn" if damage is None else ".damaged")
+    fd = os.open(side, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o640)
+    try:
+        _write_all(fd, salvage.tail)
+    finally:
+        os.close(fd)
+    kept = path.stat().st_size - len(salvage.tail)
     with open(path, "r+b") as handle:
-        handle.truncate(keep)
+        handle.truncate(kept)
         handle.flush()
         os.fsync(handle.fileno())
+    _fsync_dir(path.parent)
+    line = len(salvage.record.lines) + 1
+    return Repair(side, line, len(salvage.tail), None if damage is None else damage.reason)
+
+
+def _free_name(path: Path, suffix: str) -> Path:
+    """``path`` + ``suffix``, or with ``-2``, ``-3``, ... after it: a side file is never overwritten."""
+    candidate, number = path.with_name(path.name + suffix), 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.name}{suffix}-{number}")
+    return candidate

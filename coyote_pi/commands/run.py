@@ -23,7 +23,9 @@ the keys and the record. Simulated games keep their records in ``<record dir>/si
 (by default ``~/.local/share/coyote-pi/games/sim``); the path is printed at the start
 and the end.
 
-Flags override the configuration file; a bad file or flag is reported in one line.
+Flags override the configuration file; a bad file or flag is reported in one line, and
+so is a record folder that is not a writable folder or that another table is using
+(each table locks its folder while it runs).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from coyote_pi.memory import tune_malloc
 from coyote_pi.pi import journal, notify
 from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config
 from coyote_pi.table.rig import open_rig, resume_newest
+from coyote_pi.table.store import lock_folder
 
 #: The exit status for a bad configuration file or flag. The unit's RestartPreventExitStatus=
 #: names it: restarting cannot fix a file, so systemd stops instead of looping.
@@ -74,15 +77,17 @@ def run(args: argparse.Namespace) -> int:
     journal.configure_logging(logging.INFO if args.verbose or not args.sim else logging.WARNING)
     try:
         config, devices_config = _settings(args)
+        folder_lock = lock_folder(config.record_dir)
     except (ConfigError, DeviceError) as error:
         journal.print_error(f"coyote-pi run: {error}")
         return CONFIG_ERROR
-    try:
-        return _run_table(args, config, devices_config)
-    except DeviceError as error:
-        journal.print_error(f"coyote-pi run: {error}")
-        # A setting or pin map a device refuses is the file's fault too; anything else may pass.
-        return CONFIG_ERROR if isinstance(error, (DeviceConfigError, PinMapError)) else 1
+    with folder_lock:
+        try:
+            return _run_table(args, config, devices_config)
+        except DeviceError as error:
+            journal.print_error(f"coyote-pi run: {error}")
+            # A setting or pin map a device refuses is the file's fault too; anything else may pass.
+            return CONFIG_ERROR if isinstance(error, (DeviceConfigError, PinMapError)) else 1
 
 
 def _settings(args: argparse.Namespace):
@@ -159,18 +164,18 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _run_table(args, config, devices_config) -> int:
-    resumption = resume_newest(config, new=args.new)
+    # A scripted simulation ends with its game: a finished one is not shown again.
+    resumption = resume_newest(config, new=args.new, finished=not (args.sim and args.scripted))
     table = resumption.table
-    if table is not None:
+    if isinstance(table, tuple):
         print(f"resuming {table[0].path}", file=sys.stderr)
-    if resumption.skipped is not None:
-        print(f"could not resume {resumption.skipped} ({resumption.reason}): a new game starts", file=sys.stderr)
+    elif table is not None:  # the table shows it and waits for ok before a new game
+        print(f"cannot resume {table.path} ({table.reason}); it is kept as it is", file=sys.stderr)
     if args.sim:
         print(f"coyote-pi run --sim: game records go to {config.record_dir}", file=sys.stderr)
         rig = _open_sim(args, config, devices_config, resumption)
     else:
-        not_resumed = None if resumption.skipped is None else resumption.skipped.stem
-        rig = _open_real(config, devices_config, table, not_resumed)
+        rig = _open_real(config, devices_config, table, None if resumption.skipped is None else resumption.skipped.stem)
     try:
         _stop_on_sigterm(rig.controller)
         rig.run(until_over=args.sim and args.scripted)
@@ -221,11 +226,11 @@ def _open_sim(args, config, devices_config, resumption):
     table, skipped = resumption.table, resumption.skipped
     # Every deal follows from the seed and the plan: they are kept in the record's
     # service-only file, never in its setup line. A resumed game deals on as it began.
-    recorded = table[0].private_meta if table else {}
+    recorded = table[0].private_meta if isinstance(table, tuple) else {}
     seed = recorded.get("seed")
     if seed is None:
         seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    text = recorded.get("deal") if table else args.deal
+    text = recorded.get("deal") if isinstance(table, tuple) else args.deal
     deal = DealPlan() if text is None else parse_deal(text)  # checked by _settings (or when it was recorded)
     private = {"seed": seed, **({"deal": deal.text} if deal.text else {})}
     sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players},

@@ -340,8 +340,6 @@ class FolderCamera(Camera):
         self.last_path: Path | None = None
 
     def capture(self) -> np.ndarray:
-        import cv2
-
         if self._next >= len(self.paths):
             if not self.loop:
                 raise CameraError(f"{self.description}: no more images (all {len(self.paths)} replayed)")

@@ -18,6 +18,10 @@ and gains width). From top to bottom:
   the game.
 
 ``alert=True`` inverts the whole screen so a refusal or a problem is seen from afar.
+A ``qr`` screen draws the QR code (level L, the smallest version that holds the text)
+as large as whole pixels per module allow, with a quiet zone of at least one module
+above and below (the panel's dark border beyond it) and four beside it, and the lines
+to its right.
 Fonts are the DejaVu Sans files shipped in ``coyote_pi/data/fonts`` (Latin and Cyrillic),
 never a system font, so the Pi and a laptop draw the same pixels::
 
@@ -37,6 +41,7 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
+import qrcode
 from PIL import Image, ImageDraw, ImageFont
 
 from coyote_pi.devices.screen import Screen, SeatStatus
@@ -225,7 +230,7 @@ class ScreenRenderer:
         big_font, big = None, ""
         if screen.big:
             big_font = self._largest_bold(screen.big, self.width - 2 * self.margin, lines_top - title_h - 1)
-            big = fit_width(screen.big, big_font, self.width - 2 * self.margin)
+            big = "\n".join(fit_width(line, big_font, self.width - 2 * self.margin) for line in screen.big.split("\n"))
         return _Plan(title_h, strip_h, title, mark, (title_h, lines_top), big_font, big, pages[page])
 
     def overflows(self, screen: Screen) -> list[str]:
@@ -251,6 +256,9 @@ class ScreenRenderer:
         paper, ink = (1, 0) if screen.alert else (0, 1)
         image = Image.new("1", (self.width, self.height), paper)
         draw = ImageDraw.Draw(image)
+        if screen.qr:
+            self._draw_qr(draw, screen, paper, ink)
+            return image
         plan = self._plan(screen)
         if plan.title_height:
             self._draw_title(draw, plan.title, plan.mark, plan.title_height, ink)
@@ -276,18 +284,21 @@ class ScreenRenderer:
     def _draw_big(self, draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, band: tuple[int, int],
                   ink: int) -> None:
         top, bottom = band
-        left, upper, right, lower = font.getbbox(text)
+        left, upper, right, lower = _text_box(font, text)
         x = (self.width - (right - left)) / 2 - left
         y = top + (bottom - top - (lower - upper)) / 2 - upper
-        draw.text((round(x), round(y)), text, font=font, fill=ink)
+        if "\n" in text:
+            draw.multiline_text((round(x), round(y)), text, font=font, fill=ink, align="center")
+        else:
+            draw.text((round(x), round(y)), text, font=font, fill=ink)
 
     def _largest_bold(self, text: str, width: int, height: int) -> ImageFont.FreeTypeFont:
         """The largest bold font (not below the small size) whose ``text`` fits ``width`` x ``height``."""
 
         def fits(size: int) -> bool:  # the advance width, as fit_width measures: never cut after choosing
             font = load_font("bold", size)
-            left, upper, right, lower = font.getbbox(text)
-            return font.getlength(text) <= width and lower - upper <= height
+            left, upper, right, lower = _text_box(font, text)
+            return max(font.getlength(line) for line in text.split("\n")) <= width and lower - upper <= height
 
         low, high = self.SMALL_FONT * self.step, max(self.SMALL_FONT * self.step, int(height * 1.4))
         while low < high:  # binary search: text size grows with font size
@@ -297,6 +308,24 @@ class ScreenRenderer:
             else:
                 high = middle - 1
         return load_font("bold", low)
+
+    def _draw_qr(self, draw: ImageDraw.ImageDraw, screen: Screen, paper: int, ink: int) -> None:
+        modules = qr_modules(screen.qr)
+        count = len(modules)
+        scale = max(1, self.height // (count + 2))  # whole pixels per module, one module of quiet zone
+        side = count * scale
+        top = (self.height - side) // 2
+        field = side + 8 * scale  # four modules of quiet zone left and right
+        draw.rectangle([0, 0, field - 1, self.height - 1], fill=1)  # lit field, dark modules: as on paper
+        for row, cells in enumerate(modules):
+            for column, dark in enumerate(cells):
+                if dark:
+                    x, y = 4 * scale + column * scale, top + row * scale
+                    draw.rectangle([x, y, x + scale - 1, y + scale - 1], fill=0)
+        left = field + self.margin + self.step
+        for index, line in enumerate(screen.lines[: self.height // self.pitch]):
+            text = fit_width(line, self.small_bold, self.width - left - self.margin)
+            draw.text((left, index * self.pitch), text, font=self.small_bold, fill=ink)
 
     def _draw_strip(self, draw: ImageDraw.ImageDraw, seats: tuple[SeatStatus, ...], top: int, ink: int) -> None:
         draw.line([(0, top), (self.width - 1, top)], fill=ink)
@@ -334,3 +363,24 @@ class ScreenRenderer:
                 if pixel == "#":
                     px, py = ox + column * self.step, oy + row * self.step
                     draw.rectangle([px, py, px + self.step - 1, py + self.step - 1], fill=ink)
+
+
+def _text_box(font: ImageFont.FreeTypeFont, text: str) -> tuple[int, int, int, int]:
+    """The bounding box of ``text`` drawn at (0, 0), its lines centred under each other."""
+    if "\n" not in text:
+        return font.getbbox(text)
+    return _MEASURE.multiline_textbbox((0, 0), text, font=font, align="center")
+
+
+_MEASURE = ImageDraw.Draw(Image.new("1", (1, 1)))
+
+
+@functools.lru_cache(maxsize=8)
+def qr_modules(text: str) -> tuple[tuple[bool, ...], ...]:
+    """The modules of the smallest QR code (error correction level L) holding ``text``,
+    True for dark, without a quiet zone. Level L keeps the code small enough for 2 px
+    per module on a 128x64 panel; a screen is a clean print, it needs little correction."""
+    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_L, border=0)
+    code.add_data(text)
+    code.make(fit=True)
+    return tuple(tuple(row) for row in code.get_matrix())

@@ -13,6 +13,12 @@ matters; the layout decides sizes, so one screen fits 128x64 and larger panels a
         page=0,                              # which page of ``lines`` to show
     )
 
+``big`` may hold a line break: its lines are drawn centred, in the largest size that
+fits them all (the record's fingerprint, two groups a line). A screen with ``qr`` is a
+QR code instead: the code of that text on the left at the full height, dark modules on
+a lit field so a phone can photograph it, and ``lines`` beside it (title, big and seats
+are not drawn).
+
 Every field is optional. Texts may be English, German or Russian: the shipped DejaVu fonts
 carry Latin and Cyrillic. When ``lines`` need more than one page, the display shows a
 "1/3" page mark; the controller chooses the page (for example with a timer or the ok
@@ -57,6 +63,7 @@ class Screen:
     seats: Sequence[SeatStatus] | None = None
     alert: bool = False
     page: int = 0
+    qr: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "lines", tuple(self.lines))

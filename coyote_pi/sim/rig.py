@@ -120,7 +120,7 @@ def open_sim_rig(
     :func:`~coyote_pi.table.rig.open_rig`.
     """
     table = controller_options.get("table")
-    seats = sim.seats or (table[0].game.config.players if table else config.game.players)
+    seats = sim.seats or (table[0].game.config.players if isinstance(table, tuple) else config.game.players)
     sim_table = SimTable(seats=seats, seed=sim.seed, players=sim.players, pace=sim.pace, scheme=config.scheme,
                          setup_answers=sim.setup_answers, misclick=sim.misclick, deal=sim.deal)
     given: dict[str, object] = {}

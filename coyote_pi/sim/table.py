@@ -180,7 +180,7 @@ class _Hands(_Actor):
     """Lays the cards the prompt asks for (and catches up after a restart)."""
 
     def key(self, prompt: K.Prompt):
-        if prompt.config is None or prompt.stage in (K.VERDICT, K.CORRECT, K.GAME_OVER):
+        if prompt.config is None or prompt.stage in (K.VERDICT, K.CORRECT, K.GAME_OVER, K.RECORD):
             return None
         return (prompt.epoch, prompt.stage, prompt.round, len(prompt.history))
 
@@ -220,6 +220,8 @@ class _Player(_Actor):
         base = (prompt.epoch, stage, prompt.round, prompt.undos)
         if stage == K.SETUP:
             return base + (prompt.setup,) if self._setup_target(prompt) is not None else None
+        if stage == K.RECORD:  # a record problem: seat 1 reads it and answers, as a person would
+            return base if seat == 1 else None
         if prompt.config is None or seat > prompt.config.players:
             return None
         truth = self.truths.of(prompt)
@@ -250,6 +252,10 @@ class _Player(_Actor):
         fingers, stage = self.table.fingers, prompt.stage
         if stage == K.SETUP:
             self._press(self._setup_target(prompt))
+            return
+        if stage == K.RECORD:
+            time.sleep(self.table.pace.verdict)
+            self._press("ok")
             return
         truth = self.truths.of(prompt)
         if stage == K.TURN:

@@ -35,6 +35,14 @@ every table memory change is a note line written the same way; only then is the
 screen redrawn. Killed at any moment, the table resumes from the record at the same point.
 The camera frame that settled a reveal or a draw is kept as a photo before its line is
 written (:mod:`~coyote_pi.table.photos`), and made public once its round is closed.
+
+A write that fails (a full or failing disk) changes nothing: the event does not count,
+the memory does not learn the note, and the screen says "Not saved" (inverted) until a
+write works again; the players simply try again. What the table cannot get past by
+itself, it shows in the ``record`` stage and waits for ok from any seat
+(:class:`RecordHold`): a record repaired at resume, one that cannot be resumed or was
+deleted meanwhile (ok starts a new game; the file is never removed), or a new record
+that cannot be started (ok tries again).
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ import logging
 import queue
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import (
@@ -61,7 +70,7 @@ from coyote_pi.engine import (
     Reveal,
     Undo,
 )
-from coyote_pi.record import RecordedGame
+from coyote_pi.record import RecordedGame, RecordGone
 from coyote_pi.table import camera_wait, play_by_play, screens, store
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.config import TableConfig
@@ -81,6 +90,7 @@ from coyote_pi.table.stages import (
     EXTRA_WAIT,
     GAME_OVER,
     GUESS,
+    RECORD,
     REVEAL_WAIT,
     SETUP,
     TURN,
@@ -92,6 +102,21 @@ log = logging.getLogger(__name__)
 
 #: Put this into the controller's queue to end :meth:`Controller.run`.
 STOP = object()
+#: How long the record's QR code stays up unless ok takes it down (time to find a phone).
+QR_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class RecordHold:
+    """A record problem the table waits on a person for (the ``record`` stage).
+
+    ``kind`` is a key of :data:`~coyote_pi.table.screens.RECORD_PROBLEMS`: ``damaged``
+    (repaired at resume; ok goes on), ``unresumable`` or ``gone`` (ok starts a new
+    game), ``not_started`` (ok tries to start the record again); ``params`` fill its texts.
+    """
+
+    kind: str
+    params: dict = field(default_factory=dict)
 
 
 class Controller:
@@ -101,14 +126,15 @@ class Controller:
     ``display`` is a :class:`~coyote_pi.devices.display.TableDisplay` (or None: no OLED);
     ``camera``/``reader`` the camera and :class:`~coyote_pi.vision.reader.TableReader`
     (None: the manual path everywhere); ``table`` a resumed record with its memory (or
-    None: setup, then a new record in ``config.record_dir``). ``meta`` is written into a
+    None: setup, then a new record in ``config.record_dir``; or a
+    :class:`~coyote_pi.table.store.Unresumable`: the players are told first). ``meta`` is written into a
     new record's setup line, for anyone to read; ``private_meta`` into its service-only
     file (the simulated table's seed and deal plan, from which every deal follows).
     ``notifier`` is told when the loop starts, how it goes and when it stops (a
     :class:`~coyote_pi.table.notifier.Notifier` such as :mod:`coyote_pi.pi.notify`;
     None: no one is told). ``not_resumed`` names the newest record when it could not be
-    resumed (:func:`~coyote_pi.table.rig.resume_newest`): the screens say so until the
-    first game of this run is dealt.
+    resumed and a new game starts anyway: the screens say so until the first game of
+    this run is dealt.
     ``camera_problem`` is the text key the manual path shows for the missing camera.
     """
 
@@ -119,7 +145,7 @@ class Controller:
         display=None,
         camera=None,
         reader=None,
-        table: tuple[RecordedGame, store.TableMemory] | None = None,
+        table: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None,
         listeners: Iterable[Listener] = (),
         meta: dict | None = None,
         private_meta: dict | None = None,
@@ -148,7 +174,16 @@ class Controller:
         #: The text key the manual path shows while there is no camera (why it is missing).
         self.camera_problem = camera_problem
         self.store = store.RecordStore(config.record_dir, config.keep_photos_games)
+        #: The record problem that waits for a person (the ``record`` stage), if any.
+        self.hold: RecordHold | None = None
+        #: Why the last write failed, while the record cannot be written (None: it can).
+        self.unsaved: str | None = None
+        if isinstance(table, store.Unresumable):
+            self.hold = RecordHold("unresumable", {"file": table.path.name})
+            table = None
         self.table, self.memory = table if table is not None else (None, store.TableMemory())
+        if self.table is not None and (repair := self.table.repair) is not None and repair.damaged:
+            self.hold = RecordHold("damaged", {"file": repair.side_file.name, "line": repair.line})
         language = self.meta.get("language") if self.table is None else self.table.record.meta.get("language")
         self.tr = Translator(language or config.game.language or "en")
         self.setup: SetupWizard | None = None
@@ -165,7 +200,7 @@ class Controller:
         self._final_seen = False
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
-        if self.table is None:
+        if self.table is None and self.hold is None:
             self._begin_setup()
         elif self.game.phase in (DEAL, OVER):
             self._publish_photos()  # a crash may have come between a round's closing and its photos' move
@@ -234,14 +269,16 @@ class Controller:
         self.queue.put(STOP)
 
     def close(self) -> None:
-        """Stop the camera worker (the devices belong to the caller)."""
+        """Stop the camera worker and close the record (the devices belong to the caller)."""
         self.camera.close()
+        if self.table is not None:
+            self.table.close()
 
     # ------------------------------------------------------------------ for the parts
 
-    def log(self, line: str) -> None:
+    def log(self, line: str, level: int = logging.INFO) -> None:
         """One line of the play-by-play, to the log and the listeners."""
-        log.info("%s", line)
+        log.log(level, "%s", line)
         for listener in self.listeners:
             listener.on_log(line)
 
@@ -253,10 +290,17 @@ class Controller:
         """Show a short message over the screen for ``message_seconds``."""
         self.deadlines.set(Timer.FLASH, self.clock() + self.pacing.message_seconds, screens.message_screen(text))
 
-    def note(self, **note) -> None:
-        """Write a table note to the record, then let the memory learn it."""
-        self.table.note(**note)
+    def note(self, **note) -> bool:
+        """Write a table note to the record, then let the memory learn it; a note that
+        cannot be written changes nothing (False), as a game event would."""
+        try:
+            self.table.note(**note)
+        except OSError as error:
+            self._not_saved(error, f"the note {note.get('table')!r} is not kept")
+            return False
+        self._saved()
         self.memory.learn(note)
+        return True
 
     def apply(self, event: Event, photo: dict | None = None) -> bool:
         """Apply a game event through the record (with the ``photo`` that settled a reveal or
@@ -269,9 +313,9 @@ class Controller:
             self.log(f"  refused: {error}")
             return False
         except OSError as error:
-            self.flash(self.tr("msg.record_failed"))
-            self.log(f"  NOT SAVED ({error}): the action does not count")
+            self._not_saved(error, "the action does not count")
             return False
+        self._saved()
         if isinstance(event, Undo):
             self.memory.undos += 1
         if len(self.game.results) > results_before:
@@ -280,6 +324,21 @@ class Controller:
         for line in play_by_play.accepted(event, self.game, results_before, self.table.writer.fingerprint):
             self.log(line)
         return True
+
+    def _not_saved(self, error: OSError, effect: str) -> None:
+        """A write failed: say so until one works again, or, if the record is gone, for good."""
+        if isinstance(error, RecordGone):
+            self.log(f"  RECORD GONE ({error}): nothing more is written to it", logging.ERROR)
+            self.hold = RecordHold("gone", {"file": self.table.path.name})
+            return
+        first = self.unsaved is None  # a camera wait retries every read: the journal gets the first
+        self.unsaved = str(error)
+        self.log(f"  NOT SAVED ({error}): {effect}", logging.ERROR if first else logging.INFO)
+
+    def _saved(self) -> None:
+        if self.unsaved is not None:
+            self.unsaved = None
+            self.log("  the record is written again", logging.WARNING)
 
     def wait_round(self) -> int:
         """The round a card wait belongs to (the deal waits for the next one)."""
@@ -298,7 +357,12 @@ class Controller:
 
     def _finish_setup(self) -> None:
         config = self.setup.game_config()
-        self.table = self.store.create(config, dict(self.meta, language=self.setup.language), self.private_meta)
+        try:
+            self.table = self.store.create(config, dict(self.meta, language=self.setup.language), self.private_meta)
+        except OSError as error:
+            self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
+            self.hold = RecordHold("not_started")
+            return
         self.memory = store.TableMemory()
         self.setup = None
         self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts "
@@ -315,13 +379,18 @@ class Controller:
 
     def _new_game(self) -> None:
         self.log("a new game starts")
+        if self.table is not None:
+            self.table.close()
         self.table, self.memory, self._final_seen = None, store.TableMemory(), False
+        self.unsaved = None
         self.not_resumed = None  # told while the first game began; this one is new anyway
         self._begin_setup()
 
     # ------------------------------------------------------------------ deriving the stage
 
     def _derive_stage(self) -> str:
+        if self.hold is not None:
+            return RECORD
         if self.table is None:
             return SETUP
         game = self.game
@@ -351,6 +420,8 @@ class Controller:
         self.presenter.refresh()
 
     def _situation_key(self) -> tuple:
+        if self.hold is not None:
+            return (RECORD, self.hold)
         if self.table is None:
             return (SETUP, self.setup.step)
         game = self.game
@@ -383,6 +454,8 @@ class Controller:
         self._notifier.status(self._status_text())
 
     def _status_text(self) -> str:
+        if self.hold is not None:
+            return f"record: {self.hold.kind}"
         if self.table is None:
             return "setup"
         game = self.game
@@ -398,6 +471,10 @@ class Controller:
 
     def _on_button(self, event: ButtonEvent) -> None:
         stage = self.stage
+        if stage == RECORD:
+            if event.button == "ok" and event.kind == PRESS:
+                self._answer_hold(event)
+            return
         if stage == SETUP:
             self._setup_button(event)
             return
@@ -412,12 +489,13 @@ class Controller:
         elif stage == GUESS:
             self._guess_button(event)
         elif stage == VERDICT:
-            self._verdict_button(event)
+            if not self._qr_button(event):
+                self._verdict_button(event)
         elif stage == CORRECT:
             self._correction_button(event)
         elif stage == GAME_OVER:
-            if event.button == "ok" and event.kind == PRESS and self.new_game_when_over:
-                self._new_game()
+            if not self._qr_button(event):
+                self._verdict_button(event)
         elif stage in WAITS:
             self.entry.button(event)
 
@@ -486,6 +564,7 @@ class Controller:
         return True
 
     def _verdict_button(self, event: ButtonEvent) -> None:
+        """The verdict's and the game's end's buttons: plus/minus turn the pages, ok goes on."""
         if event.kind == CHORD:
             self.deadlines.set(Timer.OFFER, self.clock() + OFFER_SECONDS, event.seat)
             self.log_press(event, "asks to correct a card")
@@ -493,10 +572,38 @@ class Controller:
         if event.button == "ok":
             if event.kind != PRESS:
                 return
-            self.log_press(event, "next")
-            self._acknowledge_verdict()
+            if self.stage == VERDICT:
+                self.log_press(event, "next")
+                self._acknowledge_verdict()
+            elif self.new_game_when_over:
+                self._new_game()
             return
         self.presenter.turn_verdict_page(1 if event.button == "plus" else -1)
+
+    def _qr_button(self, event: ButtonEvent) -> bool:
+        """minus+plus on the fingerprint's page (or at the game's end) shows the record's QR
+        code (the full last hash) for a phone; while it shows, ok takes it down and the other
+        buttons do nothing. True: the press is used (a chord on another verdict page asks to
+        correct a card instead)."""
+        if event.kind == CHORD and (self.stage == GAME_OVER or self.presenter.on_fingerprint_page()):
+            self.log_press(event, "QR code of the record")
+            qr = screens.qr_screen(self.table.writer.last_hash)
+            self.deadlines.set(Timer.NOTICE, self.clock() + QR_SECONDS, qr)
+            return True
+        if self.deadlines.payload(Timer.NOTICE) is None:
+            return False
+        if event.button == "ok" and event.kind == PRESS:
+            self.deadlines.cancel(Timer.NOTICE)
+        return True
+
+    def _answer_hold(self, event: ButtonEvent) -> None:
+        """ok on a record problem: go on with the repaired game, retry, or start a new game."""
+        hold, self.hold = self.hold, None
+        self.log_press(event, f"ok on the record problem {hold.kind!r}")
+        if hold.kind == "not_started":
+            self._finish_setup()
+        elif hold.kind != "damaged":
+            self._new_game()
 
     def _correction_button(self, event: ButtonEvent) -> None:
         correction = self.correction

@@ -218,11 +218,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "Platz {seat} tippt diesmal nicht",
         "ru": "Место {seat} сейчас не угадывает",
     },
-    "msg.record_failed": {
-        "en": "Not saved (storage error): try again",
-        "de": "Nicht gespeichert (Speicherfehler): nochmal",
-        "ru": "Не сохранено (ошибка памяти): ещё раз",
-    },
     "msg.manual_on": {
         "en": "Cards are entered by hand this time",
         "de": "Diesmal werden Karten von Hand eingegeben",
@@ -363,11 +358,41 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "Platz {seat} bekommt die Coyote-Karte",
         "ru": "Место {seat} получает карту койота",
     },
-    "expl.fingerprint": {"en": "Record {fingerprint}", "de": "Protokoll {fingerprint}", "ru": "Запись {fingerprint}"},
+    # --- the record's fingerprint ---------------------------------------------------------
+    "fingerprint.title": {"en": "Record fingerprint", "de": "Protokoll-Prüfcode", "ru": "Отпечаток записи"},
+    "fingerprint.qr_hint": {"en": "minus+plus: QR code", "de": "minus+plus: QR-Code", "ru": "минус+плюс: QR-код"},
     # --- the end --------------------------------------------------------------------------
     "over.title": {"en": "Game over", "de": "Spielende", "ru": "Игра окончена"},
     "over.big": {"en": "Seat {seat} wins!", "de": "Platz {seat} siegt!", "ru": "Место {seat} победило!"},
     "over.hint": {"en": "ok: new game", "de": "ok: neues Spiel", "ru": "ok: новая игра"},
+    # --- the record on a failing disk, damaged or deleted --------------------------------
+    "record.unsaved": {"en": "Not saved: try again", "de": "Nicht gespeichert!", "ru": "Не сохранено: снова"},
+    "record.damaged.title": {"en": "Record repaired", "de": "Protokoll repariert", "ru": "Запись исправлена"},
+    "record.damaged.hint": {
+        "en": "From line {line} on it was damaged: set aside in {file}. The game goes on from there.",
+        "de": "Ab Zeile {line} beschädigt: in {file} beiseitegelegt. Das Spiel geht von dort weiter.",
+        "ru": "Со строки {line} запись повреждена: этот конец сохранён в {file}. Игра продолжается с этого места.",
+    },
+    "record.unresumable.title": {"en": "Record unreadable", "de": "Protokoll unlesbar", "ru": "Запись не читается"},
+    "record.unresumable.hint": {
+        "en": "{file} cannot be resumed. The file is kept as it is.",
+        "de": "{file} lässt sich nicht fortsetzen. Die Datei bleibt, wie sie ist.",
+        "ru": "{file} нельзя продолжить. Файл сохранён как есть.",
+    },
+    "record.gone.title": {"en": "Record deleted", "de": "Protokoll gelöscht", "ru": "Запись удалена"},
+    "record.gone.hint": {
+        "en": "{file} was deleted during the game: nothing more can be saved.",
+        "de": "{file} wurde im Spiel gelöscht: nichts kann mehr gespeichert werden.",
+        "ru": "{file} удалён во время игры: больше ничего не сохранить.",
+    },
+    "record.not_started.title": {"en": "Cannot save", "de": "Speichern unmöglich", "ru": "Запись невозможна"},
+    "record.not_started.hint": {
+        "en": "The new game's record cannot be written: storage full or read-only.",
+        "de": "Das Protokoll des neuen Spiels lässt sich nicht schreiben: Speicher voll oder schreibgeschützt.",
+        "ru": "Запись новой игры не создаётся: память заполнена или защищена от записи.",
+    },
+    "record.ok_go_on": {"en": "ok: go on", "de": "ok: weiter", "ru": "ok: далее"},
+    "record.ok_retry": {"en": "ok: try again", "de": "ok: nochmal", "ru": "ok: ещё раз"},
     # --- refusals from the engine (IllegalAction codes) ---------------------------------
     "refusal.bid_too_low": {"en": "Bid more than {current}", "de": "Mehr als {current} bieten", "ru": "Ставка выше {current}"},
     "refusal.no_bid": {"en": "No bid to doubt yet", "de": "Noch kein Gebot", "ru": "Ещё нет ставки"},

@@ -71,7 +71,8 @@ class ManualEntry:
     def go_manual(self, why: str) -> None:
         """Put this card wait on the manual path, for good (a note), and stop its camera wait."""
         controller = self.controller
-        controller.note(table=store.MANUAL, round=controller.wait_round(), wait=controller.stage, why=why)
+        if not controller.note(table=store.MANUAL, round=controller.wait_round(), wait=controller.stage, why=why):
+            return  # not recorded (a failed write): the wait stays as it is
         controller.log(f"{controller.stage}: cards are entered by hand ({why})")
         controller.flash(controller.tr("msg.manual_on"))
         controller.camera.stop()
@@ -114,7 +115,9 @@ class ManualEntry:
     def _dial(self, event: ButtonEvent) -> None:
         controller = self.controller
         item = self.item()
-        if item is None:
+        if item is None:  # all entered, but their event was not written: ok tries again
+            if event.button == "ok" and event.kind == PRESS:
+                self._apply_entries()
             return
         if event.button in ("minus", "plus") and event.kind in (PRESS, REPEAT):
             step = 1 if event.button == "plus" else -1
@@ -136,5 +139,5 @@ class ManualEntry:
         else:
             seats = {int(item[5:]): card for item, card in entered.items() if item.startswith("seat:")}
             event = Reveal(entered["centre"], entered.get("extra"), seats or None)
-        if not controller.apply(event):
+        if not controller.apply(event) and controller.unsaved is None:  # refused: enter them again
             controller.note(table=store.ENTRIES_CLEARED, round=round_number, wait=stage)

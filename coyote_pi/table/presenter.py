@@ -12,16 +12,22 @@ The screen, first match wins:
 2. a seat's question "enter the cards by hand?" (at a card wait) or "correct a card?"
    (at the verdict), until it is answered or expires;
 3. the stage's own screen: the setup question; the turn's pending choice (or, for a
-   moment after a peek, the peek notice); who has guessed; the verdict's current page;
-   the correction being entered; the game's end; or a card wait, with what the camera
-   still misses, or the card being dialled on the manual path.
+   moment after a peek, the peek notice); who has guessed; the verdict's current page
+   (or the record's QR code, on request); the correction being entered; the game's end
+   and the record's fingerprint in turn (or the QR code); a record problem that waits for
+   a person; or a card wait, with what the camera still misses, or the card being
+   dialled on the manual path.
+
+While the record cannot be written, that screen (not a short message) is shown inverted,
+with "Not saved" for its title, until a write works again.
 
 Pages: the panel shows a few small lines. A screen with more turns its pages by
 itself, one per ``page_seconds`` (counted on the clock, so a screen redrawn for
 another reason keeps its page). The verdict is several screens, each perhaps of
 several pages: plus/minus turn them, they also turn by themselves, and with
-``verdict_seconds`` the verdict moves on by itself. Both are timers of the
-controller's :class:`~coyote_pi.table.deadlines.Deadlines`.
+``verdict_seconds`` the verdict moves on by itself. The game's end turns between the
+winner and the fingerprint the same way. Both are timers of the controller's
+:class:`~coyote_pi.table.deadlines.Deadlines`.
 
 Hidden information: screens come only from :mod:`~coyote_pi.table.screens`, which
 shows what the public view of the game allows, and the card dialled on the manual
@@ -97,37 +103,48 @@ class Presenter:
         self._counted: tuple[Screen, int] | None = None  #: the last screen whose pages were counted
 
     def enter(self) -> None:
-        """A new situation: lay out the verdict's pages if it is the verdict, else forget them."""
+        """A new situation: lay out the pages of the verdict or of the game's end, else forget them."""
         controller = self.controller
         self._pages, self._page = [], 0
         controller.deadlines.cancel(Timer.VERDICT_PAGE, Timer.VERDICT_DONE)
-        if controller.stage != stages.VERDICT:
+        if controller.stage not in (stages.VERDICT, stages.GAME_OVER):
             return
-        game, pacing = controller.game, controller.pacing
-        corrected = game.history[-1] if isinstance(game.history[-1], Correct) else None
-        verdict = screens.verdict_screens(controller.tr, game, game.last_result, controller.table.writer.fingerprint,
-                                          final=game.phase == OVER, corrected=corrected)
-        self._pages = [(screen, page) for screen in verdict for page in range(self._page_count(screen))]
+        game, pacing, fingerprint = controller.game, controller.pacing, controller.table.writer.fingerprint
+        if controller.stage == stages.VERDICT:
+            corrected = game.history[-1] if isinstance(game.history[-1], Correct) else None
+            shown = screens.verdict_screens(controller.tr, game, game.last_result, fingerprint,
+                                            final=game.phase == OVER, corrected=corrected)
+        else:
+            shown = screens.over_screens(controller.tr, game, fingerprint, offer_new_game=controller.new_game_when_over)
+        self._pages = [(screen, page) for screen in shown for page in range(self._page_count(screen))]
         now = controller.clock()
         controller.deadlines.set(Timer.VERDICT_PAGE, now + pacing.page_seconds)
-        if pacing.verdict_seconds:
+        if pacing.verdict_seconds and controller.stage == stages.VERDICT:
             seconds = max(pacing.verdict_seconds, pacing.page_seconds * len(self._pages))
             controller.deadlines.set(Timer.VERDICT_DONE, now + seconds)
 
     def turn_verdict_page(self, step: int) -> None:
-        """Show the verdict's next (1) or previous (-1) page; the next turns by itself later."""
+        """Show the next (1) or previous (-1) page of the verdict or the game's end; the next
+        turns by itself later."""
         controller = self.controller
         self._page = (self._page + step) % len(self._pages)
         controller.deadlines.set(Timer.VERDICT_PAGE, controller.clock() + controller.pacing.page_seconds)
+
+    def on_fingerprint_page(self) -> bool:
+        """Whether the verdict shows its last screen now: the record's fingerprint."""
+        return bool(self._pages) and self._pages[self._page][0] is self._pages[-1][0]
 
     def refresh(self) -> None:
         """Hand the screen and the prompt on, each if it changed."""
         controller = self.controller
         screen = self._screen()
-        if controller.stage == stages.VERDICT:
-            controller.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict turns its own pages
+        if self._pages:
+            controller.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict and the end turn their own pages
         else:
             screen = self._paged(screen)
+        shows_message = controller.deadlines.payload(Timer.FLASH) is not None  # its title names the seat
+        if controller.unsaved is not None and controller.stage != stages.RECORD and not shows_message:
+            screen = screens.unsaved_screen(controller.tr, screen)
         if screen != self._shown:
             self._shown = screen
             if controller.display is not None:
@@ -147,6 +164,9 @@ class Presenter:
             return flash
         if (asking := deadlines.payload(Timer.OFFER)) is not None:
             return screens.offer_screen(tr, asking, correction=stage == stages.VERDICT)
+        if stage == stages.RECORD:
+            problem = controller.hold
+            return screens.record_screen(tr, problem.kind, **problem.params)
         if stage == stages.SETUP:
             setup = controller.setup
             if setup.step == "start":
@@ -159,14 +179,13 @@ class Presenter:
             return screens.turn_screen(tr, game, game.turn, controller.selector.choice)
         if stage == stages.GUESS:
             return screens.guess_screen(tr, game)
-        if stage == stages.VERDICT:
+        if stage in (stages.VERDICT, stages.GAME_OVER):
+            if (qr := deadlines.payload(Timer.NOTICE)) is not None:
+                return qr
             screen, page = self._pages[self._page]
             return dataclasses.replace(screen, page=page)
         if stage == stages.CORRECT:
             return screens.correction_screen(tr, game, controller.correction)
-        if stage == stages.GAME_OVER:
-            return screens.over_screen(tr, game, controller.table.writer.fingerprint,
-                                       offer_new_game=controller.new_game_when_over)
         return self._wait_screen()
 
     def _wait_screen(self) -> Screen:
@@ -232,6 +251,8 @@ class Presenter:
         controller = self.controller
         setup = controller.setup
         if controller.table is None:
+            if controller.stage == stages.RECORD:
+                return Prompt(stages.RECORD, controller.epoch, 0, (), None)
             return Prompt(stages.SETUP, controller.epoch, 0, (), None, setup=(setup.step, setup.values.get(setup.step)))
         game, stage, entry = controller.game, controller.stage, controller.entry
         seats: tuple[int, ...] = ()

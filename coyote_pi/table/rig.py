@@ -4,7 +4,8 @@
 :class:`~coyote_pi.table.config.TableConfig` and the device layer's
 :class:`~coyote_pi.devices.config.DevicesConfig`::
 
-    with open_rig(config, devices_config, table=resume_or_none(config, new=False)) as rig:
+    with store.lock_folder(config.record_dir), \\
+            open_rig(config, devices_config, table=resume_or_none(config, new=False)) as rig:
         rig.run()
 
 The simulated table (:func:`coyote_pi.sim.rig.open_sim_rig`: the demo, ``run --sim``,
@@ -24,6 +25,7 @@ from coyote_pi.devices.camera import Camera
 from coyote_pi.devices.config import CameraConfig, DevicesConfig
 from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.factory import Devices, make_camera, make_devices
+from coyote_pi.engine import OVER
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.controller import Controller
@@ -56,36 +58,49 @@ class Rig:
 class Resumption:
     """What :func:`resume_newest` found in the record folder."""
 
-    #: The record to resume with the table's memory of it (None: a new game).
-    table: tuple | None = None
-    #: The newest record, when it could not be resumed (a new game starts instead).
+    #: The record to resume with the table's memory of it; a
+    #: :class:`~coyote_pi.table.store.Unresumable` when the newest record cannot be
+    #: resumed (the controller asks a person before it starts another game); None: a new game.
+    table: tuple | store.Unresumable | None = None
+    #: The newest record, when it could not be resumed (it is kept as it is).
     skipped: Path | None = None
     #: Why it could not be.
     reason: str = ""
 
 
-def resume_newest(config: TableConfig, *, new: bool) -> Resumption:
-    """The newest unfinished game of the record folder, unless ``new``.
+def resume_newest(config: TableConfig, *, new: bool, finished: bool = True) -> Resumption:
+    """The newest game of the record folder to go on with, unless ``new``.
 
-    A newest record that cannot be read is left alone (logged, and named in the
-    result so the table can say it where it stays visible) and a new game starts: the
-    table must keep working; the broken file stays for inspection.
+    The resumed record comes with its memory (see :func:`store.open_record
+    <coyote_pi.table.store.open_record>`: a damaged end is set aside), a finished game
+    too when ``finished`` (its result and fingerprint stay on the OLED until a new game
+    starts). A newest record that cannot be resumed (unreadable, or its open round's
+    private file missing) is logged and kept for inspection, and named in the result.
     """
     if new:
         return Resumption()
-    records = store.RecordStore(config.record_dir)
+    path = store.RecordStore(config.record_dir).newest()
+    if path is None:
+        return Resumption()
     try:
-        path = records.newest_unfinished()
-        table = None if path is None else store.open_record(path)
-    except store.RecordError as error:  # its open round's private file may be missing too
-        log.warning("the newest game record cannot be resumed (%s); starting a new game", error)
-        return Resumption(skipped=records.paths()[-1], reason=str(error))
-    return Resumption(table)
+        table, memory = store.open_record(path)
+    except (store.RecordError, OSError) as error:
+        reason = str(error) if isinstance(error, store.RecordError) else f"cannot repair it: {error}"
+        log.error("the newest game record %s cannot be resumed (%s); it is kept as it is", path, reason)
+        return Resumption(store.Unresumable(path, reason), path, reason)
+    if table.repair is not None:
+        log.warning("%s: %d bytes from line %d on set aside in %s (%s)", path, table.repair.size, table.repair.line,
+                    table.repair.side_file.name, table.repair.reason or "a write cut short")
+    if table.game.phase == OVER and not finished:
+        table.close()
+        return Resumption()
+    return Resumption((table, memory))
 
 
-def resume_or_none(config: TableConfig, *, new: bool) -> tuple | None:
-    """The record to resume and its memory (see :func:`resume_newest`), or None."""
-    return resume_newest(config, new=new).table
+def resume_or_none(config: TableConfig, *, new: bool, finished: bool = True):
+    """What to give the controller: the record to resume and its memory, an
+    :class:`~coyote_pi.table.store.Unresumable`, or None (see :func:`resume_newest`)."""
+    return resume_newest(config, new=new, finished=finished).table
 
 
 def open_rig(

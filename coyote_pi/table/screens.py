@@ -11,9 +11,11 @@ Texts come from :mod:`coyote_pi.table.i18n`; the functions take a translator ``t
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 
 from coyote_pi.devices.screen import Screen, SeatStatus
+from coyote_pi import record as game_record
 from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.correction import CARD, ITEM, Correction
@@ -247,19 +249,48 @@ def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint
         lines=[tr("verdict.loser", seat=result.loser)],
         seats=seat_strip(game, [result.winner]),
     )
-    lines = explanation_lines(tr, result) + [tr("expl.fingerprint", fingerprint=fingerprint)]
+    lines = explanation_lines(tr, result)
     if corrected is not None:
         lines.insert(0, tr("expl.corrected", seats=tr.seats(corrected.confirmed_by),
                            item=item_name(tr, corrected.item), card=card_text(corrected.card)))
     lines.append(tr("verdict.correct_hint"))
     if not final:
         lines.append(tr("verdict.continue"))
-    return [headline, Screen(title=tr("verdict.explain_title", round=result.round), lines=lines)]
+    explained = Screen(title=tr("verdict.explain_title", round=result.round), lines=lines)
+    return [headline, explained, fingerprint_screen(tr, fingerprint)]
 
 
-def over_screen(tr: Translator, game: Game, fingerprint: str, *, offer_new_game: bool) -> Screen:
-    lines = [tr("expl.fingerprint", fingerprint=fingerprint)]
-    if offer_new_game:
-        lines.append(tr("over.hint"))
-    # No seat strip: its rows go to the fingerprint, which then shows whole on one page.
-    return Screen(title=tr("over.title"), big=tr("over.big", seat=game.winner), lines=lines)
+def over_screens(tr: Translator, game: Game, fingerprint: str, *, offer_new_game: bool) -> list[Screen]:
+    """The end: the winner, then the record's fingerprint, shown in turn until a new game."""
+    over = Screen(title=tr("over.title"), big=tr("over.big", seat=game.winner),
+                  lines=[tr("over.hint")] if offer_new_game else [], seats=seat_strip(game, [game.winner]))
+    return [over, fingerprint_screen(tr, fingerprint)]
+
+
+def fingerprint_screen(tr: Translator, fingerprint: str) -> Screen:
+    """The record's fingerprint in large type, two groups a line (one line of four is
+    wider than the panel), and how to ask for its QR code."""
+    groups = fingerprint.split("-")
+    big = "\n".join("-".join(groups[i : i + 2]) for i in range(0, len(groups), 2))
+    return Screen(title=tr("fingerprint.title"), big=big, lines=[tr("fingerprint.qr_hint")])
+
+
+def qr_screen(digest: str) -> Screen:
+    """The record's full last hash as a QR code for a phone, its fingerprint beside it."""
+    return Screen(qr=game_record.fingerprint_qr(digest), lines=game_record.fingerprint(digest).split("-"))
+
+
+#: The record problems the table waits on a person for, and what ok does then.
+RECORD_PROBLEMS = {"damaged": "record.ok_go_on", "unresumable": "over.hint", "gone": "over.hint",
+                   "not_started": "record.ok_retry"}
+
+
+def record_screen(tr: Translator, problem: str, **params: object) -> Screen:
+    """A record problem (a key of :data:`RECORD_PROBLEMS`): what happened and what ok does."""
+    return Screen(title=tr(f"record.{problem}.title"), big=tr(RECORD_PROBLEMS[problem]),
+                  lines=[tr(f"record.{problem}.hint", **params)], alert=True)
+
+
+def unsaved_screen(tr: Translator, screen: Screen) -> Screen:
+    """``screen`` while the record cannot be written: inverted, its title saying so."""
+    return dataclasses.replace(screen, title=tr("record.unsaved"), alert=True)

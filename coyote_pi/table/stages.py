@@ -10,11 +10,14 @@ from the game's phase and the table's memory (it never keeps it separately)::
 are the camera waits of :mod:`~coyote_pi.table.camera_wait`, under the same names).
 ``turn`` runs the seat's selector, ``guess`` collects the Trickster guesses, ``verdict``
 pages through the round's result, ``correct`` puts right a card the camera misread
-(:mod:`~coyote_pi.table.correction`) and ``over`` shows the winner.
+(:mod:`~coyote_pi.table.correction`) and ``over`` shows the winner. ``record`` stands
+before all of them while the record needs a person: it was repaired at resume, cannot
+be resumed, was deleted, or a new one cannot be written; ok answers.
 """
 
 from coyote_pi.table import camera_wait
 
-SETUP, TURN, GUESS, VERDICT, CORRECT, GAME_OVER = "setup", "turn", "guess", "verdict", "correct", "over"
+SETUP, TURN, GUESS, VERDICT, CORRECT, GAME_OVER, RECORD = (
+    "setup", "turn", "guess", "verdict", "correct", "over", "record")
 #: The stages that wait for cards: they are the camera waits, under the same names.
 DEAL_WAIT, EXTRA_WAIT, REVEAL_WAIT, DRAW_WAIT = WAITS = camera_wait.WAITS

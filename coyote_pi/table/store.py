@@ -2,7 +2,10 @@
 
 :class:`RecordStore` owns a folder of records named ``game-0001.jsonl``,
 ``game-0002.jsonl``, ... (a sequence, not a date: a Pi without a clock battery may boot
-with the wrong time). ``run`` resumes the newest record if its game is unfinished.
+with the wrong time). ``run`` resumes the newest record (:func:`open_record`), or
+shows it finished; one it cannot resume is kept and reported (:class:`Unresumable`).
+One table at a time writes a folder: :func:`lock_folder` takes a lock on it for the
+life of the table and refuses a second one.
 Beside each record are its photos (``game-0001.photos``, see :mod:`~coyote_pi.table.photos`);
 the folder keeps those of the newest ``keep_photos`` games only.
 
@@ -16,14 +19,16 @@ there is one source of truth: the record.
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from coyote_pi.engine import GameConfig
-from coyote_pi.engine.game import OVER
-from coyote_pi.record import RecordedGame, RecordError, read_record
-from coyote_pi.table.config import KEEP_PHOTOS_GAMES
+from coyote_pi.record import RecordedGame, RecordError
+from coyote_pi.table.config import KEEP_PHOTOS_GAMES, ConfigError
 from coyote_pi.table.photos import prune_photos
 
 _NAME = re.compile(r"^game-(\d+)\.jsonl$")
@@ -44,17 +49,10 @@ class RecordStore:
         found = [(int(m.group(1)), p) for p in self.folder.iterdir() if (m := _NAME.match(p.name))]
         return [p for _, p in sorted(found)]
 
-    def newest_unfinished(self) -> Path | None:
-        """The newest record if its game is not over, else None.
-
-        Only the newest counts: an older unfinished game was abandoned for a newer one.
-        A newest record that cannot be read raises :class:`~coyote_pi.record.RecordError`.
-        """
+    def newest(self) -> Path | None:
+        """The newest record (only it counts: an older unfinished game was left for a newer one)."""
         paths = self.paths()
-        if not paths:
-            return None
-        record = read_record(paths[-1], allow_torn_tail=True)
-        return None if record.game.phase == OVER else paths[-1]
+        return paths[-1] if paths else None
 
     def create(self, config: GameConfig, meta: dict, private_meta: dict | None = None) -> RecordedGame:
         """Start the next record in the folder (``private_meta``: see :meth:`RecordedGame.start`),
@@ -111,9 +109,78 @@ class TableMemory:
 
 
 def open_record(path: Path) -> tuple[RecordedGame, TableMemory]:
-    """Resume the record at ``path`` with the table's memory of it."""
+    """Resume the record at ``path`` with the table's memory of it (see
+    :meth:`RecordedGame.resume <coyote_pi.record.RecordedGame.resume>` for the repairs)."""
     table = RecordedGame.resume(path)
     return table, TableMemory.from_lines(table.record.lines)
 
 
-__all__ = ["RecordError", "RecordStore", "TableMemory", "open_record"]
+@dataclass(frozen=True)
+class Unresumable:
+    """The newest record, which cannot be resumed: kept as it is, and shown to the players."""
+
+    path: Path
+    reason: str
+
+
+# ------------------------------------------------------------------ the folder lock
+
+
+class RecordFolderError(ConfigError):
+    """The record folder cannot be used: not a folder, not writable, or in use."""
+
+
+#: The lock file in the record folder; it holds the pid of the table that has it.
+LOCK_NAME = ".coyote-pi.lock"
+
+
+class FolderLock:
+    """An exclusive ``flock`` on the record folder's lock file, until :meth:`release`."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the file releases the lock
+            self._fd = -1
+
+    def __enter__(self) -> FolderLock:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.release()
+
+
+def lock_folder(folder: str | Path) -> FolderLock:
+    """Check that ``folder`` is a writable folder (creating it if missing) and lock it.
+
+    Two tables writing one folder would interleave their lines and pick the same next
+    file name; the second is refused. Raises :class:`RecordFolderError` with a one-line
+    reason. The lock goes with the process (a killed table leaves none behind).
+    """
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise RecordFolderError(f"the record folder {folder} is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        if not os.access(folder, os.W_OK | os.X_OK):  # the lock file may be older than the folder's mode
+            os.close(fd)
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    except OSError as error:
+        raise RecordFolderError(f"the record folder {folder} is not a writable folder: {error.strerror or error}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        raise RecordFolderError(f"the record folder {folder} is in use by another coyote-pi"
+                                + (f" (pid {holder})" if holder else "") + ": one table per folder") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    return FolderLock(fd)
+
+
+__all__ = ["FolderLock", "RecordError", "RecordFolderError", "RecordStore", "TableMemory", "Unresumable", "lock_folder",
+           "open_record"]

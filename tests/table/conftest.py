@@ -92,11 +92,16 @@ class Spy(Listener):
         return prompt
 
     def wait_for_screen(self, test, timeout: float = 20.0):
-        """Block until a screen shown (at any time so far or from now) passes ``test``; return it."""
+        """Block until the screen shown now or a later one passes ``test(stage, screen)``; return it."""
+        start = max(0, len(self.screens) - 1)
+
+        def found():
+            return next((screen for stage, screen in self.screens[start:] if test(stage, screen)), None)
+
         with self._changed:
-            screen = self._changed.wait_for(lambda: next((s for _, s in self.screens if test(s)), None), timeout)
+            screen = self._changed.wait_for(found, timeout)
         if screen is None:
-            pytest.fail("the table never showed it; last lines:\n" + "\n".join(self.lines[-25:]))
+            pytest.fail("the screen never came; last lines:\n" + "\n".join(self.lines[-25:]))
         return screen
 
     def texts(self, stage: str | None = None) -> list[str]:

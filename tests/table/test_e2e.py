@@ -73,12 +73,16 @@ def test_a_whole_game_on_simulated_hardware(games, tmp_path, capsys, players, va
     record = game.record
     assert game.game.winner is not None and len(game.game.active_seats) == 1
 
-    # The OLED's last screen names the fingerprint that `coyote-pi replay --expect` checks.
+    # The game's end turns to the fingerprint that `coyote-pi replay --expect` checks.
+    assert game.spy.screens[-1][0] == "over"
+    presenter = game.rig.controller.presenter
+    presenter.turn_verdict_page(1)
+    presenter.refresh()
     last_stage, last_screen = game.spy.screens[-1]
-    assert last_stage == "over"
-    shown = next(line for line in last_screen.lines if line.startswith("Record "))
-    assert re.fullmatch(r"Record [0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}", shown)  # 80 bits
-    assert coyote_pi(["replay", str(game.path), "--expect", shown.split()[-1]]) == 0
+    assert (last_stage, last_screen.title) == ("over", "Record fingerprint")
+    assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}\n[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}",
+                        last_screen.big)  # 80 bits, two groups a line
+    assert coyote_pi(["replay", str(game.path), "--expect", last_screen.big]) == 0
     capsys.readouterr()
 
     # Every deal was read by the camera, and read right.

@@ -211,7 +211,7 @@ def test_the_challenger_and_the_bidder_correct_a_misread_card(tmp_path):
         assert "Seats 1, 2 confirm" in spy.texts()
         fingers.tap(2, "plus")  # the explanation's page says what was corrected, and by whom
         corrected = f"Corrected by seats 1, 2: Centre is {cards.display_name(right)}"
-        assert spy.wait_for_screen(lambda screen: corrected in screen.lines).title == "Round 1: why"
+        assert spy.wait_for_screen(lambda stage, screen: corrected in screen.lines).title == "Round 1: why"
 
     record = read_record(rig.controller.table.path)
     correction = record.lines[-2]
