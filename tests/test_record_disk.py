@@ -60,7 +60,7 @@ def test_a_line_not_wholly_on_disk_does_not_count_and_leaves_no_fragment(tmp_pat
     assert path.read_bytes() == before  # and the part of its line that reached the file is gone
     disk.failing = False
     table.apply(Bid(seat, 40))  # space again: the game carries on
-    assert read_record(path).game.round.bid == 40
+    assert read_record(path, private=True).game.round.bid == 40
 
 
 def test_a_fragment_that_could_not_be_cut_at_once_is_cut_before_the_next_line(tmp_path, failing_disk):
@@ -75,7 +75,7 @@ def test_a_fragment_that_could_not_be_cut_at_once_is_cut_before_the_next_line(tm
         assert path.read_bytes().startswith(before) and len(path.read_bytes()) > len(before)
     disk.failing = disk.truncate_fails = False
     table.apply(Bid(seat, 42))
-    record = read_record(path)  # strict: no fragment, no line glued onto one
+    record = read_record(path, private=True)  # strict: no fragment, no line glued onto one
     assert record.game.round.bid == 42 and path.read_bytes().startswith(before)
     assert len(record.lines) == len(before.splitlines()) + 1
 
@@ -126,11 +126,11 @@ def test_a_real_full_disk_loses_no_game(tmpfs):
             break
     assert failure is not None and failure.errno == errno.ENOSPC
     assert arbiter_state(table.game) == state
-    assert arbiter_state(read_record(path).game) == state  # strict: no torn fragment on disk
+    assert arbiter_state(read_record(path, private=True).game) == state  # strict: no torn fragment on disk
     filler.unlink()
     _play(table)
     table.close()
-    assert read_record(path).game.winner is not None
+    assert read_record(path, private=True).game.winner is not None
 
 
 # ------------------------------------------------------------------ deleted or replaced
@@ -142,7 +142,7 @@ def test_a_record_deleted_while_running_is_noticed_and_not_written_afresh(tmp_pa
     with pytest.raises(RecordGone, match="deleted"):
         table.apply(Bid(table.game.turn, 40))
     assert not path.exists()
-    assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["private"]  # the service-only folder: no new record
 
 
 def test_a_record_replaced_while_running_is_noticed(tmp_path):
@@ -187,7 +187,7 @@ def test_a_damaged_end_is_set_aside_with_a_note_and_the_game_goes_on(tmp_path, d
     assert record.lines[-1]["note"] == resumed.repair.note()
     assert record.lines[-1]["note"]["file"] == "game.jsonl.damaged"
     _play(resumed)
-    assert read_record(path).game.winner is not None
+    assert read_record(path, private=True).game.winner is not None
 
 
 def test_only_a_torn_last_line_is_set_aside_without_a_note(tmp_path):
@@ -214,15 +214,26 @@ def test_side_files_are_never_overwritten(tmp_path):
 
 
 def test_a_damaged_line_in_the_middle_sets_aside_everything_after_it(tmp_path):
-    path, table = _started(tmp_path, 6)
+    # Damage before the last line, in an open round past its (sealed) deal: what is kept
+    # ends in that round, which its private file still opens. (Damage that cuts a closed
+    # round's opening line away leaves that round sealed for good: it cannot be resumed.)
+    path, table = _started(tmp_path, 3)
+    for _ in range(200):  # play on until the last line is an unsealed one, two or more after a deal
+        lines = path.read_bytes().splitlines(keepends=True)
+        deals = [n for n, line in enumerate(lines) if b'"type":"deal"' in line]
+        if len(deals) >= 2 and deals[-1] + 2 < len(lines) and b'"commitment"' not in lines[-1]:
+            break
+        table.apply(_next(table))
     table.close()
-    lines = path.read_bytes().splitlines(keepends=True)
-    damaged = b"".join(lines[:4]) + b"\x00\x00\n" + b"".join(lines[4:])
+    cut = len(lines) - 1  # everything but the last line is kept: it is sealed or plain, never cut off
+    damaged = b"".join(lines[:cut]) + b"\x00\x00\n" + b"".join(lines[cut:])
     path.write_bytes(damaged)
     resumed = RecordedGame.resume(path)
-    assert resumed.repair.line == 5
-    assert (tmp_path / "game.jsonl.damaged").read_bytes() == b"\x00\x00\n" + b"".join(lines[4:])
-    assert [line["seq"] for line in read_record(path).lines] == [0, 1, 2, 3, 4]  # four kept, then the note
+    assert resumed.repair.line == cut + 1
+    assert (tmp_path / "game.jsonl.damaged").read_bytes() == b"\x00\x00\n" + b"".join(lines[cut:])
+    kept = read_record(path, private=True).lines
+    assert [line["seq"] for line in kept] == list(range(cut + 1))  # the lines kept, then the note
+    assert kept[-1]["kind"] == "note"
 
 
 def test_a_damaged_end_after_the_final_resolution_takes_no_note(tmp_path):

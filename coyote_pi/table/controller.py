@@ -200,8 +200,9 @@ class Controller:
         self._final_seen = False
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
-        if self.table is None and self.hold is None:
-            self._begin_setup()
+        if self.table is None:
+            if self.hold is None:
+                self._begin_setup()
         elif self.game.phase in (DEAL, OVER):
             self._publish_photos()  # a crash may have come between a round's closing and its photos' move
 

@@ -14,7 +14,7 @@ from coyote_pi.table.controller import Listener
 from coyote_pi.table.photos import Photos, photo_folder
 from coyote_pi.table.rig import resume_or_none
 from coyote_pi.table.stages import CORRECT, DEAL_WAIT, GAME_OVER, SETUP, VERDICT
-from coyote_pi.table.store import RecordStore
+from coyote_pi.table.store import RecordStore, Unresumable
 
 from .conftest import fast_sim, play, running_table, table_config
 
@@ -100,7 +100,8 @@ def test_a_game_whose_open_round_cannot_be_opened_is_not_resumed(tmp_path):
     table = RecordStore(tmp_path).create(GameConfig(players=2), {})
     table.apply(Deal({1: "4", 2: "5"}))
     (tmp_path / "private" / "game-0001.round.json").unlink()
-    assert resume_or_none(config, new=False) is None  # logged; the table starts a new game, the file stays
+    # Not resumed: the table says so and waits for a person; the file stays as it is.
+    assert isinstance(resume_or_none(config, new=False), Unresumable)
     assert read_record(table.path).open_round is not None
 
 

@@ -224,6 +224,9 @@ def test_minus_plus_shows_the_qr_code_at_the_verdict_and_ok_takes_it_down(tmp_pa
     with running_table(config, fast_sim(players=False)) as (rig, spy):
         fingers = QueueFingers(rig.controller.queue)
         _at_verdict(spy, fingers)
+        # The verdict's pages turn by themselves; on its last one, the fingerprint, minus+plus
+        # asks for the QR code (on the other pages it offers to correct a card).
+        spy.wait_for_screen(lambda stage, screen: stage == "verdict" and screen.title == "Record fingerprint")
         fingers.chord(1)
         qr = spy.wait_for_screen(lambda stage, screen: bool(screen.qr))
         digest = rig.controller.table.writer.last_hash
