@@ -15,7 +15,7 @@ import pytest
 
 from coyote_pi.devices.render import ScreenRenderer
 from coyote_pi.devices.screen import Screen
-from coyote_pi.engine import Bid, Challenge, Game, GameConfig, IllegalAction, Peek, Undo
+from coyote_pi.engine import Bid, Challenge, Correct, Game, GameConfig, IllegalAction, Peek, Undo
 from coyote_pi.engine.players import simulate
 from coyote_pi.engine.rules import score
 from coyote_pi.table import screens as S
@@ -72,7 +72,7 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
                          ("deal", S.deal_screen(tr, 1, [], manual=False, offer_manual=False))]:
         out.append((f"{name} not resumed", dataclasses.replace(screen, lines=(notice, *screen.lines))))
     for problems in PROBLEM_SETS:
-        for manual, offer, no_camera in [(False, False, False), (False, True, False), (True, False, True)]:
+        for manual, offer, no_camera in [(False, False, None), (False, True, None), (True, False, "problem.no_camera")]:
             out.append(("deal", S.deal_screen(tr, 12, problems, manual=manual, offer_manual=offer,
                                               no_camera=no_camera)))
             out.append(("extra", S.extra_screen(tr, 6, problems, manual=manual, offer_manual=offer,
@@ -80,7 +80,8 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
         for extra in (False, True):
             out.append(("reveal", S.reveal_screen(tr, 6, 99, extra=extra, problems=problems, offer_manual=True)))
         out.append(("draw", S.draw_screen(tr, problems, offer_manual=True)))
-    out.append(("manual offer", S.manual_offer_screen(tr, 6)))
+    out.append(("manual offer", S.offer_screen(tr, 6)))
+    out.append(("correction offer", S.offer_screen(tr, 6, correction=True)))
     for item in ("centre", "extra", "draw", "seat:6"):
         out.append((f"entry {item}", S.entry_screen(tr, item, "max0")))
     game = _turn_game()
@@ -102,7 +103,11 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
             final = result is game.results[-1]
             for screen in S.verdict_screens(tr, game, result, WIDEST["fingerprint"], final=final):
                 out.append((f"verdict round {result.round}", screen))
-        out.append(("over", S.over_screen(tr, game, WIDEST["fingerprint"], offer_new_game=True)))
+        corrected = Correct("seat:6", "max0", (5, 6))  # the widest item and card a correction names
+        for screen in S.verdict_screens(tr, game, game.results[-1], WIDEST["fingerprint"], final=False,
+                                        corrected=corrected):
+            out.append(("corrected verdict", screen))
+        out += [("over", screen) for screen in S.over_screens(tr, game, WIDEST["fingerprint"], offer_new_game=True)]
     # Max 0 with no number card in play: only `coyote-pi resolve` can score that, but it has its text.
     nothing = dataclasses.replace(game.results[0], score=score(["max0"], 5))
     out += [("max0 alone", screen) for screen in S.verdict_screens(tr, game, nothing, "", final=False)]
@@ -149,7 +154,7 @@ def test_the_screens_cover_every_explanation_and_message_text():
     missing = []
     for key, texts in CATALOGUE.items():
         if key.startswith(("expl.", "eyes.", "verdict.", "guess.", "hint.", "msg.", "refusal.")):
-            fragment = max(re.split(r"\{[^}]*\}", texts["en"]), key=len).strip(" :")  # ": " parts a message
+            fragment = max(re.split(r"\{[^}]*\}|: ", texts["en"]), key=len).strip(" :")  # ": " parts a message
             if fragment not in shown:
                 missing.append(key)
     assert missing == []
@@ -198,6 +203,6 @@ def test_an_undo_after_an_undo_says_that_undos_do_not_chain():
 
 
 def test_a_message_with_a_long_first_part_is_wrapped_whole_not_cut():
-    text = Translator("en")("msg.record_failed")
+    text = "Not saved (no space left on the device): try again"  # a first part too long for the title
     screen = S.message_screen(text)
     assert screen.lines == (text,) and RENDERER.overflows(screen) == []
