@@ -160,6 +160,8 @@ def test_at_200x50_the_oled_is_drawn_1_to_1_beside_the_eyes_and_redrawn_on_resiz
     damaged.parent.mkdir(parents=True)
     damaged.write_text("not a record\n", encoding="utf-8")
     sim = tmux(200, 50)
+    sim.wait_for("the notice", lambda s: any(line.startswith("could not resume game-0001.jsonl") for line in s))
+    sim.keys("3")  # the OLED says "Record unreadable" and waits for a person: seat 1's ok starts a new game
     screen = sim.wait_for("the eyes beside the OLED",
                           lambda s: s[0].endswith("┐  Seat 1 sees: 2:[3] 3:[?] centre: face down"))
     box = _oled_box(screen)
