@@ -162,12 +162,13 @@ class ScheduledFingers:
     """Fingers on gpiozero mock pins, moved by timers instead of threads that sleep.
 
     For a table driven on a simulated clock: ``scheduler`` is its
-    :class:`~coyote_pi.sim.clock.SimScheduler`, and every move sets the timers that drive the pins at their moments, with the contact
-    chatter of ``bounce``, as :class:`SimulatedPresser` does, so an evening of presses
-    takes no real time. ``timing`` and ``pace`` are as for :class:`PresserFingers`.
-    :attr:`idle_at` is when the last move ends (the pins are all up again and a finger
-    is ready); ``on_press(seat, button)`` hears of each press as it starts (a chord
-    reports ``"minus+plus"``).
+    :class:`~coyote_pi.sim.clock.SimScheduler`, and every move sets the timers that
+    drive the pins at their moments, with the contact chatter of ``bounce``, as
+    :class:`SimulatedPresser` does, so an evening of presses takes no real time.
+    ``timing`` and ``pace`` are as for :class:`PresserFingers`. :attr:`idle_at` is when
+    the last move ends (the pins are all up again and a finger is ready);
+    ``on_press(seat, button)`` hears of each press as it starts (a chord reports
+    ``"minus+plus"``).
     """
 
     def __init__(self, factory, pinmap: PinMap, scheduler, timing, pace: SimPace, *, bounce: Bounce = Bounce(),

@@ -86,6 +86,7 @@ from pathlib import Path
 
 import numpy as np
 from gpiozero.pins.mock import MockFactory
+from luma.core.error import DeviceNotFoundError
 
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.camera import Camera
@@ -110,8 +111,6 @@ from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import resume_or_none
 from coyote_pi.vision import TableReader
-
-log = logging.getLogger(__name__)
 
 #: Simulated seconds a camera read takes on a Pi (a full-resolution still, then its reading).
 READ_SECONDS = 0.4
@@ -212,6 +211,8 @@ class SoakReport:
     start: Usage | None = None
     end: Usage | None = None
     longest_silent_wait: float = 0.0
+    #: Where that was: the wait, and whether a capture hung meanwhile.
+    longest_silent_where: str = ""
     stops: collections.Counter = field(default_factory=collections.Counter)
     watchdog_pings: int = 0
     warnings: int = 0
@@ -250,7 +251,8 @@ class SoakReport:
             f"{self.fd_growth:+d}      must be +0",
             f"  resident memory: {self.start.rss_mb:.1f} MB at the start, {self.end.rss_mb:.1f} MB at the end: "
             f"{self.rss_growth_mb:+.1f} MB      must be under +{MAX_GROWTH_MB:.0f} MB",
-            f"  longest wait for cards with no reason on the screen: {self.longest_silent_wait:.1f} s",
+            f"  longest wait for cards with no reason on the screen: {self.longest_silent_wait:.1f} s"
+            + (f" ({self.longest_silent_where})" if self.longest_silent_where else ""),
             f"  watchdog pings: {self.watchdog_pings}; warnings logged: {self.warnings}",
             f"  {'PASS' if self.ok else 'FAIL'}",
         ]
@@ -302,8 +304,6 @@ class _Panel:
     def open(self):
         """What :func:`~coyote_pi.devices.display.luma_opener`'s function does: the panel, or luma's error."""
         if self.gone:
-            from luma.core.error import DeviceNotFoundError
-
             raise DeviceNotFoundError("no display answers at 0x3C on /dev/i2c-1 (Remote I/O error)")
         return self.device
 
@@ -558,6 +558,7 @@ class _Soak:
         self._hangs_charged = 0
         self._laid: tuple = ()
         self._silent_since: float | None = None
+        self._silent_in: tuple[str, int] = ("", 0)  # the wait silent since then, and the hangs so far
         self._history_length = 0
         self._wait: tuple | None = None
         self._wait_passed_at = -math.inf
@@ -766,13 +767,16 @@ class _Soak:
             controller.epoch, controller.stage, controller.game.round_number, len(controller.game.history)
         ) and not _says_why(controller)
         if silent and self._silent_since is None:
-            self._silent_since = now
+            self._silent_since, self._silent_in = now, (controller.stage, self.camera.hangs)
         elif not silent:
             self._quiet_now()
 
     def _quiet_now(self) -> None:
         if self._silent_since is not None:
-            self.report.longest_silent_wait = max(self.report.longest_silent_wait, self.clock() - self._silent_since)
+            lasted, (stage, hangs) = self.clock() - self._silent_since, self._silent_in
+            if lasted > self.report.longest_silent_wait:
+                hung = ", a capture hung" if self.camera.hangs > hangs else ""
+                self.report.longest_silent_wait, self.report.longest_silent_where = lasted, f"{stage} wait{hung}"
             self._silent_since = None
 
     # -- the faults -----------------------------------------------------------------------
@@ -832,14 +836,14 @@ class _Soak:
         self._judge(tally, after, lambda: self._stopped_at < since and self._wait_passed_at > since,
                     ready=lambda: self._wait_passed_at > since or self.clock() > give_up)
 
+    def _for_a_while(self, part: object, flag: str, lasts: float) -> None:
+        """``part.flag`` is True for ``lasts`` seconds from now."""
+        setattr(part, flag, True)
+        self.timers.call_later(lasts, lambda: setattr(part, flag, False))
+
     def _unplug_oled(self, tally: FaultTally, lasts: float) -> None:
         tally.injected += 1
-        self.panel.gone = True
-
-        def plug_in() -> None:
-            self.panel.gone = False
-
-        self.timers.call_later(lasts, plug_in)
+        self._for_a_while(self.panel, "gone", lasts)
         self._judge_display(tally, lasts)
 
     def _i2c_errors(self, tally: FaultTally, lasts: float) -> None:
@@ -858,12 +862,7 @@ class _Soak:
 
     def _garbage_frames(self, tally: FaultTally, lasts: float) -> None:
         tally.injected += 1
-        self.camera.garbage = True
-
-        def clear() -> None:
-            self.camera.garbage = False
-
-        self.timers.call_later(lasts, clear)
+        self._for_a_while(self.camera, "garbage", lasts)
         self._judge_camera(tally, lasts)
 
     def _glitch_train(self, tally: FaultTally, lasts: float) -> None:

@@ -335,9 +335,10 @@ class ArucoDetector:
         :func:`whole_frame_bands`) so that the detector's working images are a band's
         size, not the frame's (at 4608 x 2592 the whole frame at once takes about 50 MB
         more); each band is turned grey once, straight into its padding
-        (:func:`padded_gray`), for every threshold window. Neighbouring bands overlap by :func:`band_overlap` rows, so every marker
-        up to that height lies wholly inside one band; taller ones are found in a copy
-        shrunk so they are still a few dozen pixels wide. Repeats are merged by the reader.
+        (:func:`padded_gray`), for every threshold window. Neighbouring bands overlap by
+        :func:`band_overlap` rows, so every marker up to that height lies wholly inside
+        one band; taller ones are found in a copy shrunk so they are still a few dozen
+        pixels wide. Repeats are merged by the reader.
         """
         h = frame_bgr.shape[0]
         rows = band_rows(h, whole_frame_bands(frame_bgr.shape) if bands is None else bands)

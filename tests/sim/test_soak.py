@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mmap
 import os
 
 import pytest
@@ -38,14 +39,17 @@ def test_a_short_evening_with_every_fault_gives_sane_figures(tmp_path):
 
 
 class LeakyWatcher(Listener):
-    """Keeps a file open and 200 KB for every question the table asks."""
+    """Keeps a file open and 500 KB of fresh pages for every question the table asks (a
+    mapping of its own: memory freed earlier in this process cannot hide it)."""
 
     def __init__(self, folder) -> None:
         self.folder, self.kept = folder, []
 
     def on_prompt(self, prompt) -> None:
         descriptor = os.open(self.folder / f"leak-{len(self.kept)}", os.O_CREAT | os.O_WRONLY)
-        self.kept.append((descriptor, bytearray(os.urandom(200_000))))
+        pages = mmap.mmap(-1, 500_000)
+        pages.write(os.urandom(500_000))
+        self.kept.append((descriptor, pages))
 
 
 def test_a_leak_is_caught(tmp_path):
@@ -53,8 +57,9 @@ def test_a_leak_is_caught(tmp_path):
     try:
         report = run_soak(SoakOptions(hours=0.1, seed=2, fault_scale=0), listeners=[leaky])
     finally:
-        for descriptor, _ in leaky.kept:
+        for descriptor, pages in leaky.kept:
             os.close(descriptor)
+            pages.close()
     assert report.fd_growth > 0 and report.rss_growth_mb >= MAX_GROWTH_MB
     assert not report.ok and report.lines()[-1].strip() == "FAIL"
 
