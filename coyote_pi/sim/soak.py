@@ -60,10 +60,12 @@ the players) that are not in the record on disk, compared at every restart, at e
 game's end, after a full disk and at the end.
 
 Descriptors and memory are measured (after a garbage collection) at the end of the
-warm-up, the first hour (a quarter of a shorter evening), in which every fault has come
-once, so every code path has run and filled its caches; and again at the end, the table
-still running. A fault is judged when its time has come (its end, plus a while for the
-table to show that it got through), or at the end of the evening, on what happened so far.
+warm-up, the first two hours (a quarter of a shorter evening): every fault has come once
+in its first half, two games have been played, so every code path has run and filled
+its caches; and again at the end, the table still running. The process's allocator is
+tuned as ``coyote-pi run`` tunes it (:func:`~coyote_pi.memory.tune_malloc`). A fault is
+judged when its time has come (its end, plus a while for the table to show that it got
+through), or at the end of the evening, on what happened so far.
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ from coyote_pi.devices.errors import CameraError
 from coyote_pi.devices.events import CHORD, PRESS, ButtonEvent
 from coyote_pi.devices.factory import Devices, make_devices
 from coyote_pi.devices.pinmap import load_pinmap
+from coyote_pi.memory import tune_malloc
 from coyote_pi.record import RecordWriter, read_record
 from coyote_pi.sim.camera import SceneCamera, SceneReader
 from coyote_pi.sim.clock import SimClock, SimScheduler
@@ -121,7 +124,7 @@ RESTART_SECONDS = 5.0
 #: Seconds between watchdog pings (the unit's ``WatchdogSec`` is 30: the service pings at half).
 WATCHDOG_SECONDS = 15.0
 #: Simulated seconds of warm-up (at most: a quarter of the evening), in which each fault comes once.
-WARM_UP_SECONDS = 3600.0
+WARM_UP_SECONDS = 7200.0
 #: The targets: descriptors may not grow at all, memory by less than this.
 MAX_GROWTH_MB = 5.0
 #: How soon after the OLED answers again the newest screen must be on it.
@@ -264,6 +267,7 @@ def run_soak(options: SoakOptions = SoakOptions(), *, listeners: Iterable[Listen
     controller of the evening too (a test hands in one that leaks, to see it caught)."""
     if not options.hours > 0:
         raise ValueError(f"hours must be positive, not {options.hours:g}")
+    tune_malloc()  # as coyote-pi run does: the table's memory is measured as the service has it
     with contextlib.ExitStack() as stack:
         folder = options.record_dir
         if folder is None:
@@ -798,7 +802,7 @@ class _Soak:
         for name, start in starters.items():
             fault, tally = FAULTS[name], self.report.faults[name]
             mean = fault.every_minutes * 60 / self.options.fault_scale
-            moment = self.rng.uniform(0.05, 0.6) * warm_up
+            moment = self.rng.uniform(0.025, 0.5) * warm_up
             while moment < end:
                 lasts = self.rng.uniform(*fault.lasts_minutes) * 60
                 self.timers.call_at(moment, lambda start=start, tally=tally, lasts=lasts: start(tally, lasts))
