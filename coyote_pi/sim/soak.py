@@ -744,6 +744,8 @@ class _Soak:
         self.timers.call_later(RESTART_SECONDS, start_again)
 
     def _lost(self, controller: Controller) -> int:
+        if controller.table is None:  # the record never started: nothing was accepted
+            return 0
         return self._lost_from(controller.table.path, tuple(controller.game.history))
 
     @staticmethod
