@@ -19,7 +19,6 @@ def item_name(tr: Translator, item: str) -> str:
     return tr(f"item.{item}")
 
 
-
 def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
     """The verdict step by step, in the table's language (the engine's own is English)."""
     lines = [tr("expl.seat_card", seat=s, card=card_text(c)) for s, c in sorted(result.seat_cards.items())]
