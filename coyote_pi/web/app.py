@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from coyote_pi.table.config import ConfigError
 from coyote_pi.table.i18n import card_text
 from coyote_pi.web import security, setup
-from coyote_pi.web.bulletin import DOCTOR, DOCTOR_WANT, PREVIEW, PREVIEW_INFO, SETTINGS, SETTINGS_RESULT, Folders, Live, read_json
+from coyote_pi.web.bulletin import DOCTOR, DOCTOR_WANT, PREVIEW, PREVIEW_INFO, SETTINGS, SETTINGS_RESULT, Folders, Live, read_json, read_live
 from coyote_pi.web.games import Games
 from coyote_pi.web.push import Feed
 from coyote_pi.web.texts import Texts
@@ -122,7 +122,8 @@ class _Pages:
 
     @property
     def live(self) -> Live:
-        return self.feed.live
+        """``live.json`` as it is now (read per request: a refusal never rests on a stale copy)."""
+        return read_live(self.folders)
 
     def render(self, request: Request | None, name: str, status: int = 200, **context) -> HTMLResponse:
         live = self.live
@@ -264,7 +265,7 @@ class _Pages:
         if wait > 0:
             error = Texts(self.live.language)("login.slow_down", seconds=int(wait) + 1)
             return self.render(request, "login.html", 429, target=target, error=error)
-        form = await request.form()
+        form = await _form(request)
         if not security.pin_matches(str(form.get("pin", "")).strip(), self.live.pin, self.options.clock()):
             self.guard.failed(client)
             return self.render(request, "login.html", 403, target=target,
@@ -277,7 +278,7 @@ class _Pages:
         return response
 
     async def logout(self, request: Request) -> Response:
-        form = await request.form()
+        form = await _form(request)
         refusal = self.checked_post(request, form)
         if refusal is not None:
             return refusal
@@ -334,25 +335,39 @@ class _Pages:
         return FileResponse(path, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     async def settings(self, request: Request) -> Response:
-        form = await request.form()
+        form = await _form(request)
         refusal = self.checked_post(request, form) or self.setup_refusal(request)
         if refusal is not None:
             return refusal
         try:
-            text = setup.proposal({key: str(value) for key, value in form.items()})
+            text = setup.proposal(form)
         except ConfigError as error:
-            request.state.form = dict(form)
+            request.state.form = form
             return await self.setup(request, error=str(error))
         await run_in_threadpool(setup.write_proposal, self.folders.requests, text)
         return await self.setup(request, saved=True)
 
     async def doctor(self, request: Request) -> Response:
-        form = await request.form()
+        form = await _form(request)
         refusal = self.checked_post(request, form) or self.setup_refusal(request)
         if refusal is not None:
             return refusal
         self.folders.touch_request(DOCTOR_WANT)
         return RedirectResponse("/setup", 303)
+
+
+#: The page's forms are a few short fields; anything longer is not one of them.
+MAX_FORM_BYTES = 16 * 1024
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """A URL-encoded form's fields (the page sends no other kind; no multipart parser needed)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM_BYTES:
+            return {}
+    return {key: values[0] for key, values in parse_qs(body.decode("utf-8", "replace")).items()}
 
 
 def secrets_equal(given: object, expected: str) -> bool:
