@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -60,3 +61,15 @@ def resize(driver, size: tuple[int, int]) -> None:
     """Make the page's viewport ``size`` (headless windows have no frame to subtract)."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
+
+
+def wait_for(driver, script: str, timeout: float = 10.0):
+    """Run ``script`` in the page until it returns something true; that value. The page's
+    own events drive it, so the loop only watches (every 5 ms); RuntimeError at the timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.005)
+    raise RuntimeError(f"the page never got there: {script[:100]}")

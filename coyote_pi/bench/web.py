@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from coyote_pi.bench.browser import chromium
+from coyote_pi.bench.browser import chromium, wait_for
 from coyote_pi.engine.game import GameConfig
 from coyote_pi.sim.spectated import SpectatedGame
 
@@ -104,7 +104,7 @@ def measure(pace: float = 0.25, seed: int = 11) -> WebFigures:
         port = _free_port()
         with page_process(root, port) as process, chromium() as browser:
             browser.get(f"http://127.0.0.1:{port}/")
-            _wait(browser, "return document.getElementById('connection').className.indexOf('up') >= 0")
+            wait_for(browser, "return document.getElementById('connection').className.indexOf('up') >= 0")
             stop = threading.Event()
             spectators = [threading.Thread(target=_spectator, args=(port, stop), daemon=True) for _ in range(SPECTATORS)]
             for spectator in spectators:
@@ -116,7 +116,7 @@ def measure(pace: float = 0.25, seed: int = 11) -> WebFigures:
                 if game.step() is None:
                     break
                 seq = game.seq
-                shown = _wait(browser, "var m = (window.coyoteMessages || []).filter(function (m) {"
+                shown = wait_for(browser, "var m = (window.coyoteMessages || []).filter(function (m) {"
                                        f" return JSON.parse(m.data).seq === {seq}; }}); return m.length ? m[0].shown : null")
                 delays.append(shown - pressed)
                 time.sleep(max(0.0, pace - (time.time() * 1000 - pressed) / 1000))
@@ -131,12 +131,3 @@ def measure(pace: float = 0.25, seed: int = 11) -> WebFigures:
     return WebFigures(len(delays), statistics.median(delays), max(delays), 100 * cpu / game_seconds,
                       game_seconds, peak, weight / 1024)
 
-
-def _wait(browser, script: str, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = browser.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.005)
-    raise RuntimeError(f"the page never got there: {script[:80]}")

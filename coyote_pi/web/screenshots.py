@@ -8,10 +8,9 @@ the history, a round of it and the records, and with the PIN the setup page, eac
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
-from coyote_pi.bench.browser import PHONE, WIDE, chromium, missing, resize
+from coyote_pi.bench.browser import PHONE, WIDE, chromium, missing, resize, wait_for
 
 
 def save_screenshots(url: str, folder: Path, pin: str | None = None) -> list[Path]:
@@ -43,7 +42,8 @@ def save_screenshots(url: str, folder: Path, pin: str | None = None) -> list[Pat
             for size_name, size in (("phone", PHONE), ("wide", WIDE)):
                 resize(browser, size)
                 browser.get(base + path)
-                time.sleep(0.3)  # the table page's first event
+                if name == "table":  # its first event has filled it in
+                    wait_for(browser, "return document.body.getAttribute('data-seq') !== null")
                 target = folder / f"web-{name}-{size_name}.png"
                 browser.save_screenshot(str(target))
                 saved.append(target)

@@ -12,7 +12,7 @@ so the page and the table never word the same thing differently::
 
 from __future__ import annotations
 
-from coyote_pi.table.i18n import CATALOGUE, Translator
+from coyote_pi.table.i18n import Translator
 
 PAGE: dict[str, dict[str, str]] = {
     "nav.table": {"en": "Table", "de": "Tisch", "ru": "Стол"},
@@ -149,6 +149,3 @@ class Texts:
         if key in PAGE:
             return PAGE[key][self.language].format(**params)
         return self.table(key, **params)
-
-    def has(self, key: str) -> bool:
-        return key in PAGE or key in CATALOGUE

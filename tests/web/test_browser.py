@@ -5,11 +5,11 @@ open round in any message it got or any DOM it showed, the PIN's refusals, scree
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
 from coyote_pi.bench import browser as chromium_browser
+from coyote_pi.bench.browser import wait_for
 from coyote_pi.engine import events as E
 from coyote_pi.web.app import Options
 from coyote_pi.web.screenshots import save_screenshots
@@ -25,24 +25,14 @@ def browser():
         yield driver
 
 
-def wait(driver, script: str, timeout: float = 5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"the page never got there: {script}")
-
-
 def test_the_table_page_follows_a_game_and_never_gets_an_open_card(tmp_path, browser, folders):
     game = spectated(tmp_path, players=3, variant="trickster", seed=5)
     with served(folders, Options(test_hook=True)) as port:
         browser.get(f"http://127.0.0.1:{port}/")
-        wait(browser, "return document.body.getAttribute('data-seq') !== null")
+        wait_for(browser, "return document.body.getAttribute('data-seq') !== null")
         bids = 0
         while (event := game.step()) is not None:
-            wait(browser, f"return document.body.getAttribute('data-seq') == '{game.seq}'")
+            wait_for(browser, f"return document.body.getAttribute('data-seq') == '{game.seq}'")
             dom = browser.execute_script("return document.getElementById('live').innerHTML")
             assert_no_open_card(game, html=dom)
             if isinstance(event, E.Bid):
