@@ -143,6 +143,9 @@ class Events:
         raise AssertionError(f"no such event came; last: {self.messages[-1:] if self.messages else None}")
 
     def close(self) -> None:
+        # Shut the socket first: the reading thread holds the response's lock in a read.
+        with contextlib.suppress(OSError):
+            self._connection.sock.shutdown(socket.SHUT_RDWR)
         self._connection.close()
 
 

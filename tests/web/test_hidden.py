@@ -17,8 +17,8 @@ from tests.web.conftest import (Client, Events, assert_no_open_card, html_cards,
 
 
 def test_no_page_and_no_message_shows_a_card_of_the_open_round(tmp_path):
-    game = spectated(tmp_path, players=3, variant="trickster", seed=5)
-    with served(game_folders(tmp_path)) as port:
+    game = spectated(tmp_path, players=4, variant="trickster", seed=5)
+    with served(Folders.beside(tmp_path / "games")) as port:
         client, events = Client(port), Events(port).start()
         checked_open, closed_cards = 0, 0
         while game.step() is not None:
@@ -44,10 +44,6 @@ def assert_every_message_clean(messages) -> None:
         if state["round_open"]:
             shown = html_cards(message["html"]) + json_cards(message)
             assert [card for card in shown if card[1] == state["round"]] == []
-
-
-def game_folders(root):
-    return Folders.beside(root / "games")
 
 
 IMPORTS = textwrap.dedent("""

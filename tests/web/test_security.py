@@ -17,7 +17,7 @@ from coyote_pi.record import read_record
 from coyote_pi.web import security
 from coyote_pi.web.app import Options
 from coyote_pi.web.games import percent
-from tests.web.conftest import PIN, Client, open_round_number, served, spectated
+from tests.web.conftest import PIN, Client, Events, open_round_number, served, spectated
 
 
 def in_a_round(tmp_path):
@@ -168,3 +168,27 @@ def zip_events(record):
 
 def test_percent_never_rounds_to_a_false_certainty():
     assert [percent(Fraction(n, 1000)) for n in (0, 3, 500, 996, 1000)] == ["0%", "<1%", "50%", ">99%", "100%"]
+
+
+def test_the_setup_page_shows_the_camera_preview_and_pushes_the_checks(tmp_path, folders):
+    game = spectated(tmp_path, players=2, variant="basic", seed=3)
+    game.set_pin(PIN)
+    (folders.bulletin / "preview.jpg").write_bytes(b"\xff\xd8 a preview \xff\xd9")
+    (folders.bulletin / "preview.json").write_text(
+        '{"time": "2026-11-23T19:00:00.000Z", "width": 640, "height": 360, "stands": {"1": "ok", "2": "missing"},'
+        ' "markers": 9, "note": ""}')
+    with served(folders) as port:
+        client = Client(port)
+        client.login()
+        page = client.get("/setup").text
+        assert 'src="/setup/preview.jpg?t=2026-11-23T19%3A00%3A00.000Z"' in page and "stand-missing" in page
+        assert client.get("/setup/preview.jpg").body == b"\xff\xd8 a preview \xff\xd9"
+        assert (folders.requests / "preview.want").exists()
+        events = Events(port, "/setup/events", cookie=client.cookie).start()
+        events.wait_for(lambda data: data["state"]["preview"] is not None)
+        (folders.bulletin / "doctor.json").write_text(
+            '{"time": "2026-11-23T19:00:01.000Z", "checks": [{"name": "camera", "ok": true, "detail": "sees 2 stands"}]}')
+        message = events.wait_for(lambda data: data["state"]["doctor"] is not None)
+        assert "sees 2 stands" in message["html"]
+        events.close()
+        assert Client(port).get("/setup/events").status == 303  # no session, no stream

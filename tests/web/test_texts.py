@@ -24,7 +24,7 @@ def test_every_text_is_in_every_language_with_the_same_parameters(key):
 def test_every_key_the_templates_name_exists():
     used = set()
     for template in TEMPLATES.glob("*.html"):
-        used |= set(re.findall(r"""\bt\(\s*["']([a-z_.]+)["']""", template.read_text()))
+        used |= set(re.findall(r"""\bt\(\s*["']([a-z_.]+)["'][,)]""", template.read_text()))
     assert len(used) > 40
     missing = sorted(key for key in used if key not in PAGE and key not in CATALOGUE)
     assert missing == []
