@@ -3,9 +3,9 @@ told line by line with the odds every bid held, a printable transcript, an archi
 
 Only the records folder is read, and a record is public at any moment: the round still
 open at its end is sealed, so it is left out here (it is told once its opening line
-is written). Each record is read with :func:`coyote_pi.record.read_record`, so what the
-page shows is what ``coyote-pi replay`` accepts; a record being written may end in an
-unfinished line, which is left out as the table itself would.
+is written). Each record is checked line by line as :func:`coyote_pi.record.read_record`
+checks it, so what the page shows is what ``coyote-pi replay`` accepts; a record being
+written may end in an unfinished line, which is left out as the table itself would.
 
 Records are cached by size and modification time: the page reads the current game's
 record again only when a line was added.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import threading
 import zipfile
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -26,7 +27,7 @@ from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
 from coyote_pi.engine.odds import bid_odds
 from coyote_pi.engine.transcript import describe_event
 from coyote_pi.engine.views import seat_view
-from coyote_pi.record import Record, RecordError, is_sealed, read_record
+from coyote_pi.record import Record, RecordError, RecordFollower, is_sealed
 from coyote_pi.web.bulletin import GAME_FILE
 
 #: A photo's file name as the record names it (the record checks the same shape).
@@ -156,11 +157,15 @@ def _cards_named(event: E.Event) -> dict[str, str]:
 
 
 class Games:
-    """The records folder, read on demand and cached by each file's size and time."""
+    """The records folder, read on demand and cached by each file's size and time; a record
+    that grows is followed line by line (:class:`~coyote_pi.record.RecordFollower`)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self._cache: dict[str, tuple[tuple[int, int], Loaded]] = {}
+        self._followers: dict[str, RecordFollower] = {}
+        # The event loop's watch and the worker threads of the history pages both read.
+        self._lock = threading.Lock()
 
     def names(self) -> list[str]:
         """The games kept, newest first."""
@@ -173,21 +178,23 @@ class Games:
     def load(self, name: str) -> Loaded | None:
         """The game ``name`` (``game-0003``), or None when there is no such record."""
         path = self.folder / f"{name}.jsonl"
-        try:
-            stat = path.stat()
-        except OSError:
-            return None
-        key = (stat.st_size, stat.st_mtime_ns)
-        cached = self._cache.get(name)
-        if cached and cached[0] == key:
-            return cached[1]
-        try:
-            record = read_record(path, allow_torn_tail=True)
-            loaded = Loaded(summarize(name, record), record)
-        except RecordError as error:
-            loaded = Loaded(Summary(name, error=str(error)), None)
-        self._cache[name] = (key, loaded)
-        return loaded
+        with self._lock:
+            try:
+                stat = path.stat()
+            except OSError:
+                return None
+            key = (stat.st_size, stat.st_mtime_ns)
+            cached = self._cache.get(name)
+            if cached and cached[0] == key:
+                return cached[1]
+            follower = self._followers.setdefault(name, RecordFollower(path))
+            try:
+                record = follower.update()
+                loaded = Loaded(summarize(name, record), record)
+            except (RecordError, OSError) as error:
+                loaded = Loaded(Summary(name, error=str(error)), None)
+            self._cache[name] = (key, loaded)
+            return loaded
 
     def stories(self, name: str) -> list[RoundStory] | None:
         loaded = self.load(name)
