@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import hmac
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, quote
@@ -35,6 +35,8 @@ from coyote_pi.web.texts import Texts
 from coyote_pi.web.views import round_line, step_model, table_model, verdict
 
 HERE = Path(__file__).parent
+#: Open event streams at most: each costs a little memory, and a table has a few dozen watchers.
+MAX_LISTENERS = 200
 
 
 @dataclass
@@ -46,7 +48,7 @@ class Options:
     log_command: Sequence[str] | None = setup.JOURNAL
     test_hook: bool = False
     interval: float = 0.05
-    clock: object = field(default=time.time)
+    clock: Callable[[], float] = field(default=time.time)
 
 
 def create_app(folders: Folders, options: Options | None = None) -> Starlette:
@@ -168,6 +170,8 @@ class _Pages:
         return self.render(request, "table.html", m=message["state"], live_html=message["html"])
 
     async def table_events(self, request: Request) -> Response:
+        if self.feed.table.listeners >= MAX_LISTENERS:
+            return PlainTextResponse("too many spectators", 503, headers={"Retry-After": "30"})
         return _event_stream(self.feed.table.stream())
 
     # -- history ---------------------------------------------------------------------------
@@ -255,7 +259,8 @@ class _Pages:
 
     async def login(self, request: Request) -> Response:
         target = request.query_params.get("next", "/setup")
-        target = target if target.startswith("/") and not target.startswith("//") else "/setup"
+        # Only a path of this page: never "//host" or "/\\host", which browsers take for another site.
+        target = target if target.startswith("/") and not target.startswith(("//", "/\\")) else "/setup"
         if request.method == "GET":
             return self.render(request, "login.html", target=target, error=None)
         if not security.same_origin(request.headers, request.headers.get("host", "")):

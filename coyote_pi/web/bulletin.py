@@ -104,7 +104,10 @@ class Live:
     def parse(cls, data: dict | None) -> Live:
         if data is None or data.get("version") != 1:
             return NOT_RUNNING
-        text = lambda key: data.get(key) if isinstance(data.get(key), str) else ""  # noqa: E731
+
+        def text(key: str) -> str:
+            return data[key] if isinstance(data.get(key), str) else ""
+
         game_file = data.get("game_file")
         web = data.get("web") if isinstance(data.get("web"), dict) else {}
         pin = web.get("pin")

@@ -67,8 +67,9 @@ class Step:
     #: The cards this line names, item -> card: ``seat:2``, ``centre``, ``extra``, ``draw``.
     cards: dict[str, str] = field(default_factory=dict)
     winner: int | None = None  #: a Trickster guess: the seat guessed
+    confirmed_by: tuple[int, ...] = ()  #: a correction: the two seats that confirmed it
     photo: str | None = None
-    text: str = ""  #: the line for people (engine/transcript.py's wording)
+    text: str = ""  #: the line in English, for the transcript (engine/transcript.py's wording)
 
 
 @dataclass
@@ -129,6 +130,8 @@ def tell_rounds(record: Record) -> list[RoundStory]:
             undone.undone = True
         elif isinstance(event, E.Guess):
             step.winner = event.winner
+        elif isinstance(event, E.Correct):
+            step.confirmed_by = event.confirmed_by
         step.cards = _cards_named(event)
         results = len(game.results)
         game.apply(event)

@@ -102,6 +102,7 @@ class Feed:
         self.interval = interval
         self.table, self.setup = Channel("table"), Channel("setup")
         self.live = read_live(folders)
+        self._live_seen: tuple | None = None
         self._seen: tuple | None = None
         self._setup_seen: tuple | None = None
         self._renewed = 0.0
@@ -109,13 +110,14 @@ class Feed:
     def check(self) -> None:
         """One look at the files; publish what changed."""
         bulletin = self.folders.bulletin
-        live_path = bulletin / LIVE
-        seen = _signature(live_path)
-        live = read_live(self.folders) if seen != (self._seen or (None,))[:1] else self.live
+        live_seen = _signature(bulletin / LIVE)
+        if live_seen != self._live_seen:
+            self._live_seen, self.live = live_seen, read_live(self.folders)
+        live = self.live
         record = self.folders.records / live.game_file if live.game_file else None
-        seen = seen + (_signature(record) if record else (None,))
+        seen = live_seen + (_signature(record) if record else (None,))
         if seen != self._seen:
-            self._seen, self.live = seen, live
+            self._seen = seen
             self.table.publish(self.table_message(live))
         if self.setup.listeners:
             setup_seen = _signature(*(bulletin / name for name in (PREVIEW_INFO, DOCTOR, SETTINGS_RESULT)),

@@ -114,9 +114,21 @@ def _screen(screen: dict | None) -> dict | None:
             "page": page}
 
 
+def step_text(texts: Texts, step: Step) -> str:
+    """A closed round's line in the table's language (its cards are shown beside it)."""
+    if step.type == "correct":
+        item, card = next(iter(step.cards.items()))
+        return texts("expl.corrected", seats=texts.table.seats(step.confirmed_by), item=item_name(texts.table, item),
+                     card=card_text(card))
+    keys = {"deal": "step.deal", "bid": "table.bid", "challenge": "table.challenged", "peek": "peek.title",
+            "coyote_card": "step.coyote_card", "guess": "step.guess", "reveal": "step.reveal", "draw": "item.draw",
+            "undo": "step.undo"}
+    return texts(keys[step.type], seat=step.seat, amount=step.amount, winner=step.winner)
+
+
 def step_model(texts: Texts, step: Step, round_number: int) -> dict:
     """One line of a closed round, for the history page."""
-    return {"line": step.line, "time": step.time[11:19], "type": step.type, "text": step.text,
+    return {"line": step.line, "time": step.time[11:19], "type": step.type, "text": step_text(texts, step),
             "seat": step.seat, "amount": step.amount, "undone": step.undone,
             "odds": percent(step.odds) if step.odds is not None else None, "photo": step.photo,
             "cards": [card_model(texts, item, card, round_number) for item, card in step.cards.items()]}
