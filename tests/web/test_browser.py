@@ -1,14 +1,20 @@
 """The page in a real browser (Debian's headless Chromium through Selenium): a game is
 played while it watches the table page; what it shows after each event, no card of the
-open round in any message it got or any DOM it showed, the PIN's refusals, screenshots."""
+open round in any message it got or any DOM it showed, the PIN's refusals, a downloaded
+record that replays, screenshots."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
+import zipfile
 
 import pytest
 
 from coyote_pi.bench import browser as chromium_browser
+from coyote_pi.cli import main
+from coyote_pi.record import read_record
 from coyote_pi.bench.browser import wait_for
 from coyote_pi.engine import events as E
 from coyote_pi.web.app import Options
@@ -23,6 +29,18 @@ pytestmark = pytest.mark.skipif(chromium_browser.missing() is not None,
 def browser():
     with chromium_browser.chromium() as driver:
         yield driver
+
+
+def download(browser, path: str) -> bytes:
+    """What the browser gets for ``path`` with its own cookie, as bytes."""
+    encoded = browser.execute_async_script("""
+        var done = arguments[arguments.length - 1];
+        fetch(arguments[0]).then(function (r) { return r.arrayBuffer(); }).then(function (buffer) {
+          var bytes = new Uint8Array(buffer), text = "";
+          for (var i = 0; i < bytes.length; i++) { text += String.fromCharCode(bytes[i]); }
+          done(btoa(text));
+        });""", path)
+    return base64.b64decode(encoded)
 
 
 def test_the_table_page_follows_a_game_and_never_gets_an_open_card(tmp_path, browser, folders):
@@ -71,6 +89,11 @@ def test_setup_and_downloads_refuse_without_pin_and_during_a_round(tmp_path, bro
         game.play_until(lambda g, event: g.winner is not None)
         browser.get(base + "/setup")
         assert browser.find_elements("css selector", "form.settings-form")
+        archive = download(browser, "/records/game-0001.zip")
         saved = save_screenshots(base, tmp_path / "shots", pin=None)
+    zipfile.ZipFile(io.BytesIO(archive)).extractall(tmp_path / "download")
+    record = tmp_path / "download" / "game-0001" / "game-0001.jsonl"
+    assert main(["replay", str(record), "--expect", read_record(game.path).fingerprint,
+                 "--photos", str(record.with_suffix(".photos"))]) == 0
     assert {path.name for path in saved} >= {"web-table-phone.png", "web-round-wide.png", "web-records-phone.png"}
     assert all(path.stat().st_size > 2000 for path in saved)
