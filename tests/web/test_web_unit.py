@@ -17,7 +17,7 @@ def test_the_unit_has_no_device_and_writes_only_its_requests():
     unit = unit_settings(UNIT)
     for key, value in {"User": "coyote-web", "DevicePolicy": "closed", "PrivateDevices": "yes",
                        "ProtectSystem": "strict", "Restart": "on-failure",
-                       "ReadOnlyPaths": "/var/lib/coyote-pi/games /run/coyote-pi/public",
+                       "ReadOnlyPaths": "-/var/lib/coyote-pi/games -/run/coyote-pi/public",
                        "ReadWritePaths": "/var/lib/coyote-pi-web/requests",
                        "AmbientCapabilities": "CAP_NET_BIND_SERVICE",
                        "CapabilityBoundingSet": "CAP_NET_BIND_SERVICE"}.items():
