@@ -10,6 +10,7 @@ or OpenCV: it cannot show what it never gets.
 
 - :mod:`~coyote_pi.web.bulletin`: the three folders and what the table publishes.
 - :mod:`~coyote_pi.web.games`: the records, round by round, with the odds of each bid.
+- :mod:`~coyote_pi.web.views`: what each page shows, as data (also what the events carry).
 - :mod:`~coyote_pi.web.texts`: the page's words in English, German and Russian.
 - :mod:`~coyote_pi.web.security`: the PIN, the sessions, the cross-site checks.
 - :mod:`~coyote_pi.web.setup`: the settings the page may propose, the device's log.
