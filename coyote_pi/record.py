@@ -358,6 +358,49 @@ def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False, priva
     return replay.record
 
 
+class RecordFollower:
+    """A record that grows while it is read (the web page follows the game being written):
+    each :meth:`update` checks and applies only the complete lines added since the last,
+    so following a game costs one line per line, not the whole file again.
+
+    It checks exactly what :func:`read_record` with ``allow_torn_tail`` checks, and its
+    :class:`Record` is the same: the round still open at the end is left out of the game
+    (:attr:`Record.open_round`). A file that shrank or was replaced is read afresh.
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._start()
+
+    def _start(self) -> None:
+        self._replay, self._offset, self._count, self._inode = _Replay(), 0, 0, None
+
+    def update(self) -> Record:
+        """The record as it is now; :class:`RecordError` when a line does not replay."""
+        with open(self.path, "rb") as file:
+            stat = os.fstat(file.fileno())
+            if stat.st_ino != self._inode or stat.st_size < self._offset:
+                self._start()
+                self._inode = stat.st_ino
+            file.seek(self._offset)
+            raw_lines, _ = _split_lines(file.read())
+        try:
+            for raw in raw_lines:
+                self._count += 1
+                self._replay.take(self._count, raw)
+                self._offset += len(raw) + 1
+        except RecordError:
+            self._start()  # a half-taken line leaves the replay unusable: read afresh next time
+            raise
+        record = self._replay.record
+        if record is None:
+            raise RecordError(1, "the setup line is incomplete (the record was cut short)")
+        held = self._replay.held
+        record.open_round = None if held is None else OpenRound(
+            held[0][0], len(held), tuple(number for number, _ in _sealed_lines(held)))
+        return record
+
+
 @dataclass(frozen=True)
 class Salvage:
     """The longest beginning of a record that replays (see :func:`salvage_record`)."""
