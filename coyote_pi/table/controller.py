@@ -52,7 +52,7 @@ from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, Event, IllegalAction, Undo
 from coyote_pi.record import RecordedGame
 from coyote_pi.table import camera_wait, card_waits, correction, offers, play_by_play, record_hold, screens, store
-from coyote_pi.table import verdict_buttons
+from coyote_pi.table import setup_wizard, verdict_buttons
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.correction import Correction
@@ -196,7 +196,7 @@ class Controller:
         this; a driver that calls :meth:`step` itself calls it once first)."""
         self._refresh()
         self._notifier.ready()
-        self._notifier.status(self._status_text())
+        self._notifier.status(self.presenter.status_text())
         if self._watchdog_every is not None:
             self.deadlines.set(Timer.WATCHDOG, self.clock())
 
@@ -323,15 +323,6 @@ class Controller:
         self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts "
                  f"(record {self.table.path.name})")
 
-    def _setup_button(self, event: ButtonEvent) -> None:
-        setup = self.setup
-        if not setup.press(event):
-            self.flash(self.tr("msg.not_playing", seat=event.seat))
-        if setup.language != self.tr.language:
-            self.tr = Translator(setup.language)
-        if setup.done:
-            self.start_record()
-
     def new_game(self) -> None:
         """Close the game on the table, if any, and ask the setup questions again."""
         self.log("a new game starts")
@@ -407,15 +398,7 @@ class Controller:
             self.entry.begin()
         elif stage == GAME_OVER:
             self.log("game over")
-        self._notifier.status(self._status_text())
-
-    def _status_text(self) -> str:
-        if self.hold is not None:
-            return f"record: {self.hold.kind}"
-        if self.table is None:
-            return "setup"
-        game = self.game
-        return f"round {game.round_number}: {self.stage}" + (f", seat {game.turn}" if self.stage == TURN else "")
+        self._notifier.status(self.presenter.status_text())
 
     # ------------------------------------------------------------------ buttons
 
@@ -426,7 +409,7 @@ class Controller:
                 record_hold.answer(self, event)
             return
         if stage == SETUP:
-            self._setup_button(event)
+            setup_wizard.on_press(self, event)
             return
         if event.seat not in self.game.eyes:
             if event.kind == PRESS:
