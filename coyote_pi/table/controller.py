@@ -17,16 +17,17 @@ Stages and parts
 ----------------
 After every item the controller derives the stage (:mod:`~coyote_pi.table.stages`)
 from the game's phase and the table's :class:`~coyote_pi.table.store.TableMemory`,
-never keeping it separately, and hands a press to the stage's part: setup to the
-:class:`~coyote_pi.table.setup_wizard.SetupWizard`, the turn and the guesses to
+never keeping it separately, and hands a press to the stage's part: setup to
+:mod:`~coyote_pi.table.setup_wizard`, the turn and the guesses to
 :class:`~coyote_pi.table.turn.Turn`, the verdict and the game's end to
 :mod:`~coyote_pi.table.verdict_buttons`, a correction of the verdict to
 :mod:`~coyote_pi.table.correction`, a card wait's buttons to
 :class:`~coyote_pi.table.manual_entry.ManualEntry`, a record problem to
 :mod:`~coyote_pi.table.record_hold`. A seat's minus+plus at a card wait or at the
 verdict asks a question ("enter the cards by hand?", "correct a card?") that the same
-seat's ok answers; the controller takes that answer. A camera reading settles its
-wait. Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
+seat's ok answers (:mod:`~coyote_pi.table.offers`) before the stage's part sees it. A
+camera reading goes to the open wait, and from it to :mod:`~coyote_pi.table.card_waits`
+(during setup, the stands it counted go to the wizard). Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
 the :class:`~coyote_pi.table.presenter.Prompt`. The parts act through the controller's
 :meth:`~Controller.apply`, :meth:`~Controller.note`, :meth:`~Controller.log` and
 :meth:`~Controller.flash`, and read its state.
