@@ -20,6 +20,7 @@ from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.correction import CARD, ITEM, Correction
 from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
+from coyote_pi.table.record_hold import DAMAGED, GONE, NOT_STARTED, UNRESUMABLE
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
 from coyote_pi.table.verdict_text import explanation_lines, item_name
 
@@ -247,8 +248,8 @@ def qr_screen(digest: str) -> Screen:
 
 
 #: The record problems the table waits on a person for, and what ok does then.
-RECORD_PROBLEMS = {"damaged": "record.ok_go_on", "unresumable": "over.hint", "gone": "over.hint",
-                   "not_started": "record.ok_retry"}
+RECORD_PROBLEMS = {DAMAGED: "record.ok_go_on", UNRESUMABLE: "over.hint", GONE: "over.hint",
+                   NOT_STARTED: "record.ok_retry"}
 
 
 def record_screen(tr: Translator, problem: str, **params: object) -> Screen:

@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from coyote_pi.sim.soak import FAULTS, MAX_GROWTH_MB, FaultTally, SoakOptions, _Soak, run_soak
+from coyote_pi.sim.soak import _Soak, run_soak
+from coyote_pi.sim.soak_report import FAULTS, MAX_GROWTH_MB, FaultTally, SoakOptions
 from coyote_pi.table.presenter import Listener
 
 #: A short evening with the faults eight times as often, so that each comes more than once.
