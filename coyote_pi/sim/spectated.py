@@ -20,8 +20,8 @@ import os
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from coyote_pi import cards as C
-from coyote_pi.engine import events as E
+from coyote_pi import cards
+from coyote_pi.engine import events
 from coyote_pi.engine.game import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, GameConfig
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import open_round, public_view
@@ -71,20 +71,20 @@ class SpectatedGame:
     def game(self):
         return self.table.game
 
-    def step(self) -> E.Event | None:
+    def step(self) -> events.Event | None:
         """Play the next event (record it, then publish the bulletin); None once the game is over."""
         event = next_scripted_event(self.game, self.players, self.seed, physical=True)
         if event is None:
             return None
         results = len(self.game.results)
-        self.table.apply(event, photo=self._keep_photo() if isinstance(event, E.Reveal) else None)
+        self.table.apply(event, photo=self._keep_photo() if isinstance(event, events.Reveal) else None)
         if len(self.game.results) > results:
             self._publish_photos()
         self.log = (self.log + [describe(event)])[-30:]
         self.publish()
         return event
 
-    def play_until(self, done) -> E.Event | None:
+    def play_until(self, done) -> events.Event | None:
         """Step until ``done(game, event)`` holds for the event just played (or the game ends)."""
         while (event := self.step()) is not None:
             if done(self.game, event):
@@ -97,7 +97,7 @@ class SpectatedGame:
         r = open_round(self.game)
         if r is None:
             return {}
-        deck = C.shuffled_deck(self.seed, r.number)
+        deck = cards.shuffled_deck(self.seed, r.number)
         seats = sorted(r.seat_cards)
         dealt = {f"seat:{seat}": card for seat, card in zip(seats, deck)}
         dealt["centre"] = deck[len(seats)]

@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO
 
-from coyote_pi.engine import events as E
+from coyote_pi.engine import events
 from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
 from coyote_pi.engine.odds import bid_odds
 from coyote_pi.engine.transcript import describe_event
@@ -79,7 +79,7 @@ class RoundStory:
     number: int
     steps: list[Step] = field(default_factory=list)
     results: list[RoundResult] = field(default_factory=list)
-    corrections: list[E.Correct] = field(default_factory=list)
+    corrections: list[events.Correct] = field(default_factory=list)
 
     @property
     def photos(self) -> list[str]:
@@ -119,42 +119,42 @@ def tell_rounds(record: Record) -> list[RoundStory]:
         if line["kind"] not in ("action", "observation"):
             continue
         data = opened[line["seq"]] if is_sealed(line["event"]) else line["event"]
-        event = E.from_dict(data)
+        event = events.from_dict(data)
         step = Step(line=number, time=line["time"], type=data["type"], seat=getattr(event, "seat", None),
                     photo=(line.get("photo") or {}).get("file"), text=describe_event(event))
-        if isinstance(event, E.Bid):
+        if isinstance(event, events.Bid):
             step.amount = event.amount
             step.odds = bid_odds(seat_view(game, event.seat), event.amount)
-        elif isinstance(event, E.Undo):
+        elif isinstance(event, events.Undo):
             undone = next(s for s in reversed(stories[-1].steps) if s.type == "bid" and not s.undone)
             undone.undone = True
-        elif isinstance(event, E.Guess):
+        elif isinstance(event, events.Guess):
             step.winner = event.winner
-        elif isinstance(event, E.Correct):
+        elif isinstance(event, events.Correct):
             step.confirmed_by = event.confirmed_by
         step.cards = _cards_named(event)
         results = len(game.results)
         game.apply(event)
-        if isinstance(event, E.Deal):
+        if isinstance(event, events.Deal):
             stories.append(RoundStory(game.round_number))
         story = stories[-1]
         story.steps.append(step)
-        if isinstance(event, E.Correct):
+        if isinstance(event, events.Correct):
             story.corrections.append(event)
         story.results += game.results[results:]
     return stories
 
 
-def _cards_named(event: E.Event) -> dict[str, str]:
-    if isinstance(event, E.Deal):
+def _cards_named(event: events.Event) -> dict[str, str]:
+    if isinstance(event, events.Deal):
         cards = {f"seat:{seat}": card for seat, card in sorted(event.seats.items()) if card is not None}
         return cards | ({"centre": event.centre} if event.centre else {})
-    if isinstance(event, E.Reveal):
+    if isinstance(event, events.Reveal):
         cards = {"centre": event.centre} | ({"extra": event.extra} if event.extra else {})
         return cards | {f"seat:{seat}": card for seat, card in sorted((event.seats or {}).items())}
-    if isinstance(event, E.DrawReplacement):
+    if isinstance(event, events.DrawReplacement):
         return {"draw": event.card}
-    if isinstance(event, E.Correct):
+    if isinstance(event, events.Correct):
         return {event.item: event.card}
     return {}
 

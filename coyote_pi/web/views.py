@@ -9,7 +9,7 @@ so a test can check every card the page ever shows against the round in play.
 
 from __future__ import annotations
 
-from coyote_pi.engine import events as E
+from coyote_pi.engine import events
 from coyote_pi.engine.game import RoundResult
 from coyote_pi.table.i18n import card_text
 from coyote_pi.table.verdict_text import explanation_lines, item_name
@@ -35,7 +35,7 @@ def card_model(texts: Texts, item: str, card: str, round_number: int) -> dict:
             "text": card_text(card)}
 
 
-def verdict(texts: Texts, game: str, result: RoundResult, photos: list[str], corrected: E.Correct | None = None) -> dict:
+def verdict(texts: Texts, game: str, result: RoundResult, photos: list[str], corrected: events.Correct | None = None) -> dict:
     """A closed round's verdict: headline figures, the explanation line by line, its cards and photos."""
     lines = explanation_lines(texts.table, result)
     if corrected is not None:
@@ -87,10 +87,10 @@ def table_model(live: Live, games: Games) -> dict:
     return model
 
 
-def _correction(history) -> E.Correct | None:
+def _correction(history) -> events.Correct | None:
     """The correction of the last round's verdict, if one was made (it follows the round's last deal)."""
-    since_deal = history[max((i for i, e in enumerate(history) if isinstance(e, E.Deal)), default=0):]
-    return next((e for e in reversed(since_deal) if isinstance(e, E.Correct)), None)
+    since_deal = history[max((i for i, e in enumerate(history) if isinstance(e, events.Deal)), default=0):]
+    return next((e for e in reversed(since_deal) if isinstance(e, events.Correct)), None)
 
 
 def _last_per_round(results: list[RoundResult]) -> list[RoundResult]:

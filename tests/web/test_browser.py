@@ -16,7 +16,7 @@ from coyote_pi.bench import browser as chromium_browser
 from coyote_pi.cli import main
 from coyote_pi.record import read_record
 from coyote_pi.bench.browser import wait_for
-from coyote_pi.engine import events as E
+from coyote_pi.engine import events
 from coyote_pi.web.app import Options
 from coyote_pi.web.screenshots import save_screenshots
 from tests.web.conftest import PIN, assert_no_open_card, json_cards, open_round_number, served, spectated
@@ -53,7 +53,7 @@ def test_the_table_page_follows_a_game_and_never_gets_an_open_card(tmp_path, bro
             wait_for(browser, f"return document.body.getAttribute('data-seq') == '{game.seq}'")
             dom = browser.execute_script("return document.getElementById('live').innerHTML")
             assert_no_open_card(game, html=dom)
-            if isinstance(event, E.Bid):
+            if isinstance(event, events.Bid):
                 bids += 1
                 last = browser.find_elements("css selector", ".bid-list li[data-bid]")[-1]
                 assert (last.get_attribute("data-seat"), last.get_attribute("data-bid")) == (
@@ -71,7 +71,7 @@ def test_the_table_page_follows_a_game_and_never_gets_an_open_card(tmp_path, bro
 
 def test_setup_and_downloads_refuse_without_pin_and_during_a_round(tmp_path, browser, folders):
     game = spectated(tmp_path, players=2, variant="basic", seed=3)
-    game.play_until(lambda g, event: isinstance(event, E.Bid))
+    game.play_until(lambda g, event: isinstance(event, events.Bid))
     game.set_pin(PIN)
     assert open_round_number(game) == 1
     with served(folders) as port:

@@ -9,8 +9,8 @@ import zipfile
 from fractions import Fraction
 
 from coyote_pi.cli import main
-from coyote_pi.engine import events as E
-from coyote_pi.engine.game import Game, GameConfig
+from coyote_pi.engine import events
+from coyote_pi.engine.game import Game
 from coyote_pi.engine.odds import bid_odds
 from coyote_pi.engine.views import seat_view
 from coyote_pi.record import read_record
@@ -22,7 +22,7 @@ from tests.web.conftest import PIN, Client, Events, open_round_number, served, s
 
 def in_a_round(tmp_path):
     game = spectated(tmp_path, players=3, variant="basic", seed=3)
-    game.play_until(lambda g, event: isinstance(event, E.Bid) and g.round_number == 2)
+    game.play_until(lambda g, event: isinstance(event, events.Bid) and g.round_number == 2)
     game.set_pin(PIN)
     assert open_round_number(game) == 2
     return game
@@ -147,7 +147,7 @@ def test_a_round_has_its_own_address_with_each_bids_odds_from_the_bidders_view(t
         assert client.get("/history/game-0001/round/3").status == 404
     replayed, expected = Game(record.game.config), {}
     for line, event in zip_events(record):
-        if isinstance(event, E.Bid) and replayed.round_number == 1:
+        if isinstance(event, events.Bid) and replayed.round_number == 1:
             expected[line] = percent(bid_odds(seat_view(replayed, event.seat), event.amount))
         replayed.apply(event)
     shown = dict(re.findall(r'data-odds-line="(\d+)">([^<]+)<', page))
@@ -163,7 +163,7 @@ def zip_events(record):
     end = record.open_round.first_line - 1 if record.open_round else len(record.lines)
     for number, line in enumerate(record.lines[:end], start=1):
         if line["kind"] in ("action", "observation"):
-            yield number, E.from_dict(opened.get(line["seq"], line["event"]))
+            yield number, events.from_dict(opened.get(line["seq"], line["event"]))
 
 
 def test_percent_never_rounds_to_a_false_certainty():
@@ -184,11 +184,11 @@ def test_the_setup_page_shows_the_camera_preview_and_pushes_the_checks(tmp_path,
         assert 'src="/setup/preview.jpg?t=2026-11-23T19%3A00%3A00.000Z"' in page and "stand-missing" in page
         assert client.get("/setup/preview.jpg").body == b"\xff\xd8 a preview \xff\xd9"
         assert (folders.requests / "preview.want").exists()
-        events = Events(port, "/setup/events", cookie=client.cookie).start()
-        events.wait_for(lambda data: data["state"]["preview"] is not None)
+        stream = Events(port, "/setup/events", cookie=client.cookie).start()
+        stream.wait_for(lambda data: data["state"]["preview"] is not None)
         (folders.bulletin / "doctor.json").write_text(
             '{"time": "2026-11-23T19:00:01.000Z", "checks": [{"name": "camera", "ok": true, "detail": "sees 2 stands"}]}')
-        message = events.wait_for(lambda data: data["state"]["doctor"] is not None)
+        message = stream.wait_for(lambda data: data["state"]["doctor"] is not None)
         assert "sees 2 stands" in message["html"]
-        events.close()
+        stream.close()
         assert Client(port).get("/setup/events").status == 303  # no session, no stream
