@@ -152,6 +152,7 @@ class Bulletin:
         self._log: deque[str] = deque(maxlen=LOG_LINES)
         self._pin: dict | None = None
         self._last_write: float | None = None
+        self._held = False  # a change waits for the end of the gap
         self._failing = False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -190,11 +191,18 @@ class Bulletin:
         if self._last_write is None or now - self._last_write >= MIN_GAP:
             self.flush()
         else:
+            self._held = True
             self._deadlines.set(Timer.BULLETIN, self._last_write + MIN_GAP)
+
+    def flush_held(self) -> None:
+        """Write a change still held back (the table stops: no timer will)."""
+        if self._held:
+            self.flush()
 
     def flush(self) -> None:
         """Write ``live.json`` now (the ``BULLETIN`` timer calls this at the end of a gap)."""
         self._deadlines.cancel(Timer.BULLETIN)
+        self._held = False
         if self._facts is None:
             return  # nothing to say before the table's first refresh
         self._last_write = self._clock()
