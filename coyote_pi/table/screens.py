@@ -295,9 +295,8 @@ def pin_screen(tr: Translator, pin: str) -> Screen:
 
 def wifi_screen(tr: Translator, ssid: str, password: str) -> Screen:
     """The device's own hotspot: a QR code a phone joins with (the ``WIFI:`` payload
-    phones' cameras understand), and its name and key in text."""
-    return Screen(qr=wifi_payload(ssid, password),
-                  lines=[tr("web.wifi_title"), ssid, tr("web.wifi_key", password=password), tr("web.next")])
+    phones' cameras understand), and its name and key in text (ok goes on to the address)."""
+    return Screen(qr=wifi_payload(ssid, password), lines=[tr("web.wifi_title"), ssid, password])
 
 
 def wifi_payload(ssid: str, password: str) -> str:

@@ -11,16 +11,20 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi.devices.render import ScreenRenderer, split_to_width
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.sim import rig as sim_rig
 from coyote_pi.sim.presser import NO_BOUNCE, QueueFingers, SimulatedPresser
 from coyote_pi.sim.rig import SimOptions
 from coyote_pi.table import bulletin as bulletin_module
+from coyote_pi.table import screens
 from coyote_pi.table.bulletin import Bulletin, TableFacts
 from coyote_pi.table.deadlines import Deadlines, Timer
+from coyote_pi.table.i18n import Translator
 from coyote_pi.table.web_access import HotspotJoin, pin_hash
 
 from .conftest import fast_sim, play, running_table, sim_devices, table_config
+from .test_record_problems import _decoded
 
 #: The fields that hold cards in anything the engine writes (results, rounds, events).
 CARD_KEYS = {"card", "cards", "centre", "extra", "replacement", "seats", "seat_cards", "deck", "drawn"}
@@ -143,7 +147,7 @@ def test_the_chord_shows_the_address_then_a_pin_whose_hash_alone_is_published(tm
         spy.wait_for_screen(lambda stage, s: "minus+plus: web page" in s.lines)
         presser.chord(2)
         address = spy.wait_for_screen(lambda stage, s: s.qr == "http://table.test/")
-        assert address.lines == ("table.test", "ok: PIN, -/+: end")
+        assert address.lines == ("table.test", "ok: PIN")
         presser.tap(2, "ok")
         shown = spy.wait_for_screen(lambda stage, s: s.title == "Web page PIN")
         pin = shown.big.replace(" ", "")
@@ -221,3 +225,22 @@ def test_the_camera_view_is_written_between_games_only_and_deleted_when_a_game_s
         time.sleep(2.5)
         assert not (public / "preview.jpg").exists()
         assert not _live(public)["between_games"]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_the_address_and_wifi_codes_read_back_and_their_text_loses_no_letter(language):
+    renderer = ScreenRenderer()
+    tr = Translator(language)
+    address = screens.address_screen(tr, "http://coyote-pi.local/")
+    wifi = screens.wifi_screen(tr, "coyote-pi", "k7d9-x2mq")
+    assert _decoded(renderer.render(address)) == ["http://coyote-pi.local/"]
+    assert _decoded(renderer.render(wifi)) == ["WIFI:T:WPA;S:coyote-pi;P:k7d9-x2mq;;"]
+    font, width = renderer.small_bold, 58
+    for line in (*address.lines, *wifi.lines):
+        rows = split_to_width(line, font, width)
+        assert all(font.getlength(row) <= width for row in rows)
+        assert "".join(rows).replace(" ", "") == line.replace(" ", "")
+
+
+def test_a_wifi_code_escapes_what_the_format_reserves():
+    assert screens.wifi_payload('my;net:1', 'p"w\\,x') == 'WIFI:T:WPA;S:my\\;net\\:1;P:p\\"w\\\\\\,x;;'
