@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("coyote_pi.commands.bench", "measure speed and memory: bench engine|vision|table"),
     "doctor": ("coyote_pi.commands.doctor", "check the Pi's hardware, config and service, one line per check"),
     "install": ("coyote_pi.commands.install", "install (or --uninstall) the device on Raspberry Pi OS"),
+    "hotspot": ("coyote_pi.commands.hotspot", "open the device's own Wi-Fi when no known one is in reach (at boot)"),
 }
 
 
