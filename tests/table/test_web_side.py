@@ -244,3 +244,22 @@ def test_the_address_and_wifi_codes_read_back_and_their_text_loses_no_letter(lan
 
 def test_a_wifi_code_escapes_what_the_format_reserves():
     assert screens.wifi_payload('my;net:1', 'p"w\\,x') == 'WIFI:T:WPA;S:my\\;net\\:1;P:p\\"w\\\\\\,x;;'
+
+
+def test_the_chord_keeps_its_meaning_in_the_game_and_gives_the_address_after_the_records_qr(tmp_path):
+    config = web_config(tmp_path, 2)
+    with running_table(config, fast_sim(players=False)) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (1,))
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (2,))
+        fingers.chord(1)  # on a turn: the undo, as ever
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (1,) and p.undos == 1)
+        assert rig.controller.web.access.showing is None
+    with running_table(web_config(tmp_path / "over", 2), fast_sim(seed=2)) as (rig, spy):
+        spy.wait_for(lambda p: p.stage == "over", timeout=60)
+        fingers = QueueFingers(rig.controller.queue)
+        fingers.chord(1)
+        spy.wait_for_screen(lambda stage, s: s.qr and s.qr != "http://table.test/")  # the record's hash
+        fingers.chord(2)
+        spy.wait_for_screen(lambda stage, s: s.qr == "http://table.test/")
