@@ -4,7 +4,7 @@
   every :data:`PREVIEW_EVERY` seconds while the file is younger than :data:`WANT_SECONDS`,
   a camera frame becomes ``preview.jpg`` and ``preview.json`` in the bulletin folder.
   The frame is read by the controller's camera worker (one read at a time, never while
-  a card wait is open: :meth:`CameraReads.ask_preview
+  a wait is open, setup's count of the stands included: :meth:`CameraReads.ask_preview
   <coyote_pi.table.camera_reads.CameraReads.ask_preview>`); scaling, drawing and
   compressing it happen on this part's own thread, so the loop never waits for them.
   Every place a card can lie is blanked (:func:`coyote_pi.vision.annotate.setup_view`).
@@ -12,9 +12,10 @@
 - ``doctor.want``: between games, the checks that can run inside the table (handed in
   by ``coyote-pi run``: the table does not know the Pi) go into ``doctor.json``.
 - ``settings.toml``: settings the page proposes. Checked again here
-  (:func:`~coyote_pi.table.config.with_page_settings`), applied when the next game
-  starts, never during one; the file is deleted, and ``settings-result.json`` in the
-  bulletin says whether they were taken.
+  (:func:`~coyote_pi.table.config.with_page_settings`) and taken between games only,
+  for the next game (a start seat counts from the next setup's questions); never during
+  one. The file is deleted, and ``settings-result.json`` in the bulletin says whether
+  they were taken.
 
 The folder is looked at once a second, between games only.
 """
@@ -81,6 +82,7 @@ class WebRequests:
         if not between_games(controller):
             return
         controller.deadlines.set(Timer.REQUESTS, controller.clock() + POLL_SECONDS)
+        self.take_settings()
         now = controller.clock()
         if self._wanted(PREVIEW_WANT) is not None and (self._last_preview is None
                                                         or now - self._last_preview >= PREVIEW_EVERY):
@@ -113,7 +115,7 @@ class WebRequests:
         self.controller.deadlines.set(Timer.REQUESTS, self.controller.clock())
 
     def take_settings(self) -> None:
-        """Before a game is set up: apply the settings the page left, or say why not."""
+        """Between games: apply the settings the page left, or say why not."""
         path = self.folder / SETTINGS
         try:
             if not path.is_file():

@@ -72,7 +72,7 @@ class WebSide:
             self.requests.poll()
 
     def before_setup(self) -> None:
-        """A game is about to be set up: the page's settings apply to it."""
+        """A game is about to be set up: the page's settings apply to it, its questions included."""
         self.requests.take_settings()
 
     def refresh(self) -> None:

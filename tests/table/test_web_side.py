@@ -263,3 +263,16 @@ def test_the_chord_keeps_its_meaning_in_the_game_and_gives_the_address_after_the
         spy.wait_for_screen(lambda stage, s: s.qr and s.qr != "http://table.test/")  # the record's hash
         fingers.chord(2)
         spy.wait_for_screen(lambda stage, s: s.qr == "http://table.test/")
+
+
+def test_settings_left_while_the_table_waits_between_games_are_taken_for_the_next_game(tmp_path):
+    requests = tmp_path / "requests"
+    with running_table(web_config(tmp_path, 2, start=None), fast_sim(players=False)) as (rig, spy):
+        spy.wait_for(lambda p: p.setup == ("start", None))
+        requests.mkdir(exist_ok=True)
+        (requests / "settings.toml").write_text("[table]\nmessage_seconds = 3\n")
+        deadline = time.monotonic() + 10
+        while (requests / "settings.toml").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert rig.controller.pacing.message_seconds == 3 and rig.controller.camera.pacing.message_seconds == 3
+        assert json.loads((tmp_path / "public" / "settings-result.json").read_text())["ok"] is True
