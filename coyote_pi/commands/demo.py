@@ -171,8 +171,8 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
         if page is not None:
             _screenshots(page, out / "web")
     finally:
-        if page is not None:
-            page.stop()
+        if page is not None and (trouble := page.stop()) is not None:
+            print(f"coyote-pi demo: {trouble}", flush=True)
     table = rig.controller.table
     record = read_record(table.path)
     photos = photo_folder(table.path)

@@ -200,8 +200,8 @@ def _run_table(args, config, devices_config) -> int:
             if args.sim:
                 _say_where_the_record_is(rig.controller)
     finally:
-        if page is not None:
-            page.stop()
+        if page is not None and (trouble := page.stop()) is not None:
+            print(f"coyote-pi run --sim: {trouble}", file=sys.stderr)
     game = rig.controller.game
     if game is not None and game.winner is not None:
         print(f"seat {game.winner} wins; record {rig.controller.table.path} "

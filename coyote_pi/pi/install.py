@@ -82,6 +82,9 @@ GROUPS = ("gpio", "i2c", "video")
 #: The web page's own user: in the group USER, which reads the records (never private/).
 WEB_USER = "coyote-web"
 WEB_HOME = "/var/lib/coyote-pi-web"
+#: What the page's and the hotspot's units keep (systemd makes them): the page's pending
+#: requests, the hotspot's key. Removed on uninstall; nothing in them is a game's.
+SERVICE_STATE_DIRS = (WEB_HOME, "/var/lib/coyote-pi-hotspot")
 #: The interpreter whose dist-packages hold the apt picamera2; the venv is made from it.
 SYSTEM_PYTHON = "/usr/bin/python3"
 
@@ -241,6 +244,7 @@ class Installer:
             self._remove_modules_file,
             self._remove_config,
             self._remove_state_dir,
+            self._remove_service_state,
             self._remove_command_link,
             self._remove_user,
             self._remove_web_user,
@@ -557,6 +561,14 @@ class Installer:
         return Step(
             f"remove {STATE_DIR} and the game records in it", (f"delete {STATE_DIR}",), lambda: shutil.rmtree(state)
         )
+
+    def _remove_service_state(self) -> Step | None:
+        found = [path for path in SERVICE_STATE_DIRS if self._path(path).is_dir()]
+        if not found:
+            return None
+        return Step(f"remove {' and '.join(found)} (the web page's requests, the hotspot's key)",
+                    tuple(f"delete {path}" for path in found),
+                    lambda: [shutil.rmtree(self._path(path)) for path in found])
 
     def _remove_command_link(self) -> Step | None:
         link = self._path(COMMAND_LINK)

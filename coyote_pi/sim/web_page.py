@@ -63,11 +63,14 @@ class WebPage:
                                             preexec_fn=_die_with_parent)
         return self
 
-    def stop(self) -> int | None:
-        """Stop the page (if it still runs); its exit status."""
+    def stop(self) -> str | None:
+        """Stop the page (if it still runs). A page that had ended by itself with an error
+        is told: the line to print (else None)."""
         process, self.process = self.process, None
         if process is None:
             return None
+        if process.poll() not in (None, 0):
+            return f"the web page ended by itself (exit status {process.returncode}): see {self.log_file}"
         if process.poll() is None:
             process.terminate()
             try:
@@ -75,7 +78,7 @@ class WebPage:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        return process.returncode
+        return None
 
     def __enter__(self) -> WebPage:
         return self.start()

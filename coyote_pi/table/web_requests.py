@@ -4,7 +4,7 @@
   every :data:`PREVIEW_EVERY` seconds while the file is younger than :data:`WANT_SECONDS`,
   a camera frame becomes ``preview.jpg`` and ``preview.json`` in the bulletin folder.
   The frame is read by the controller's camera worker (one read at a time, never while
-  a wait is open, setup's count of the stands included: :meth:`CameraReads.ask_preview
+  a wait is open; while setup counts the stands, its frames serve: :meth:`CameraReads.ask_preview
   <coyote_pi.table.camera_reads.CameraReads.ask_preview>`); scaling, drawing and
   compressing it happen on this part's own thread, so the loop never waits for them.
   Every place a card can lie is blanked (:func:`coyote_pi.vision.annotate.setup_view`).
@@ -94,13 +94,20 @@ class WebRequests:
             self._worker.submit(self._write_doctor)
 
     def on_camera(self, result: CameraResult) -> None:
-        """A frame read for the preview: draw it on this part's thread."""
-        if result.wait != PREVIEW or result.frame is None or result.reading is None:
+        """A frame read for the preview (or, while setup counts the stands, one read for
+        that, when a preview is due): draw it on this part's thread."""
+        controller = self.controller
+        if result.frame is None or result.reading is None or not between_games(controller):
             return
+        if result.wait != PREVIEW:
+            now = controller.clock()
+            if self._wanted(PREVIEW_WANT) is None or (self._last_preview is not None
+                                                      and now - self._last_preview < PREVIEW_EVERY):
+                return
+            self._last_preview = now
         with self._lock:
-            self._previews_allowed = between_games(self.controller)
-        if self._previews_allowed:
-            self._worker.submit(self._write_preview, result.frame, result.reading)
+            self._previews_allowed = True
+        self._worker.submit(self._write_preview, result.frame, result.reading)
 
     def game_starts(self) -> None:
         """A game's record exists now: no camera view from here on (and none left behind)."""
@@ -164,6 +171,7 @@ class WebRequests:
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
             stands = {str(seat): "missing" if read.status == SeatState.NO_STAND else "ok"
                       for seat, read in sorted(reading.seats.items())}
+            stands.update(dict.fromkeys(_stands_at_the_edge(reading, frame.shape), "edge"))
             markers = sum(sighting.kind in ("anchor", "slot") for sighting in reading.sightings)
             note = "; ".join(reading.warnings)
             info = {"time": iso_time(), "width": image.shape[1], "height": image.shape[0], "stands": stands,
@@ -183,3 +191,21 @@ class WebRequests:
             log.exception("the doctor's checks failed")
             checks = [{"name": "doctor", "ok": False, "detail": f"{type(error).__name__}: {error}"}]
         self.bulletin.write(DOCTOR_JSON, json.dumps({"time": iso_time(), "checks": checks}).encode())
+
+
+#: A stand marker this close to the frame's border (share of its size) is at the edge:
+#: a card in it may be cut off.
+EDGE_SHARE = 0.03
+
+
+def _stands_at_the_edge(reading, shape) -> list[str]:
+    """The seats (as text) whose stand marker lies within :data:`EDGE_SHARE` of the border."""
+    height, width = shape[:2]
+    margin_x, margin_y = width * EDGE_SHARE, height * EDGE_SHARE
+    found = []
+    for sighting in reading.sightings:
+        if sighting.kind == "anchor" and sighting.label.startswith("stand "):
+            xs, ys = [x for x, _ in sighting.corners], [y for _, y in sighting.corners]
+            if min(xs) < margin_x or min(ys) < margin_y or max(xs) > width - margin_x or max(ys) > height - margin_y:
+                found.append(sighting.label.split()[1])
+    return found

@@ -175,6 +175,15 @@ def test_game_records_are_kept_unless_purged(pi_root, system):
     assert not records.exists()
 
 
+def test_the_pages_requests_and_the_hotspots_key_go_with_the_install(pi_root, system):
+    quiet(pi_root, system).install()
+    for folder, name in (("var/lib/coyote-pi-web/requests", "preview.want"), ("var/lib/coyote-pi-hotspot", "key")):
+        (pi_root / folder).mkdir(parents=True)
+        (pi_root / folder / name).write_text("made by the running services")
+    quiet(pi_root, system).uninstall()
+    assert not (pi_root / "var/lib/coyote-pi-web").exists() and not (pi_root / "var/lib/coyote-pi-hotspot").exists()
+
+
 def test_new_code_is_reinstalled_and_the_service_restarted(pi_root, system):
     quiet(pi_root, system).install()
     (pi_root / install.SOURCE_STAMP.lstrip("/")).write_text("an older source\n")

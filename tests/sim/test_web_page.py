@@ -77,8 +77,17 @@ def test_a_page_that_ignores_sigterm_is_killed(tmp_path, monkeypatch):
     monkeypatch.setattr(web_page, "STOP_SECONDS", 0.3)
     page = _fake(tmp_path, "stubborn").start()
     pid = _pid_from(tmp_path / "pid")
-    assert page.stop() == -signal.SIGKILL
+    process = page.process
+    assert page.stop() is None and process.returncode == -signal.SIGKILL
     assert not _alive(pid)
+
+
+def test_a_page_that_ended_by_itself_is_told_with_its_log(tmp_path):
+    page = WebPage(tmp_path / "games", tmp_path / "public", tmp_path / "requests", "127.0.0.1:8080",
+                   tmp_path / "web.log", command=[sys.executable, "-c", "import sys; sys.exit('no page here')"])
+    page.start().process.wait(30)
+    assert page.stop() == f"the web page ended by itself (exit status 1): see {tmp_path / 'web.log'}"
+    assert "no page here" in (tmp_path / "web.log").read_text()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
@@ -121,7 +130,10 @@ def test_run_sim_web_starts_the_real_page_command_and_leaves_no_child(tmp_path, 
     assert status == 0
     (page,) = started
     assert page.command[1:5] == ["-m", "coyote_pi", "web", "--records"] and page.process is None
-    assert "the table's web page is at http://127.0.0.1:18431/" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "the table's web page is at http://127.0.0.1:18431/" in said
+    if "web" not in COMMANDS:  # this branch has no page yet: its end is told, not hidden
+        assert "the web page ended by itself (exit status 2)" in said
     live = json.loads((tmp_path / "public" / "live.json").read_text())
     assert live["stage"] == "over" and live["web"]["url"] == "http://127.0.0.1:18431/"
 

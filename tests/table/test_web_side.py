@@ -21,6 +21,7 @@ from coyote_pi.table import screens
 from coyote_pi.table.bulletin import Bulletin, TableFacts
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
+from coyote_pi.table import web_requests
 from coyote_pi.table.web_access import HotspotJoin, pin_hash
 
 from .conftest import fast_sim, play, running_table, sim_devices, table_config
@@ -276,3 +277,27 @@ def test_settings_left_while_the_table_waits_between_games_are_taken_for_the_nex
             time.sleep(0.05)
         assert rig.controller.pacing.message_seconds == 3 and rig.controller.camera.pacing.message_seconds == 3
         assert json.loads((tmp_path / "public" / "settings-result.json").read_text())["ok"] is True
+
+
+def test_a_stand_at_the_frames_edge_is_named_for_the_camera_view():
+    from coyote_pi.vision.reader import Sighting
+
+    class Reading:
+        sightings = [Sighting("stand 1", "anchor", [[5, 300], [40, 300], [40, 340], [5, 340]]),
+                     Sighting("stand 2", "anchor", [[500, 300], [540, 300], [540, 340], [500, 340]]),
+                     Sighting("seat 2: 7", "card", [[0, 0], [9, 0], [9, 9], [0, 9]])]
+
+    assert web_requests._stands_at_the_edge(Reading(), (720, 1280, 3)) == ["1"]
+
+
+def test_while_setup_counts_the_stands_its_frames_serve_the_camera_view(tmp_path):
+    (tmp_path / "requests").mkdir()
+    (tmp_path / "requests" / "preview.want").touch()
+    config = web_config(tmp_path, None, start=None)
+    with running_table(config, SimOptions(seats=3, players=False, camera="render"), devices=sim_devices()) as (rig, spy):
+        spy.wait_for(lambda p: p.setup is not None and p.setup[0] == "players")
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "public" / "preview.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert json.loads((tmp_path / "public" / "preview.json").read_text())["stands"] == {"1": "ok", "2": "ok", "3": "ok"}
+        assert rig.controller.camera.wait is not None  # the count goes on beside it
