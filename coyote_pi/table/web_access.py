@@ -133,6 +133,8 @@ class WebAccess:
 
     def _show(self, which: str) -> None:
         self.showing = which
+        if which == WIFI:
+            self._hotspot_shown = self._hotspot  # shown once by itself; on request again and again
         self.controller.deadlines.set(Timer.WEB_SCREEN, self.controller.clock() + SCREEN_SECONDS)
 
     def close(self) -> None:
@@ -144,7 +146,7 @@ class WebAccess:
         """Between games: a hotspot that opened since the last look is shown by itself, once."""
         join = HotspotJoin.read(self.hotspot_file)
         if join is not None and join != self._hotspot_shown and self.showing is None:
-            self._hotspot = self._hotspot_shown = join
+            self._hotspot = join
             self.controller.log("the device's own Wi-Fi is open: its join code is on the screen")
             self._show(WIFI)
 
@@ -155,7 +157,6 @@ class WebAccess:
         hint on "Who starts?")."""
         tr = self.controller.tr
         if self.showing == WIFI:
-            self._hotspot_shown = self._hotspot
             return screens.wifi_screen(tr, self._hotspot.ssid, self._hotspot.password)
         if self.showing == ADDRESS:
             return screens.address_screen(tr, self._hotspot.url if self._hotspot is not None else self.url)
