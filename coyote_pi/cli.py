@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("coyote_pi.commands.doctor", "check the Pi's hardware, config and service, one line per check"),
     "install": ("coyote_pi.commands.install", "install (or --uninstall) the device on Raspberry Pi OS"),
     "web": ("coyote_pi.commands.web", "serve the table's web page: follow the game, history, records, setup"),
+    "hotspot": ("coyote_pi.commands.hotspot", "open the device's own Wi-Fi when no known one is in reach (at boot)"),
 }
 
 

@@ -17,6 +17,11 @@ buttons and the display. What it writes into the output folder (``make demo``:
 - ``private/``: what the table keeps to itself (the seed, an open round's cards);
 - ``play-by-play.txt``: the transcript printed while the game runs.
 
+With ``--web [HOST:PORT]`` the table's web page runs beside the game (a child process,
+:mod:`coyote_pi.sim.web_page`; open the printed address to watch), its folders are
+``public/`` and ``requests/`` and its log ``web.log``, and screenshots of its pages go
+to ``web/`` when Chromium is installed.
+
 Frames are rendered at 2304x1296 (the camera's binned mode) rather than the full
 4608x2592 stills of the real table, to keep the demo near a minute; ``--camera-size``
 changes it. The seed picks the deal and the players' decisions; the default one shows a
@@ -40,8 +45,9 @@ from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.outputs import GifRecorder
 from coyote_pi.record import check_photos, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
+from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage
 from coyote_pi.sim.table import DEMO_PACE
-from coyote_pi.table.config import ConfigError, GameSettings, Pacing, TableConfig
+from coyote_pi.table.config import ConfigError, GameSettings, Pacing, TableConfig, split_listen
 from coyote_pi.table.photos import photo_folder
 from coyote_pi.vision import annotate
 
@@ -49,7 +55,7 @@ from coyote_pi.vision import annotate
 DEMO_SEED = 33
 #: Files a previous demo run left in the output folder (replaced by this run).
 OUTPUT_PATTERNS = ("oled.gif", "reveal-round-*.png", "draw-round-*.png", "game-*.jsonl", "game-*.jsonl.torn",
-                   "game-*.photos", "private", "play-by-play.txt")
+                   "game-*.photos", "private", "play-by-play.txt", "public", "requests", "web", "web.log")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -59,12 +65,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--language", choices=("en", "de", "ru"), default="en", help="language of the OLED")
     parser.add_argument("--seed", type=int, default=DEMO_SEED, help=f"deal and decisions (default {DEMO_SEED})")
     parser.add_argument("--camera-size", default="2304x1296", metavar="WxH", help="synthetic frame size")
+    parser.add_argument("--web", nargs="?", const=DEFAULT_LISTEN, metavar="HOST:PORT",
+                        help=f"serve the table's web page too (default address {DEFAULT_LISTEN})")
 
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         size = _size(args.camera_size)
+        if args.web is not None:
+            split_listen(args.web)
         _clear_previous(out)
     except (ConfigError, OSError) as error:
         print(f"coyote-pi demo: {error}", file=sys.stderr)
@@ -118,12 +128,27 @@ def _save_annotated(path: Path, frame, reading) -> None:
     cv2.imwrite(str(path), annotate(frame, reading), [cv2.IMWRITE_PNG_COMPRESSION, 3])
 
 
+def _screenshots(page: WebPage, folder: Path) -> None:
+    """Phone and wide screenshots of each of the page's pages into ``folder`` (they need
+    Debian's Chromium; without it, one line says so and the demo goes on)."""
+    from coyote_pi.web.screenshots import save_screenshots  # Selenium: only with --web
+
+    try:
+        saved = save_screenshots(page.url, folder)
+    except RuntimeError as error:
+        print(f"  ({error})", flush=True)
+        return
+    print(f"  {len(saved)} screenshots of the web page in {folder}", flush=True)
+
+
 def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     config = TableConfig(
         game=GameSettings(players=args.players, variant=args.variant, language=args.language, start_seat=None),
         pacing=Pacing(camera_interval=0.25, page_seconds=1.0, message_seconds=0.8),
         record_dir=out,
     )
+    if args.web is not None:
+        config = config.with_web(enabled=True, listen=args.web, bulletin=out / "public", requests=out / "requests")
     devices = DevicesConfig.preset("sim")
     devices = dataclasses.replace(devices, camera=dataclasses.replace(devices.camera, width=size[0], height=size[1],
                                                                      seed=args.seed))
@@ -133,13 +158,23 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     gif = GifRecorder(out / "oled.gif", min_frame_seconds=0.1, max_frame_seconds=3.0)
     print(f"coyote-pi demo: {args.players} players, {args.variant}, seed {args.seed}, "
           f"camera {size[0]}x{size[1]}; seat {youngest} is the youngest", flush=True)
-    rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif],
-                       meta={"source": "demo"}, private_meta={"seed": args.seed})
+    page = None
+    if args.web is not None:
+        page = WebPage(out, *config.web_folders(), args.web, out / "web.log").start()
+        print(f"the table's web page: {page.url}", flush=True)
     try:
-        rig.run(until_over=True)
+        rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif],
+                           meta={"source": "demo"}, private_meta={"seed": args.seed})
+        try:
+            rig.run(until_over=True)
+        finally:
+            rig.close()  # closing the display writes the GIF
+            reporter.close()
+        if page is not None:
+            _screenshots(page, out / "web")
     finally:
-        rig.close()  # closing the display writes the GIF
-        reporter.close()
+        if page is not None and (trouble := page.stop()) is not None:
+            print(f"coyote-pi demo: {trouble}", flush=True)
     table = rig.controller.table
     record = read_record(table.path)
     photos = photo_folder(table.path)

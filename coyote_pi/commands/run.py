@@ -14,6 +14,7 @@ Simulated table::
     coyote-pi run --sim                 # you press the seats' keys, the OLED is drawn in the terminal
     coyote-pi run --sim --deal question # ... and round 1 has ? in the centre (see coyote_pi.sim.deals)
     coyote-pi run --sim --scripted      # scripted players press mock GPIO pins; ends with the game
+    coyote-pi run --sim --web           # ... and the table's web page at http://127.0.0.1:8080/
 
 The camera is the synthetic table: scripted hands deal real cards from a seeded deck
 into the rendered scene, turn them up at the reveal and draw for ``?``; the controller
@@ -21,7 +22,10 @@ sees only rendered frames, read by the real vision code. With a person at the ke
 terminal (:mod:`coyote_pi.sim.console`) shows the OLED, the table as one seat sees it,
 the keys and the record. Simulated games keep their records in ``<record dir>/sim``
 (by default ``~/.local/share/coyote-pi/games/sim``); the path is printed at the start
-and the end.
+and the end. With ``--web [HOST:PORT]`` the table publishes for its web page and runs
+the page (``coyote-pi web``) as a child process on the simulation's folders
+(:mod:`coyote_pi.sim.web_page`), stopped with the table; on the Pi the page is its own
+service and the configuration's ``[web]`` section says where it is.
 
 Flags override the configuration file; a bad file or flag is reported in one line, and
 so is a record folder that is not a writable folder or that another table is using
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import logging
 import random
 import signal
@@ -42,8 +47,8 @@ from pathlib import Path
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.errors import DeviceConfigError, DeviceError, PinMapError
 from coyote_pi.memory import tune_malloc
-from coyote_pi.pi import journal, notify
-from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config
+from coyote_pi.pi import doctor, journal, notify
+from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config, split_listen
 from coyote_pi.table.rig import open_rig, resume_newest
 from coyote_pi.table.store import lock_folder
 
@@ -69,6 +74,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "scenario: question, max0, coyote-card (docs/simulator.md)")
     parser.add_argument("--camera-size", metavar="WxH", help="--sim: the synthetic camera's frame size (default 2304x1296)")
     parser.add_argument("--no-view", action="store_true", help="--sim --scripted: do not draw the OLED in the terminal")
+    parser.add_argument("--web", nargs="?", const="127.0.0.1:8080", metavar="HOST:PORT",  # sim.web_page.DEFAULT_LISTEN
+                        help="--sim: serve the table's web page too (default address 127.0.0.1:8080)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log the play-by-play")
 
 
@@ -113,6 +120,9 @@ def _settings(args: argparse.Namespace):
         config, devices_config = _sim_settings(args, config, devices_config)
     elif args.deal is not None:
         raise ConfigError("--deal chooses the cards of the simulated table: use it with --sim")
+    elif args.web is not None:
+        raise ConfigError("--web serves the simulated table's page: use it with --sim "
+                          "(on the Pi the page is its own service: [web] in the configuration)")
     return config, devices_config
 
 
@@ -124,6 +134,9 @@ def _sim_settings(args, config, devices_config):
     config = config.with_game(players=players).replace(record_dir=sim_record_dir(config))
     if args.deal is not None:
         config = _with_deal(args.deal, config)
+    if args.web is not None:
+        split_listen(args.web)
+        config = config.with_web(enabled=True, listen=args.web, url="")
     width, height = _size(args.camera_size or "2304x1296")
     camera = dataclasses.replace(devices_config.camera, backend="synthetic", width=width, height=height)
     buttons = dataclasses.replace(devices_config.buttons, backend="mock" if args.scripted else "keyboard")
@@ -171,23 +184,40 @@ def _run_table(args, config, devices_config) -> int:
         print(f"resuming {table[0].path}", file=sys.stderr)
     elif table is not None:  # the table shows it and waits for ok before a new game
         print(f"cannot resume {table.path} ({table.reason}); it is kept as it is", file=sys.stderr)
-    if args.sim:
-        print(f"coyote-pi run --sim: game records go to {config.record_dir}", file=sys.stderr)
-        rig = _open_sim(args, config, devices_config, resumption)
-    else:
-        rig = _open_real(config, devices_config, table, None if resumption.skipped is None else resumption.skipped.stem)
+    page = _start_page(args, config)
     try:
-        _stop_on_sigterm(rig.controller)
-        rig.run(until_over=args.sim and args.scripted)
-    finally:
-        rig.close()
         if args.sim:
-            _say_where_the_record_is(rig.controller)
+            print(f"coyote-pi run --sim: game records go to {config.record_dir}", file=sys.stderr)
+            rig = _open_sim(args, config, devices_config, resumption)
+        else:
+            rig = _open_real(config, devices_config, table, None if resumption.skipped is None else resumption.skipped.stem,
+                             args.config)
+        try:
+            _stop_on_sigterm(rig.controller)
+            rig.run(until_over=args.sim and args.scripted)
+        finally:
+            rig.close()
+            if args.sim:
+                _say_where_the_record_is(rig.controller)
+    finally:
+        if page is not None and (trouble := page.stop()) is not None:
+            print(f"coyote-pi run --sim: {trouble}", file=sys.stderr)
     game = rig.controller.game
     if game is not None and game.winner is not None:
         print(f"seat {game.winner} wins; record {rig.controller.table.path} "
               f"(fingerprint {rig.controller.table.writer.fingerprint})")
     return 0
+
+
+def _start_page(args, config):
+    """``--sim --web``: the page as a child process on the simulation's folders (None: no page)."""
+    if not (args.sim and args.web):
+        return None
+    from coyote_pi.sim.web_page import WebPage  # the simulation's: see _sim_settings
+
+    page = WebPage(config.record_dir, *config.web_folders(), args.web, config.record_dir.parent / "web.log").start()
+    print(f"coyote-pi run --sim: the table's web page is at {page.url} (its log: {page.log_file})", file=sys.stderr)
+    return page
 
 
 def _say_where_the_record_is(controller) -> None:
@@ -203,17 +233,19 @@ def _say_where_the_record_is(controller) -> None:
               file=sys.stderr)
 
 
-def _open_real(config, devices_config, table, not_resumed=None):
+def _open_real(config, devices_config, table, not_resumed=None, config_file=None):
     """The real table; it never loads the simulation, unless the configuration asks for
     a part only the simulation has (a failing camera, a glitching display). The command
-    line hands the table systemd's notifier: the table knows only the Notifier protocol."""
+    line hands the table systemd's notifier and the doctor's checks its web page may ask
+    for: the table knows only the Notifier protocol and a function that returns checks."""
     parts = {}
     if devices_config.simulated:
         from coyote_pi.sim.rig import simulated_parts  # only then: see _sim_settings
 
         parts = simulated_parts(devices_config)
     return open_rig(config, devices_config, parts=parts, table=table, meta={"source": "table"}, notifier=notify,
-                    new_game_when_over=True, not_resumed=not_resumed)
+                    new_game_when_over=True, not_resumed=not_resumed,
+                    web_doctor=functools.partial(doctor.in_table_checks, config_file))
 
 
 def _open_sim(args, config, devices_config, resumption):

@@ -123,6 +123,20 @@ def fit_width(text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
     return text + ELLIPSIS
 
 
+def split_to_width(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """``text`` in rows no wider than ``width`` pixels, broken after a space, ``-``, ``.``
+    or ``/`` where one falls in the row, else anywhere: an address or a key beside a QR
+    code, where no letter may be lost to an ellipsis."""
+    rows = []
+    while font.getlength(text) > width:
+        fits = max(1, next(n for n in range(len(text), 0, -1) if font.getlength(text[:n]) <= width))
+        breaks = [i + 1 for i in range(fits) if text[i] in " -./"]
+        cut = breaks[-1] if breaks and breaks[-1] < len(text) else fits
+        rows.append(text[:cut].rstrip())
+        text = text[cut:].lstrip()
+    return [*rows, text] if text else rows
+
+
 @dataclasses.dataclass(frozen=True)
 class _Plan:
     """Where one page of a screen goes and what of it fits (see :meth:`ScreenRenderer._plan`)."""
@@ -323,9 +337,10 @@ class ScreenRenderer:
                     x, y = 4 * scale + column * scale, top + row * scale
                     draw.rectangle([x, y, x + scale - 1, y + scale - 1], fill=0)
         left = field + self.margin + self.step
-        for index, line in enumerate(screen.lines[: self.height // self.pitch]):
-            text = fit_width(line, self.small_bold, self.width - left - self.margin)
-            draw.text((left, index * self.pitch), text, font=self.small_bold, fill=ink)
+        width = self.width - left - self.margin
+        rows = [row for line in screen.lines for row in split_to_width(line, self.small_bold, width)]
+        for index, row in enumerate(rows[: self.height // self.pitch]):
+            draw.text((left, index * self.pitch), fit_width(row, self.small_bold, width), font=self.small_bold, fill=ink)
 
     def _draw_strip(self, draw: ImageDraw.ImageDraw, seats: tuple[SeatStatus, ...], top: int, ink: int) -> None:
         draw.line([(0, top), (self.width - 1, top)], fill=ink)

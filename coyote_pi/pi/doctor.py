@@ -22,11 +22,15 @@ checked here). The checks, in the order a host sets the device up:
   valid, and every button pin can be claimed and reads "not pressed" at rest.
 - service user: ``coyote`` is in the gpio, i2c and video groups.
 - service: coyote-pi.service is enabled and running.
+- web page: with ``[web] enabled``, the page (coyote-pi-web.service) answers an HTTP GET
+  at the configured address within :data:`WEB_TIMEOUT` seconds.
 - marker sheet: ``--calibration FILE.pdf`` writes a sheet to print at 100 % and
   measure with a ruler; sticker sizes are only right if this sheet is.
 
 While the service runs it holds the camera and the button pins, so those two checks
-are skipped with a note to stop it first. The exit status is 1 when a check failed,
+are skipped with a note to stop it first. The web page may ask the running table for
+the checks that can run inside it (:func:`in_table_checks`: no device it holds, no
+service it is). The exit status is 1 when a check failed,
 otherwise 0 (skips included).
 
 Every probe of the machine goes through :class:`Host`, so the tests exercise the pass
@@ -54,6 +58,7 @@ from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.focus import FocusSettings, describe, load_focus, save_focus
 from coyote_pi.devices.gpio_lines import SPI0_GPIOS, holder_for
 from coyote_pi.pi import install
+from coyote_pi.table.config import ConfigError, load_config, split_listen
 
 #: The active lines ``firmware/config.txt`` adds (a test keeps the two the same).
 REQUIRED_BOOT_LINES = (
@@ -75,6 +80,8 @@ SQUARE_MM = 25
 BANK_CARD_MM = (85.60, 53.98)  # ISO/IEC 7810 ID-1: any bank card fits this outline
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
+#: Seconds the web page has to answer the doctor.
+WEB_TIMEOUT = 3.0
 STOP_SERVICE = "sudo systemctl stop coyote-pi, run the doctor, then sudo systemctl start coyote-pi"
 
 
@@ -164,6 +171,19 @@ def probe_focus(camera: CameraConfig) -> float:
         return pi_camera.calibrate()
 
 
+def probe_http(url: str) -> int:
+    """The HTTP status of a GET of ``url`` (an error status counts: the page answered);
+    OSError when nothing answers within :data:`WEB_TIMEOUT`."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=WEB_TIMEOUT) as response:  # noqa: S310 (our own page)
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
 def probe_gpio_pins(pins: Sequence[int], pin_factory=None) -> dict[int, str]:
     """Claim each pin as a pulled-up input, as the buttons do: ``{gpio: state}``.
 
@@ -200,6 +220,7 @@ class Host:
     camera_probe: Callable[[], str] = probe_camera
     focus_probe: Callable[[CameraConfig], float] = probe_focus
     gpio_probe: Callable[[Sequence[int]], dict[int, str]] = probe_gpio_pins
+    http_probe: Callable[[str], int] = probe_http
 
     def path(self, absolute: str) -> Path:
         return install.under(self.root, absolute)
@@ -256,8 +277,17 @@ class Doctor:
             self.button_pins(pins),
             self.user_groups(),
             self.service(),
+            self.web_page(),
             self.marker_sheet(),
         ]
+
+    def in_table_checks(self) -> list[Result]:
+        """The checks that can run inside the running table: none of the devices it holds
+        (OLED, camera, button pins), not the service it is, no printing."""
+        devices, config_result = self._configuration()
+        pins, pins_result = self._pinmap(self.options.pinmap or devices.buttons.pinmap or None)
+        return [self.board(), config_result, self.boot_config(pins), self.i2c_bus(devices.display.port),
+                self.camera_focus(devices.camera), self.gpio_chip(), pins_result, self.user_groups()]
 
     # -- the checks -------------------------------------------------------------------
 
@@ -462,6 +492,28 @@ class Doctor:
             return Result(FAIL, name, f"running but {enabled}, so not started at boot: sudo systemctl enable coyote-pi")
         return Result(PASS, name, "enabled and running")
 
+    def web_page(self) -> Result:
+        name = "web page"
+        path = self.host.path(str(self.options.config.absolute()))
+        if not path.is_file():
+            return Result(SKIP, name, f"no {self.options.config} (see the configuration's line)")
+        try:
+            web = load_config(path).web
+        except ConfigError:
+            return Result(SKIP, name, "the configuration is not valid (see its line)")
+        if not web.enabled:
+            return Result(SKIP, name, "[web] enabled = false in the configuration")
+        host, port = split_listen(web.listen)
+        local = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+        url = f"http://{local if ':' not in local else f'[{local}]'}:{port}/"
+        try:
+            status = self.host.http_probe(url)
+        except OSError as err:
+            reason = getattr(err, "reason", None) or err
+            return Result(FAIL, name, f"no answer at {url} ({reason}): systemctl status coyote-pi-web; "
+                                      "journalctl -u coyote-pi-web -b -n 50 shows why")
+        return Result(PASS, name, f"answers at {url} (HTTP {status}); phones use {web.address()}")
+
     def marker_sheet(self) -> Result:
         name = "marker sheet"
         target = self.options.calibration
@@ -493,7 +545,6 @@ class Doctor:
         """
         from coyote_pi.devices.config import DevicesConfig
         from coyote_pi.devices.errors import DeviceConfigError
-        from coyote_pi.table.config import ConfigError, load_config
 
         name, shown = "configuration", self.options.config
         defaults = DevicesConfig.preset("real")
@@ -532,6 +583,14 @@ class Doctor:
         if not install.systemd_running(self.host.root) or not self.host.path(install.UNIT).exists():
             return False
         return self._service_states()[1] == "active"
+
+
+def in_table_checks(config: Path | str | None, host: Host | None = None) -> list[dict]:
+    """:meth:`Doctor.in_table_checks` as the web page shows them: ``{"name", "ok", "detail"}``,
+    ``ok`` None for a skipped check. ``config`` is the table's configuration file."""
+    options = Options(config=Path(config)) if config is not None else Options()
+    results = Doctor(host or Host(), options).in_table_checks()
+    return [{"name": r.name, "ok": None if r.status == SKIP else r.status == PASS, "detail": r.detail} for r in results]
 
 
 def write_calibration_sheet(path: Path) -> None:

@@ -19,7 +19,10 @@ and says so):
    stickers) and i2c-tools (``i2cdetect`` for wiring checks). No fonts: the OLED's
    DejaVu fonts ship inside the package.
 2. The groups gpio, i2c and video (Raspberry Pi OS has them) and a system user
-   ``coyote`` in them, without a login shell.
+   ``coyote`` in them, without a login shell; the web page's own system user
+   ``coyote-web`` in the group ``coyote`` (it reads the game records and the bulletin,
+   never ``private/``), and ``coyote`` in the group ``coyote-web`` (it reads and deletes
+   the page's requests). docs/web.md says which folder is whose.
 3. A virtual environment at /opt/coyote-pi/venv made with ``--system-site-packages``,
    so the apt picamera2 and lgpio are importable, and the project pip-installed into it
    under the release's constraints (``constraints/bookworm.txt``: numpy 1.24, the ABI
@@ -34,8 +37,10 @@ and says so):
    file as it was before the installer's latest change to it). Every file is written
    to a temporary file, flushed to the card and renamed over the old one, so a power
    cut leaves the old config.txt or the new one, never half of one.
-7. The unit systemd/coyote-pi.service in /etc/systemd/system, enabled; restarted when
-   something it runs changed, unless the firmware settings changed (reboot then).
+7. The units of systemd/ in /etc/systemd/system, enabled: coyote-pi.service (the table),
+   coyote-pi-web.service (its web page) and coyote-pi-hotspot.service (the device's own
+   Wi-Fi when no known one is in reach); the table and the page are restarted when
+   something they run changed, unless the firmware settings changed (reboot then).
 
 What was added is written down in /opt/coyote-pi/install-record.json, and
 ``--uninstall`` removes exactly that: the packages and groups the installer installed or
@@ -74,6 +79,12 @@ REPO = Path(__file__).resolve().parents[2]
 APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "i2c-tools")
 USER = "coyote"
 GROUPS = ("gpio", "i2c", "video")
+#: The web page's own user: in the group USER, which reads the records (never private/).
+WEB_USER = "coyote-web"
+WEB_HOME = "/var/lib/coyote-pi-web"
+#: What the page's and the hotspot's units keep (systemd makes them): the page's pending
+#: requests, the hotspot's key. Removed on uninstall; nothing in them is a game's.
+SERVICE_STATE_DIRS = (WEB_HOME, "/var/lib/coyote-pi-hotspot")
 #: The interpreter whose dist-packages hold the apt picamera2; the venv is made from it.
 SYSTEM_PYTHON = "/usr/bin/python3"
 
@@ -89,8 +100,15 @@ STATE_DIR = "/var/lib/coyote-pi"
 MODULES_FILE = "/etc/modules-load.d/coyote-pi.conf"
 MODULES_TEXT = "# coyote-pi: /dev/i2c-1 for the OLED (written by coyote-pi install)\ni2c-dev\n"
 UNIT_NAME = "coyote-pi.service"
-UNIT = "/etc/systemd/system/" + UNIT_NAME
-WANTS_LINK = "/etc/systemd/system/multi-user.target.wants/" + UNIT_NAME
+UNIT_DIR = "/etc/systemd/system/"
+UNIT = UNIT_DIR + UNIT_NAME
+WANTS_DIR = UNIT_DIR + "multi-user.target.wants/"
+WANTS_LINK = WANTS_DIR + UNIT_NAME
+WEB_UNIT_NAME = "coyote-pi-web.service"
+HOTSPOT_UNIT_NAME = "coyote-pi-hotspot.service"
+#: The units installed and enabled, the table's first; the first two are restarted on a change.
+UNIT_NAMES = (UNIT_NAME, WEB_UNIT_NAME, HOTSPOT_UNIT_NAME)
+RESTARTED_UNITS = (UNIT_NAME, WEB_UNIT_NAME)
 #: Bookworm's boot partition first; older images keep config.txt in /boot.
 BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")
 BACKUP_SUFFIX = ".coyote-pi.bak"
@@ -99,6 +117,7 @@ END_MARK = "# <<< coyote-pi <<<"
 
 FIRMWARE_FRAGMENT = REPO / "firmware" / "config.txt"
 UNIT_SOURCE = REPO / "systemd" / UNIT_NAME
+UNIT_SOURCES = REPO / "systemd"
 #: One pip constraints file per supported release, named after it (``bookworm.txt``).
 CONSTRAINTS_DIR = REPO / "coyote_pi" / "pi" / "constraints"
 #: The configuration written to /etc/coyote-pi/config.toml: the one template, whose defaults are the Pi's.
@@ -199,13 +218,15 @@ class Installer:
             self._apt_install,
             self._groups,
             self._user,
+            self._web_user,
+            self._user_in_web_group,
             self._venv,
             self._pip,
             self._command_link,
             self._config,
             self._modules_file,
             self._boot_config,
-            self._unit,
+            self._units,
             self._enable,
             self._restart,
         ):
@@ -218,13 +239,15 @@ class Installer:
         """Remove what :meth:`install` added (see the module docstring); return what was done."""
         for task in (
             self._disable,
-            self._remove_unit,
+            self._remove_units,
             self._remove_boot_block,
             self._remove_modules_file,
             self._remove_config,
             self._remove_state_dir,
+            self._remove_service_state,
             self._remove_command_link,
             self._remove_user,
+            self._remove_web_user,
             self._remove_groups,
             self._apt_remove,
             self._remove_prefix,
@@ -296,6 +319,31 @@ class Installer:
             self._remember("groups_added", lacking)
 
         return Step(f"add the user {USER} to the groups {', '.join(lacking)}", _shown(command), add_groups)
+
+    def _web_user(self) -> Step | None:
+        if WEB_USER in self._users():
+            return None
+        command = [
+            "useradd", "--system", "--user-group", "--home-dir", WEB_HOME, "--no-create-home",
+            "--shell", "/usr/sbin/nologin", "--groups", USER, WEB_USER,
+        ]  # fmt: skip
+
+        def create() -> None:
+            self.runner(command)
+            self._remember("web_user_created", True)
+
+        return Step(f"create the web page's system user {WEB_USER} in the group {USER}", _shown(command), create)
+
+    def _user_in_web_group(self) -> Step | None:
+        if WEB_USER not in self._group_members() or USER in self._group_members()[WEB_USER]:
+            return None
+        command = ["usermod", "--append", "--groups", WEB_USER, USER]
+
+        def add() -> None:
+            self.runner(command)
+            self._remember("groups_added", [WEB_USER])
+
+        return Step(f"add the user {USER} to the group {WEB_USER} (the page's requests)", _shown(command), add)
 
     def _venv(self) -> Step | None:
         cfg = self._path(VENV) / "pyvenv.cfg"
@@ -405,54 +453,78 @@ class Installer:
 
         return Step(summary.format(shown_path), (f"back up to {shown_path}{BACKUP_SUFFIX}", detail), apply)
 
-    def _unit(self) -> Step | None:
-        target = self._path(UNIT)
-        text = UNIT_SOURCE.read_text(encoding="utf-8")
-        if target.is_file() and target.read_text(encoding="utf-8") == text:
+    def _shipped_units(self) -> list[str]:
+        """The units of :data:`UNIT_NAMES` this checkout has (a note names one it lacks)."""
+        shipped = [name for name in UNIT_NAMES if (UNIT_SOURCES / name).is_file()]
+        for name in UNIT_NAMES:
+            note = f"systemd/{name} is not in this checkout: it is not installed."
+            if name not in shipped and note not in self.report.notes:
+                self.report.notes.append(note)
+        return shipped
+
+    def _units(self) -> Step | None:
+        changed = {}
+        for name in self._shipped_units():
+            text = (UNIT_SOURCES / name).read_text(encoding="utf-8")
+            target = self._path(UNIT_DIR + name)
+            if not (target.is_file() and target.read_text(encoding="utf-8") == text):
+                changed[name] = text
+        if not changed:
             return None
         reload = [["systemctl", "daemon-reload"]] if self._systemd_running() else []
 
         def apply() -> None:
-            _write(target, text)
+            for name, text in changed.items():
+                _write(self._path(UNIT_DIR + name), text)
             self._run_all(reload)
             self._restart_wanted = True
 
-        return Step(f"install the service unit {UNIT}", (f"write {UNIT}", *_shown(*reload)), apply)
+        names = ", ".join(changed)
+        return Step(f"install the service units {names}" if len(changed) > 1 else f"install the service unit {names}",
+                    (*(f"write {UNIT_DIR}{name}" for name in changed), *_shown(*reload)), apply)
 
     def _enable(self) -> Step | None:
-        if self._path(WANTS_LINK).is_symlink():
+        names = [name for name in self._shipped_units() if not self._path(WANTS_DIR + name).is_symlink()]
+        if not names:
             return None
-        command = ["systemctl", "enable", UNIT_NAME]
-        return Step("start the service on every boot", _shown(command), lambda: self.runner(command))
+        command = ["systemctl", "enable", *names]
+        return Step("start the services on every boot", _shown(command), lambda: self.runner(command))
 
     def _restart(self) -> Step | None:
         # Decided after the other steps ran: a dry run cannot know, and says nothing.
         if not self._restart_wanted or self._reboot_wanted or not self._systemd_running():
             return None
-        command = ["systemctl", "restart", UNIT_NAME]
-        return Step("restart the service with what changed", _shown(command), lambda: self.runner(command))
+        command = ["systemctl", "restart", *(name for name in RESTARTED_UNITS if self._path(UNIT_DIR + name).is_file())]
+        return Step("restart the services with what changed", _shown(command), lambda: self.runner(command))
 
     # -- uninstall tasks ------------------------------------------------------------
 
+    def _installed_units(self) -> list[str]:
+        return [name for name in UNIT_NAMES
+                if self._path(WANTS_DIR + name).is_symlink() or self._path(UNIT_DIR + name).exists()]
+
     def _disable(self) -> Step | None:
-        if not (self._path(WANTS_LINK).is_symlink() or self._path(UNIT).exists()):
+        names = self._installed_units()
+        if not names:
             return None
-        command = ["systemctl", "disable", UNIT_NAME]
+        command = ["systemctl", "disable", *names]
         if self._systemd_running():
             command.insert(2, "--now")
-        return Step("stop the service and stop starting it at boot", _shown(command), lambda: self.runner(command))
+        return Step("stop the services and stop starting them at boot", _shown(command), lambda: self.runner(command))
 
-    def _remove_unit(self) -> Step | None:
-        target = self._path(UNIT)
-        if not target.exists():
+    def _remove_units(self) -> Step | None:
+        targets = [self._path(UNIT_DIR + name) for name in UNIT_NAMES if self._path(UNIT_DIR + name).exists()]
+        if not targets:
             return None
         reload = [["systemctl", "daemon-reload"]] if self._systemd_running() else []
 
         def apply() -> None:
-            target.unlink()
+            for target in targets:
+                target.unlink()
             self._run_all(reload)
 
-        return Step(f"remove the service unit {UNIT}", (f"delete {UNIT}", *_shown(*reload)), apply)
+        shown = [f"delete {UNIT_DIR}{target.name}" for target in targets]
+        return Step(f"remove the service units {', '.join(t.name for t in targets)}", (*shown, *_shown(*reload)), apply)
 
     def _remove_boot_block(self) -> Step | None:
         return self._edit_boot_config(
@@ -490,6 +562,14 @@ class Installer:
             f"remove {STATE_DIR} and the game records in it", (f"delete {STATE_DIR}",), lambda: shutil.rmtree(state)
         )
 
+    def _remove_service_state(self) -> Step | None:
+        found = [path for path in SERVICE_STATE_DIRS if self._path(path).is_dir()]
+        if not found:
+            return None
+        return Step(f"remove {' and '.join(found)} (the web page's requests, the hotspot's key)",
+                    tuple(f"delete {path}" for path in found),
+                    lambda: [shutil.rmtree(self._path(path)) for path in found])
+
     def _remove_command_link(self) -> Step | None:
         link = self._path(COMMAND_LINK)
         if not (link.is_symlink() and str(link.readlink()) == VENV + "/bin/coyote-pi"):
@@ -512,6 +592,12 @@ class Installer:
             _shown(*commands),
             lambda: self._run_all(commands),
         )
+
+    def _remove_web_user(self) -> Step | None:
+        if WEB_USER not in self._users() or not self.record.get("web_user_created"):
+            return None
+        command = ["userdel", WEB_USER]
+        return Step(f"remove the web page's system user {WEB_USER}", _shown(command), lambda: self.runner(command))
 
     def _remove_groups(self) -> Step | None:
         existing = self._group_members()

@@ -32,6 +32,9 @@ from coyote_pi.table.deadlines import Deadlines, Timer
 
 log = logging.getLogger(__name__)
 
+#: The wait id of a frame read for the web page's camera view (no card wait has it).
+PREVIEW = -1
+
 
 @dataclass(frozen=True)
 class CameraResult:
@@ -93,7 +96,7 @@ class CameraReads:
         self._worker = CameraWorker(camera, reader, out) if camera is not None and reader is not None else None
         self._deadlines = deadlines
         self._clock = clock
-        self._pacing = pacing
+        self.pacing = pacing
         #: The wait open now (None: the flow waits for no cards from the camera).
         self.wait: camera_wait.CameraWait | None = None
         self._wait_id = 0
@@ -115,7 +118,7 @@ class CameraReads:
         if name == camera_wait.STANDS:
             look, stable = _count_stands, 1
         else:
-            look, stable = _look_for(name, game), self._pacing.stable_reads
+            look, stable = _look_for(name, game), self.pacing.stable_reads
         self._wait_id += 1
         self.wait = camera_wait.CameraWait(name, look, stable)
         if not self._busy:  # else the next read waits for the one in flight
@@ -132,12 +135,22 @@ class CameraReads:
         self._busy = True
         self._worker.request(self._wait_id)
 
+    def ask_preview(self) -> bool:
+        """Ask for one frame for the web page's camera view (its result comes with the
+        wait id :data:`PREVIEW`, which :meth:`take` drops); only when no wait is open and no
+        read is in flight, so a game's reads never wait for it. False: not asked."""
+        if self._worker is None or self._busy or self.wait is not None:
+            return False
+        self._busy = True
+        self._worker.request(PREVIEW)
+        return True
+
     def take(self, result: CameraResult) -> tuple[camera_wait.CameraWait, object] | None:
         """A reading arrived: the open wait it was asked for and what it settled (None: not
         yet), after feeding it; None when the wait it was asked for is gone."""
         self._busy = False
         if self.wait is not None:
-            self._deadlines.set(Timer.CAMERA, self._clock() + self._pacing.camera_interval)
+            self._deadlines.set(Timer.CAMERA, self._clock() + self.pacing.camera_interval)
         if self.wait is None or result.wait != self._wait_id:
             return None
         return self.wait, self.wait.feed(result.reading, error=result.error is not None, hung=result.hung)

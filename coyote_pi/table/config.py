@@ -11,6 +11,9 @@ optional. The sections this module reads::
                keep_photos_games: the games whose reveal photos are kept.
     [record]   dir: where game records are kept (``run`` resumes the newest unfinished one).
     [vision]   scheme: "aruco" or "qr" (the stickers printed on the cards).
+    [web]      enabled, listen ("HOST:PORT"), url (shown on the OLED; "": derived from
+               the hostname), bulletin and requests (folders shared with the page),
+               hotspot_file (the join details `coyote-pi hotspot` leaves): see docs/web.md.
 
 ``[display]``, ``[buttons]`` and ``[camera]`` belong to the device layer: they are kept
 as they are (:attr:`TableConfig.devices`) and checked by :mod:`coyote_pi.devices` when
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import socket
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +81,47 @@ KEEP_PHOTOS_GAMES = 50
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The ``[web]`` section: the table's side of its web page (docs/web.md).
+
+    The page itself (``coyote-pi web``) is its own process; the table only writes the
+    bulletin folder for it and reads the requests folder it leaves. Folders left None
+    are beside the record folder: ``<record dir>/../public`` and ``../requests``.
+    """
+
+    enabled: bool = False
+    #: Where the page listens, "HOST:PORT" (the page's unit and ``run --sim --web`` use it).
+    listen: str = "0.0.0.0:80"
+    #: The page's address as the OLED shows it; "" derives it (:meth:`address`).
+    url: str = ""
+    bulletin: Path | None = None
+    requests: Path | None = None
+    #: The Wi-Fi join details ``coyote-pi hotspot`` publishes (None: the table shows none).
+    hotspot_file: Path | None = None
+
+    def address(self) -> str:
+        """The page's address for people: ``url``, else from ``listen``: a given host as it
+        is, any address (0.0.0.0, ::) as this machine's name on mDNS (``<hostname>.local``)."""
+        if self.url:
+            return self.url
+        host, port = split_listen(self.listen)
+        if host in ("0.0.0.0", "::", ""):
+            host = socket.gethostname().split(".")[0] + ".local"
+        elif ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}/" if port == 80 else f"http://{host}:{port}/"
+
+
+def split_listen(text: str) -> tuple[str, int]:
+    """``"HOST:PORT"`` (``"[::]:80"`` for IPv6) as (host, port); ConfigError when it is not."""
+    host, colon, port = str(text).rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ConfigError(f"the listen address must look like 0.0.0.0:80 or 127.0.0.1:8080, not {text!r}")
+    return host, int(port)
+
+
+@dataclass(frozen=True)
 class TableConfig:
     game: GameSettings = field(default_factory=GameSettings)
     pacing: Pacing = field(default_factory=Pacing)
@@ -84,6 +129,7 @@ class TableConfig:
     #: The newest games whose photos stay on the device (0: only the game being played).
     keep_photos_games: int = KEEP_PHOTOS_GAMES
     scheme: str = "aruco"
+    web: WebSettings = field(default_factory=WebSettings)
     #: The device layer's sections, unchecked here: {"display": {...}, "buttons": {...}, "camera": {...}}.
     devices: dict = field(default_factory=dict)
     source: str = "defaults"
@@ -96,6 +142,14 @@ class TableConfig:
 
     def with_pacing(self, **changes) -> TableConfig:
         return self.replace(pacing=dataclasses.replace(self.pacing, **changes))
+
+    def with_web(self, **changes) -> TableConfig:
+        return self.replace(web=dataclasses.replace(self.web, **changes))
+
+    def web_folders(self) -> tuple[Path, Path]:
+        """The bulletin and requests folders: as configured, else beside the record folder."""
+        web, beside = self.web, self.record_dir.parent
+        return (web.bulletin or beside / "public", web.requests or beside / "requests")
 
 
 def default_record_dir() -> Path:
@@ -160,7 +214,7 @@ class _Reader:
         return value
 
     def config(self, data: dict, base: Path | None) -> TableConfig:
-        known = ("game", "table", "record", "vision", *DEVICE_SECTIONS)
+        known = ("game", "table", "record", "vision", "web", *DEVICE_SECTIONS)
         for name in data:
             if name not in known:
                 raise self.fail(f"unknown section [{name}] (known: {', '.join(known)})")
@@ -169,6 +223,7 @@ class _Reader:
         keep_photos = pacing.pop("keep_photos_games", KEEP_PHOTOS_GAMES)
         record = self.section(data, "record", ("dir",))
         vision = self.section(data, "vision", ("scheme",))
+        web = self.section(data, "web", tuple(f.name for f in dataclasses.fields(WebSettings)))
         devices = {}
         for name in DEVICE_SECTIONS:
             if name in data:
@@ -181,6 +236,7 @@ class _Reader:
             record_dir=self.record_dir(record, base),
             keep_photos_games=int(self.number(keep_photos, "[table] keep_photos_games", 0, 100_000, integer=True)),
             scheme=self.choice(vision.get("scheme", "aruco"), "[vision] scheme", SCHEMES),
+            web=self.web(web, base),
             devices=devices,
             source=self.source,
         )
@@ -222,13 +278,81 @@ class _Reader:
     def record_dir(self, raw: dict, base: Path | None) -> Path:
         if "dir" not in raw:
             return default_record_dir()
-        value = raw["dir"]
+        return self.path(raw["dir"], "[record] dir", base)
+
+    def path(self, value: object, where: str, base: Path | None) -> Path:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(f"[record] dir must be a folder path, not {value!r}")
+            raise self.fail(f"{where} must be a folder path, not {value!r}")
         path = Path(value).expanduser()
         return path if path.is_absolute() or base is None else base / path
+
+    def web(self, raw: dict, base: Path | None) -> WebSettings:
+        enabled = raw.get("enabled", False)
+        if not isinstance(enabled, bool):
+            raise self.fail(f"[web] enabled must be true or false, not {enabled!r}")
+        listen = raw.get("listen", WebSettings.listen)
+        try:
+            split_listen(listen)
+        except ConfigError as error:
+            raise self.fail(f"[web] listen: {error}") from None
+        url = raw.get("url", "")
+        if not isinstance(url, str) or (url and not url.startswith(("http://", "https://"))):
+            raise self.fail(f"[web] url must start with http:// or https://, or be \"\", not {url!r}")
+        paths = {key: self.path(raw[key], f"[web] {key}", base) if raw.get(key, "") != "" else None
+                 for key in ("bulletin", "requests", "hotspot_file")}
+        return WebSettings(enabled, listen, url, **paths)
 
 
 def check_game_settings(settings: GameSettings) -> None:
     """Check settings that came from flags the same way as the file's (ConfigError)."""
     _Reader("flags").game({k: v for k, v in dataclasses.asdict(settings).items() if v is not None})
+
+
+#: What the web page may change (docs/web.md), section by key. Players, variant and
+#: language are asked at the table; pins, devices, folders and the page's own settings
+#: need the configuration file and a restart.
+PAGE_SETTABLE: dict[str, tuple[str, ...]] = {
+    "game": ("start_seat",),
+    "table": (*(f.name for f in dataclasses.fields(Pacing)), "keep_photos_games"),
+}
+#: A settings file from the page larger than this is refused unread.
+PAGE_SETTINGS_LIMIT = 16_384
+
+
+def with_page_settings(config: TableConfig, text: str, *, source: str = "settings.toml") -> TableConfig:
+    """``config`` with the settings the web page proposes in the TOML ``text`` (untrusted):
+    only :data:`PAGE_SETTABLE` keys, each checked as the configuration file's are.
+    ConfigError (one line) when anything is refused; then nothing is applied.
+
+        >>> with_page_settings(TableConfig(), '[table]\\npage_seconds = 6\\n').pacing.page_seconds
+        6
+        >>> with_page_settings(TableConfig(), '[game]\\nplayers = 3\\n')
+        Traceback (most recent call last):
+        ...
+        coyote_pi.table.config.ConfigError: settings.toml: [game] players is not settable from the web page
+    """
+    reader = _Reader(source)
+    if len(text) > PAGE_SETTINGS_LIMIT:
+        raise reader.fail(f"larger than {PAGE_SETTINGS_LIMIT} characters")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise reader.fail(f"not valid TOML: {error}") from None
+    for name, section in data.items():
+        if name not in PAGE_SETTABLE or not isinstance(section, dict):
+            raise reader.fail(f"[{name}] is not settable from the web page")
+        for key in section:
+            if key not in PAGE_SETTABLE[name]:
+                raise reader.fail(f"[{name}] {key} is not settable from the web page")
+    game, table = dict(data.get("game", {})), dict(data.get("table", {}))
+    if "start_seat" in game:
+        players = {"players": config.game.players} if config.game.players is not None else {}
+        config = config.with_game(start_seat=reader.game({**players, **game}).start_seat)
+    if "keep_photos_games" in table:
+        keep = table.pop("keep_photos_games")
+        config = config.replace(keep_photos_games=int(reader.number(keep, "[table] keep_photos_games", 0, 100_000,
+                                                                    integer=True)))
+    if table:
+        changed = reader.pacing(table)
+        config = config.with_pacing(**{key: getattr(changed, key) for key in table})
+    return config

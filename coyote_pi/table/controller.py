@@ -66,6 +66,7 @@ from coyote_pi.table.presenter import Listener, Presenter, Prompt  # Prompt: for
 from coyote_pi.table.record_hold import RecordHold
 from coyote_pi.table.selector import Selector
 from coyote_pi.table.setup_wizard import SetupWizard
+from coyote_pi.table.web_side import WebSide
 from coyote_pi.table.stages import (
     CORRECT,
     DEAL_WAIT,
@@ -105,6 +106,8 @@ class Controller:
     resumed and a new game starts anyway: the screens say so until the first game of
     this run is dealt.
     ``camera_problem`` is the text key the manual path shows for the missing camera.
+    With ``[web] enabled`` the table publishes for its web page (:mod:`~coyote_pi.table.web_side`);
+    ``web_doctor`` runs the checks the page may ask for (``coyote-pi run`` passes the Pi's).
     """
 
     def __init__(
@@ -125,6 +128,7 @@ class Controller:
         events: queue.Queue | None = None,
         not_resumed: str | None = None,
         camera_problem: str = "problem.no_camera",
+        web_doctor: Callable[[], list[dict]] | None = None,
     ) -> None:
         self.config = config
         self.not_resumed = not_resumed
@@ -168,6 +172,7 @@ class Controller:
         self.final_seen = False
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
+        self.web = WebSide(self, web_doctor) if config.web.enabled else None
         if self.table is None:
             if self.hold is None:
                 self._begin_setup()
@@ -232,6 +237,8 @@ class Controller:
             self._on_button(item)
         elif isinstance(item, CameraResult):
             self._on_camera(item)
+            if self.web is not None:
+                self.web.on_camera(item)
 
     def stop(self) -> None:
         """Ask the loop to end (from any thread)."""
@@ -240,6 +247,8 @@ class Controller:
     def close(self) -> None:
         """Stop the camera worker and close the record (the devices belong to the caller)."""
         self.camera.close()
+        if self.web is not None:
+            self.web.close()
         if self.table is not None:
             self.table.close()
 
@@ -305,7 +314,14 @@ class Controller:
 
     # ------------------------------------------------------------------ setup
 
+    def use_config(self, config: TableConfig) -> None:
+        """Play the next game with ``config`` (settings from the web page, between games)."""
+        self.config, self.pacing, self.camera.pacing = config, config.pacing, config.pacing
+        self.store.keep_photos = config.keep_photos_games
+
     def _begin_setup(self) -> None:
+        if self.web is not None:
+            self.web.before_setup()
         self.setup = SetupWizard(self.config.game, self.tr.language)
         if self.setup.done:
             self.start_record()
@@ -366,6 +382,8 @@ class Controller:
             self._enter()
             self._on_time()  # a new wait reads the camera at once
         self.presenter.refresh()
+        if self.web is not None:
+            self.web.refresh()
 
     def _situation_key(self) -> tuple:
         if self.hold is not None:
@@ -404,6 +422,8 @@ class Controller:
     # ------------------------------------------------------------------ buttons
 
     def _on_button(self, event: ButtonEvent) -> None:
+        if self.web is not None and self.web.button(event):
+            return
         stage = self.stage
         if stage == RECORD:
             if event.button == "ok" and event.kind == PRESS:
@@ -470,4 +490,6 @@ class Controller:
             elif timer is Timer.WATCHDOG:  # a hung loop stops pinging, and systemd restarts it
                 self._notifier.watchdog()
                 self.deadlines.set(Timer.WATCHDOG, now + self._watchdog_every)
+            elif self.web is not None:
+                self.web.on_time(timer)
 

@@ -44,6 +44,12 @@ class Timer(enum.Enum):
     CAMERA = enum.auto()
     #: systemd hears that the loop is alive.
     WATCHDOG = enum.auto()
+    #: The web page's address, PIN or Wi-Fi code leaves the OLED.
+    WEB_SCREEN = enum.auto()
+    #: ``live.json`` is written with what changed within the last 50 ms (coalesced writes).
+    BULLETIN = enum.auto()
+    #: The web page's requests folder is looked at (between games only).
+    REQUESTS = enum.auto()
 
 
 class Deadlines:

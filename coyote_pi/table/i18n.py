@@ -361,6 +361,17 @@ CATALOGUE: dict[str, dict[str, str]] = {
     # --- the record's fingerprint ---------------------------------------------------------
     "fingerprint.title": {"en": "Record fingerprint", "de": "Protokoll-Prüfcode", "ru": "Отпечаток записи"},
     "fingerprint.qr_hint": {"en": "minus+plus: QR code", "de": "minus+plus: QR-Code", "ru": "минус+плюс: QR-код"},
+    # --- the web page: its address, its PIN, the hotspot (docs/web.md) --------------------
+    "web.hint": {"en": "minus+plus: web page", "de": "minus+plus: Webseite", "ru": "минус+плюс: веб-страница"},
+    "web.address_hint": {"en": "ok: PIN", "de": "ok: PIN", "ru": "ok: PIN"},
+    "web.pin_title": {"en": "Web page PIN", "de": "PIN der Webseite", "ru": "PIN веб-страницы"},
+    "web.pin_hint": {
+        "en": "Valid 10 minutes. ok: close",
+        "de": "Gilt 10 Minuten. ok: schließen",
+        "ru": "Действует 10 минут. ok: закрыть",
+    },
+    "web.pin_veiled": {"en": "shown on the table", "de": "steht am Tisch", "ru": "показан на столе"},
+    "web.wifi_title": {"en": "Wi-Fi", "de": "WLAN", "ru": "Wi-Fi"},
     # --- the end --------------------------------------------------------------------------
     "over.title": {"en": "Game over", "de": "Spielende", "ru": "Игра окончена"},
     "over.big": {"en": "Seat {seat} wins!", "de": "Platz {seat} siegt!", "ru": "Место {seat} победило!"},

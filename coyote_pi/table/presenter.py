@@ -117,7 +117,7 @@ class Presenter:
                                             final=game.phase == OVER, corrected=corrected)
         else:
             shown = screens.over_screens(controller.tr, game, fingerprint, offer_new_game=controller.new_game_when_over)
-        self._pages = [(screen, page) for screen in shown for page in range(self._page_count(screen))]
+        self._pages = [(screen, page) for screen in shown for page in range(self.page_count(screen))]
         now = controller.clock()
         controller.deadlines.set(Timer.VERDICT_PAGE, now + pacing.page_seconds)
         if pacing.verdict_seconds and controller.stage == stages.VERDICT:
@@ -139,6 +139,8 @@ class Presenter:
         """Hand the screen and the prompt on, each if it changed."""
         controller = self.controller
         screen = self._screen()
+        if controller.web is not None:  # the web page's address or PIN, when asked for
+            screen = controller.web.screen(screen)
         if self._pages:
             controller.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict and the end turn their own pages
         else:
@@ -232,7 +234,7 @@ class Presenter:
     def _paged(self, screen: Screen) -> Screen:
         """Lines that need several pages turn them by themselves, one per ``page_seconds``."""
         controller = self.controller
-        pages = self._page_count(screen)
+        pages = self.page_count(screen)
         if pages == 1:
             controller.deadlines.cancel(Timer.PAGE_FLIP)
             return screen
@@ -241,7 +243,7 @@ class Presenter:
         controller.deadlines.set(Timer.PAGE_FLIP, (slot + 1) * seconds)
         return dataclasses.replace(screen, page=slot % pages)
 
-    def _page_count(self, screen: Screen) -> int:
+    def page_count(self, screen: Screen) -> int:
         # Every pass of the loop asks (a camera read is one): laying out the lines again
         # each time would measure every word with the font.
         if self._counted is not None and self._counted[0] == screen:

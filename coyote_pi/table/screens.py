@@ -247,6 +247,33 @@ def qr_screen(digest: str) -> Screen:
     return Screen(qr=game_record.fingerprint_qr(digest), lines=game_record.fingerprint(digest).split("-"))
 
 
+# --- the web page ---------------------------------------------------------------------------
+
+
+def address_screen(tr: Translator, url: str) -> Screen:
+    """The web page's address as a QR code for a phone, and in text beside it."""
+    return Screen(qr=url, lines=[url.removeprefix("http://").rstrip("/"), tr("web.address_hint")])
+
+
+def pin_screen(tr: Translator, pin: str) -> Screen:
+    """A fresh PIN for the web page's setup and downloads, in two groups of three."""
+    return Screen(title=tr("web.pin_title"), big=f"{pin[:3]} {pin[3:]}", lines=[tr("web.pin_hint")])
+
+
+def wifi_screen(tr: Translator, ssid: str, password: str) -> Screen:
+    """The device's own hotspot: a QR code a phone joins with (the ``WIFI:`` payload
+    phones' cameras understand), and its name and key in text (ok goes on to the address)."""
+    return Screen(qr=wifi_payload(ssid, password), lines=[tr("web.wifi_title"), ssid, password])
+
+
+def wifi_payload(ssid: str, password: str) -> str:
+    """``WIFI:T:WPA;S:<ssid>;P:<password>;;``, with ``\\ ; , : "`` escaped as the format asks."""
+    def escaped(text: str) -> str:
+        return "".join("\\" + c if c in '\\;,:"' else c for c in text)
+
+    return f"WIFI:T:WPA;S:{escaped(ssid)};P:{escaped(password)};;"
+
+
 #: The record problems the table waits on a person for, and what ok does then.
 RECORD_PROBLEMS = {DAMAGED: "record.ok_go_on", UNRESUMABLE: "over.hint", GONE: "over.hint",
                    NOT_STARTED: "record.ok_retry"}

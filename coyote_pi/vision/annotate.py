@@ -80,3 +80,44 @@ def annotate(frame: np.ndarray, reading: TableReading) -> np.ndarray:
         _label(image, line, (10 * size, y), (255, 255, 255), scale * 1.3, thickness)
         y += 28 * size
     return image
+
+
+#: The grey that covers every place a card can be in the setup view.
+BLANK = (90, 90, 90)
+#: A card's face is larger than its sticker: a seen sticker is blanked this many times its size.
+CARD_PER_STICKER = 3.0
+
+
+def setup_view(frame: np.ndarray, reading: TableReading, width: int = 1024) -> np.ndarray:
+    """The camera's view for aiming and focusing it, safe to show anyone: ``frame``
+    scaled to at most ``width`` pixels wide, every place a card can lie (each stand's
+    card window and each mat slot, from the markers' geometry, whether or not a card
+    was read there) and every card sticker seen, read or not, filled in grey; then the
+    stands, the slots and unknown markers outlined. No card is named."""
+    image = np.array(frame, copy=False)
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    scale = min(1.0, width / image.shape[1])
+    if scale < 1.0:
+        image = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
+                           interpolation=cv2.INTER_AREA)
+    else:
+        image = image.copy()
+    for area in reading.card_areas:
+        cv2.fillPoly(image, [np.round(np.array(area) * scale).astype(np.int32)], BLANK)
+    for sighting in reading.sightings:
+        if sighting.kind in ("card", "problem", "candidate"):  # a card's sticker: blank the card around it
+            quad = np.array(sighting.corners) * scale
+            centre = quad.mean(axis=0)
+            cv2.fillPoly(image, [np.round(centre + (quad - centre) * CARD_PER_STICKER).astype(np.int32)], BLANK)
+    thickness = max(1, round(image.shape[1] / 600))
+    for sighting in reading.sightings:
+        if sighting.kind in ("anchor", "slot", "unknown"):
+            quad = np.round(np.array(sighting.corners) * scale * 4).astype(np.int32)
+            cv2.polylines(image, [quad], True, COLOURS[sighting.kind], thickness, cv2.LINE_AA, shift=2)
+            if sighting.kind == "anchor":  # "stand 3": no card in it
+                top = np.array(sighting.corners).min(axis=0) * scale
+                _label(image, sighting.label, (top[0], top[1] - 4), COLOURS["anchor"], image.shape[1] / 2200, thickness)
+    return image

@@ -206,9 +206,7 @@ class TableReader:
         """Image box around ``centre_mm`` (in the plane ``to_image`` maps from) give or
         take ``reach_mm`` (one length, or one along each axis), and the shorter side in
         pixels of a card sticker at ``sticker_centre_mm``."""
-        (cx, cy), (ru, rv) = centre_mm, np.broadcast_to(reach_mm, 2)
-        corners = np.array([(cx - ru, cy - rv), (cx + ru, cy - rv), (cx + ru, cy + rv), (cx - ru, cy + rv)])
-        box = _box(apply_homography(to_image, corners), size)
+        box = _box(apply_homography(to_image, _rectangle(centre_mm, np.broadcast_to(reach_mm, 2))), size)
         sticker = apply_homography(to_image, square_corners(sticker_centre_mm, self.markers.size_mm["card"]))
         return box, _shorter_side(sticker)
 
@@ -366,8 +364,19 @@ class TableReader:
         return TableReading(
             seats=seats, slots=slots, coyote=coyote, unplaced=sorted(unplaced, key=_card_order),
             duplicates=duplicates, unknown_ids=sorted(set(unknown)), warnings=warnings, scheme=self.scheme,
-            passes=passes, sightings=sightings,
+            passes=passes, sightings=sightings, card_areas=self._card_areas(stands, mat),
         )
+
+    def _card_areas(self, stands: dict[int, _Stand], mat: np.ndarray | None) -> list[list[list[float]]]:
+        """Each stand's card window and each slot of the mat, as image quadrilaterals."""
+        layout, card, mat_layout = self.markers.stand, self.markers.card, self.markers.mat
+        centre = (layout.card_centre_u, layout.card_bottom_v + card.height / 2)
+        reach = (card.width / 2 + layout.card_slack, card.height / 2 + layout.card_slack)
+        areas = [_quad(stand.to_image, centre, reach) for _, stand in sorted(stands.items())]
+        if mat is not None:
+            slot_reach = (mat_layout.slot_width / 2 + 4, mat_layout.slot_height / 2 + 4)
+            areas += [_quad(mat, mat_layout.slots[slot], slot_reach) for slot in SLOTS]
+        return areas
 
     @staticmethod
     def _anchor_corners(markers: list[Marker], role: str) -> np.ndarray:
@@ -580,6 +589,17 @@ def _box(points: np.ndarray, size, pad: int = 6) -> tuple[int, int, int, int] | 
     x1, y1 = np.ceil(points.max(axis=0)).astype(int) + pad
     x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
     return (x0, y0, x1, y1) if x1 - x0 >= 16 and y1 - y0 >= 16 else None
+
+
+def _rectangle(centre_mm, reach_mm) -> np.ndarray:
+    """The corners of ``centre_mm`` give or take ``reach_mm`` (along u, along v)."""
+    (cx, cy), (ru, rv) = centre_mm, reach_mm
+    return np.array([(cx - ru, cy - rv), (cx + ru, cy - rv), (cx + ru, cy + rv), (cx - ru, cy + rv)])
+
+
+def _quad(to_image: np.ndarray, centre_mm, reach_mm) -> list[list[float]]:
+    """That rectangle of a plane, in the image."""
+    return _pts(apply_homography(to_image, _rectangle(centre_mm, reach_mm)))
 
 
 def _shorter_side(quad: np.ndarray) -> float:

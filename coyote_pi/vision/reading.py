@@ -74,6 +74,9 @@ class TableReading:
     scheme: str = "aruco"
     passes: list[str] = field(default_factory=list)  # how the frame was read
     sightings: list[Sighting] = field(default_factory=list)
+    #: Every place a card can lie, in image pixels (each stand's card window, each mat
+    #: slot): what the web page's camera view blanks (not in :meth:`to_dict`).
+    card_areas: list[list[list[float]]] = field(default_factory=list)
 
     def card_values(self) -> dict[str, str]:
         """Every certain card: ``{"seat 1": "7", "slot centre": "?", ...}``."""
@@ -89,6 +92,7 @@ class TableReading:
 
     def to_dict(self) -> dict:
         data = asdict(self)
+        data.pop("card_areas")
         data["seats"] = {str(k): v for k, v in data["seats"].items()}
         return data
 

@@ -202,11 +202,13 @@ class FakeSystem:
             self._set_members(line.split(":")[0], lambda members: [m for m in members if m != name])
 
     def _systemctl(self, args: list[str]) -> None:
-        link = self._file(install.WANTS_LINK)
+        names = [name for name in args[1:] if not name.startswith("--")]
         if args[0] == "enable":
-            link.symlink_to("../" + install.UNIT_NAME)
+            for name in names:
+                self._file(install.WANTS_DIR + name).symlink_to("../" + name)
         elif args[0] == "disable":
-            link.unlink()
+            for name in names:
+                self._file(install.WANTS_DIR + name).unlink(missing_ok=True)
         else:
             assert args[0] in ("daemon-reload", "restart"), args
 

@@ -34,6 +34,8 @@ class FakeProbes:
         self.focus_found: float | Exception = 1.6
         self.focus_calls: list = []
         self.service = {"is-enabled": "enabled", "is-active": "active"}
+        self.http: int | OSError = 200
+        self.http_calls: list[str] = []
 
     def query(self, argv):
         assert argv[0] == "systemctl" and argv[2] == install.UNIT_NAME
@@ -54,6 +56,12 @@ class FakeProbes:
         if isinstance(self.focus_found, Exception):
             raise self.focus_found
         return self.focus_found
+
+    def get(self, url: str) -> int:
+        self.http_calls.append(url)
+        if isinstance(self.http, OSError):
+            raise self.http
+        return self.http
 
     def gpio(self, pins):
         if self.gpio_error:
@@ -92,9 +100,12 @@ def probes() -> FakeProbes:
 
 
 def check(root: Path, probes: FakeProbes, **options) -> dict[str, doctor.Result]:
-    host = Host(root=root, query=probes.query, i2c_probe=probes.i2c, camera_probe=probes.camera, gpio_probe=probes.gpio,
-                focus_probe=probes.focus)
-    return {result.name: result for result in Doctor(host, Options(**options)).checks()}
+    return {result.name: result for result in Doctor(fake_host(root, probes), Options(**options)).checks()}
+
+
+def fake_host(root: Path, probes: FakeProbes) -> Host:
+    return Host(root=root, query=probes.query, i2c_probe=probes.i2c, camera_probe=probes.camera, gpio_probe=probes.gpio,
+                focus_probe=probes.focus, http_probe=probes.get)
 
 
 def statuses(results: dict[str, doctor.Result]) -> dict[str, str]:
@@ -107,7 +118,7 @@ def test_a_healthy_running_device_passes_and_says_what_it_could_not_test(pi, pro
     assert statuses(results) == {
         "board": PASS, "configuration": PASS, "config.txt": PASS, "I2C bus": PASS, "OLED": PASS, "camera": SKIP,
         "camera focus": SKIP, "GPIO chip": PASS, "pin map": PASS, "button pins": SKIP, "service user": PASS, "service": PASS,
-        "marker sheet": SKIP,
+        "web page": SKIP, "marker sheet": SKIP,
     }  # fmt: skip
     assert results["board"].detail == MODEL
     assert probes.i2c_calls == [("i2c-1", 0x3D)]  # the address from [display]
@@ -134,7 +145,7 @@ def test_on_a_machine_that_is_not_a_pi_everything_it_cannot_check_is_skipped(tmp
 
     lines = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert len(lines) == 14 and lines[-1] == "Summary: 1 pass, 0 fail, 12 skip"
+    assert len(lines) == 15 and lines[-1] == "Summary: 1 pass, 0 fail, 13 skip"
     assert (
         lines[0]
         == "SKIP  board          not a Raspberry Pi: the I2C, OLED, camera, GPIO and pin checks cannot run here"
@@ -443,3 +454,27 @@ def test_a_picamera2_built_for_another_numpy_fails_the_camera_check_instead_of_c
     assert f"picamera2 does not load (ValueError: {broken_picamera2}" in results["camera"].detail
     assert "make the venv afresh ('sudo rm -r /opt/coyote-pi/venv && sudo make install')" in results["camera"].detail
     assert results["GPIO chip"].status == PASS  # the checks after it still ran
+
+
+def test_the_web_page_answers_or_the_doctor_says_where_to_look(pi, probes):
+    write(pi, "etc/coyote-pi/config.toml", '[web]\nenabled = true\nlisten = "0.0.0.0:80"\nurl = "http://table.local/"\n')
+    result = check(pi, probes)["web page"]
+    assert (result.status, probes.http_calls) == (PASS, ["http://127.0.0.1:80/"])
+    assert "HTTP 200" in result.detail and "http://table.local/" in result.detail
+    probes.http = ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused")
+    result = check(pi, probes)["web page"]
+    assert result.status == FAIL
+    assert "no answer at http://127.0.0.1:80/" in result.detail and "journalctl -u coyote-pi-web" in result.detail
+
+
+def test_the_checks_the_running_table_runs_touch_none_of_its_devices(pi, probes):
+    def refuse(*args):
+        raise AssertionError("the running table holds this device")
+
+    host = fake_host(pi, probes)
+    host.i2c_probe = host.camera_probe = host.gpio_probe = host.focus_probe = refuse
+    checks = doctor.in_table_checks(Path("/etc/coyote-pi/config.toml"), host)
+    assert [c["name"] for c in checks] == ["board", "configuration", "config.txt", "I2C bus", "camera focus",
+                                           "GPIO chip", "pin map", "service user"]
+    assert {c["name"]: c["ok"] for c in checks}["board"] is True
+    assert all(isinstance(c["detail"], str) and c["ok"] in (True, False, None) for c in checks)

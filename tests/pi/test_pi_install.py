@@ -30,6 +30,11 @@ BOOT = "boot/firmware/config.txt"
 BACKUP = BOOT + install.BACKUP_SUFFIX
 
 
+def shipped_units() -> list[str]:
+    """The units this checkout ships (the web page's comes with the page's own branch)."""
+    return [name for name in install.UNIT_NAMES if (install.UNIT_SOURCES / name).is_file()]
+
+
 def quiet(root: Path, system: FakeSystem, **options) -> Installer:
     return Installer(root, system, out=lambda line: None, **options)
 
@@ -42,12 +47,13 @@ def test_dry_run_prints_every_step_and_changes_nothing(pi_root, system):
     assert snapshot(pi_root) == before
     assert system.commands == []
     summaries = [step.summary for step in report.steps]
-    assert len(summaries) == 10, summaries  # apt, user, venv, pip, link, config, modules, boot, unit, enable
+    # apt, user, web user, venv, pip, link, config, modules, boot, units, enable
+    assert len(summaries) == 11, summaries
     text = "\n".join(printed)
     missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
     assert f"$ apt-get install -y --no-install-recommends {' '.join(missing)}" in text
     assert f"$ {install.SYSTEM_PYTHON} -m venv --clear --system-site-packages {install.VENV}" in text
-    assert "$ systemctl enable coyote-pi.service" in text
+    assert f"$ systemctl enable {' '.join(shipped_units())}" in text
 
 
 def test_install_makes_every_part(pi_root, system):
@@ -62,7 +68,18 @@ def test_install_makes_every_part(pi_root, system):
     ) in lines
     pip = next(c for c in system.commands if c[1:4] == ["-m", "pip", "install"])
     assert pip[pip.index("--constraint") + 1] == str(install.CONSTRAINTS_DIR / "bookworm.txt")
-    assert "systemctl enable coyote-pi.service" in lines
+    assert f"systemctl enable {' '.join(shipped_units())}" in lines
+    assert (
+        "useradd --system --user-group --home-dir /var/lib/coyote-pi-web --no-create-home "
+        "--shell /usr/sbin/nologin --groups coyote coyote-web"
+    ) in lines
+    assert "usermod --append --groups coyote-web coyote" in lines
+    group = (pi_root / "etc/group").read_text()
+    assert any(line.startswith("coyote:") and line.endswith(":coyote-web") for line in group.splitlines())
+    assert any(line.startswith("coyote-web:") and line.endswith(":coyote") for line in group.splitlines())
+    for name in shipped_units():
+        assert (pi_root / install.UNIT_DIR.lstrip("/") / name).read_text() == (install.UNIT_SOURCES / name).read_text()
+        assert (pi_root / install.WANTS_DIR.lstrip("/") / name).is_symlink()
     # The firmware changed, so the host reboots rather than the service restarting now.
     assert "systemctl restart coyote-pi.service" not in lines
     assert any("sudo reboot" in note for note in report.notes)
@@ -107,8 +124,8 @@ def test_uninstall_restores_the_original_tree(pi_root, system):
     assert after.pop(BACKUP) == installed_boot
     assert after == original
     lines = system.lines()
-    assert lines[0] == "systemctl disable --now coyote-pi.service"
-    assert "userdel coyote" in lines
+    assert lines[0] == f"systemctl disable --now {' '.join(shipped_units())}"
+    assert "userdel coyote" in lines and "userdel coyote-web" in lines
     missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
     assert lines[-1] == "apt-get remove -y " + " ".join(missing)
 
@@ -158,6 +175,15 @@ def test_game_records_are_kept_unless_purged(pi_root, system):
     assert not records.exists()
 
 
+def test_the_pages_requests_and_the_hotspots_key_go_with_the_install(pi_root, system):
+    quiet(pi_root, system).install()
+    for folder, name in (("var/lib/coyote-pi-web/requests", "preview.want"), ("var/lib/coyote-pi-hotspot", "key")):
+        (pi_root / folder).mkdir(parents=True)
+        (pi_root / folder / name).write_text("made by the running services")
+    quiet(pi_root, system).uninstall()
+    assert not (pi_root / "var/lib/coyote-pi-web").exists() and not (pi_root / "var/lib/coyote-pi-hotspot").exists()
+
+
 def test_new_code_is_reinstalled_and_the_service_restarted(pi_root, system):
     quiet(pi_root, system).install()
     (pi_root / install.SOURCE_STAMP.lstrip("/")).write_text("an older source\n")
@@ -166,7 +192,8 @@ def test_new_code_is_reinstalled_and_the_service_restarted(pi_root, system):
     report = quiet(pi_root, system).install()
 
     assert [step.summary.split()[0] for step in report.steps] == ["install", "restart"]
-    assert system.lines()[-1] == "systemctl restart coyote-pi.service"
+    restarted = [name for name in shipped_units() if name in install.RESTARTED_UNITS]
+    assert system.lines()[-1] == "systemctl restart " + " ".join(restarted)  # the table and its page
 
 
 def test_an_existing_user_gets_the_groups_and_keeps_its_account(pi_root, system):
@@ -185,6 +212,7 @@ def test_an_existing_user_gets_the_groups_and_keeps_its_account(pi_root, system)
         "gpasswd --delete coyote gpio",
         "gpasswd --delete coyote i2c",
         "gpasswd --delete coyote video",
+        "gpasswd --delete coyote coyote-web",
     ]
     after = snapshot(pi_root)
     after.pop(BACKUP)
@@ -247,7 +275,7 @@ def test_without_systemd_running_nothing_is_started_or_stopped(pi_root, system):
     assert not any("daemon-reload" in line or "restart" in line for line in system.lines())
     system.commands.clear()
     quiet(pi_root, system).uninstall()
-    assert system.lines()[0] == "systemctl disable coyote-pi.service"
+    assert system.lines()[0] == f"systemctl disable {' '.join(shipped_units())}"
 
 
 def test_skip_apt_leaves_packages_alone(pi_root, system):
@@ -524,4 +552,4 @@ def test_the_installer_runs_on_the_standard_library_alone(pi_root):
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert "Dry run: 10 steps would run; nothing was changed." in result.stdout
+    assert "Dry run: 11 steps would run; nothing was changed." in result.stdout

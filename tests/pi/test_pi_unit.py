@@ -47,11 +47,30 @@ def test_the_unit_is_watched_and_sandboxed():
         "Type": "notify", "NotifyAccess": "main", "WatchdogSec": "30", "Restart": "on-failure",
         "DevicePolicy": "closed", "PrivateNetwork": "yes", "ProtectSystem": "strict", "ProtectHome": "yes",
         "PrivateTmp": "yes", "NoNewPrivileges": "yes", "CapabilityBoundingSet": "", "MemoryDenyWriteExecute": "yes",
-        "UMask": "0077",
+        "UMask": "0027",
     }.items():  # fmt: skip
         assert unit[key] == [value], key
     devices = {value.split()[0] for value in unit["DeviceAllow"]}
     assert devices == {"char-gpiochip", "/dev/gpiomem", "char-i2c", "char-video4linux", "char-media", "char-dma_heap"}
+
+
+def test_the_web_page_reads_the_records_and_the_bulletin_but_never_private():
+    unit = unit_settings()
+    # The group (the page's user is in it) may read and enter; others nothing. private/
+    # is made 0700 with 0600 files by the record itself, whatever the umask.
+    assert unit["StateDirectoryMode"] == ["0750"] and unit["UMask"] == ["0027"]
+    assert unit["RuntimeDirectory"] == ["coyote-pi coyote-pi/public"] and unit["RuntimeDirectoryMode"] == ["0750"]
+    assert unit["RuntimeDirectoryPreserve"] == ["yes"]  # the page keeps seeing it across a restart
+    assert unit["ReadWritePaths"] == ["-" + install.WEB_HOME]
+
+
+def test_the_hotspot_unit_runs_the_installed_command_once_and_keeps_its_key_from_the_page():
+    settings = unit_settings(install.UNIT_SOURCES / install.HOTSPOT_UNIT_NAME)
+    assert settings["ExecStart"] == [f"{install.VENV}/bin/coyote-pi hotspot --config {install.CONFIG} "
+                                     "--out /run/coyote-pi-hotspot/hotspot.json"]
+    assert settings["Type"] == ["oneshot"] and settings["RemainAfterExit"] == ["yes"]
+    assert settings["Group"] == [install.USER] and settings["RuntimeDirectoryMode"] == ["0750"]
+    assert "User" not in settings  # root: NetworkManager lets root open a hotspot
 
 
 def verify_root(tmp_path: Path, unit_source: Path = install.UNIT_SOURCE, unit_path: str = install.UNIT) -> Path:

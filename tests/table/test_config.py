@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from importlib import resources
 from pathlib import Path
 
@@ -10,7 +11,8 @@ import pytest
 
 from coyote_pi.cli import main as coyote_pi
 from coyote_pi.commands import run as run_command
-from coyote_pi.table.config import ConfigError, GameSettings, Pacing, TableConfig, load_config, load_config_text
+from coyote_pi.table.config import (ConfigError, GameSettings, Pacing, TableConfig, load_config, load_config_text,
+                                    with_page_settings)
 
 EXAMPLE = Path(str(resources.files("coyote_pi").joinpath("data", "coyote-pi.example.toml")))
 
@@ -28,11 +30,71 @@ def test_the_shipped_example_is_valid_and_documents_the_defaults():
 def test_the_example_and_its_device_sections_open_through_run(tmp_path):
     args = argparse.Namespace(config=str(EXAMPLE), sim=False, players=3, variant="trickster", language="ru",
                               start_seat="2", record_dir=str(tmp_path), scripted=False, camera_size=None,
-                              no_view=False, seed=None, deal=None)
+                              no_view=False, seed=None, deal=None, web=None)
     config, devices = run_command._settings(args)
     assert config.game == GameSettings(3, "trickster", "ru", 2)  # flags override the file
     assert config.record_dir == tmp_path
     assert devices.display.driver == "ssd1306" and devices.camera.backend == "picamera2"
+    # The Pi's page: what the units make and read (systemd/coyote-pi.service, coyote-pi-hotspot.service).
+    assert config.web.enabled and config.web.listen == "0.0.0.0:80"
+    assert config.web_folders() == (Path("/run/coyote-pi/public"), Path("/var/lib/coyote-pi-web/requests"))
+    assert config.web.hotspot_file == Path("/run/coyote-pi-hotspot/hotspot.json")
+
+
+def test_the_web_section_has_defaults_beside_the_records_and_an_address_from_the_host_name(tmp_path, monkeypatch):
+    config = load_config_text(f'[record]\ndir = "{tmp_path / "games"}"\n')
+    assert not config.web.enabled
+    assert config.web_folders() == (tmp_path / "public", tmp_path / "requests")
+    monkeypatch.setattr("socket.gethostname", lambda: "coyote-pi.lan")
+    assert config.web.address() == "http://coyote-pi.local/"
+    assert config.with_web(listen="0.0.0.0:8080").web.address() == "http://coyote-pi.local:8080/"
+    assert config.with_web(listen="127.0.0.1:8080").web.address() == "http://127.0.0.1:8080/"
+    assert config.with_web(listen="[::1]:80").web.address() == "http://[::1]/"
+    assert config.with_web(url="http://table.example/").web.address() == "http://table.example/"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[web]\nenabled = 1\n", "t.toml: [web] enabled must be true or false, not 1"),
+    ('[web]\nlisten = "80"\n', "t.toml: [web] listen: the listen address must look like 0.0.0.0:80 or "
+                                 "127.0.0.1:8080, not '80'"),
+    ('[web]\nlisten = "0.0.0.0:70000"\n', "t.toml: [web] listen: the listen address must look like 0.0.0.0:80 or "
+                                           "127.0.0.1:8080, not '0.0.0.0:70000'"),
+    ('[web]\nurl = "coyote.local"\n', "t.toml: [web] url must start with http:// or https://, or be \"\", "
+                                       "not 'coyote.local'"),
+    ("[web]\nbulletin = 3\n", "t.toml: [web] bulletin must be a folder path, not 3"),
+    ("[web]\nport = 80\n", "t.toml: [web] has an unknown key 'port' (known: enabled, listen, url, bulletin, "
+                            "requests, hotspot_file)"),
+])
+def test_web_mistakes_name_the_key(text, message):
+    with pytest.raises(ConfigError) as caught:
+        load_config_text(text, source="t.toml")
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[game]\nplayers = 3\n", "[game] players is not settable from the web page"),
+    ('[game]\nlanguage = "de"\n', "[game] language is not settable from the web page"),
+    ('[buttons]\npinmap = "/etc/passwd"\n', "[buttons] is not settable from the web page"),
+    ('[record]\ndir = "/tmp"\n', "[record] is not settable from the web page"),
+    ("[game]\nstart_seat = 5\n", "[game] start_seat 5 is not one of the 4 seats"),
+    ("[table]\npage_seconds = 0\n", "[table] page_seconds must be 0.5 to 60, not 0"),
+    ("table = 3\n", "[table] is not settable from the web page"),
+    ("[table\n", "not valid TOML"),
+    ("#" * 20_000, "larger than 16384 characters"),
+])
+def test_settings_from_the_web_page_are_checked_like_the_file_and_refused_whole(text, message):
+    config = TableConfig(game=GameSettings(players=4))
+    with pytest.raises(ConfigError) as caught:
+        with_page_settings(config, text)
+    assert str(caught.value).startswith("settings.toml: " + message)
+
+
+def test_settings_from_the_web_page_change_only_what_they_name():
+    config = TableConfig(game=GameSettings(players=4, language="de"))
+    changed = with_page_settings(config, "[game]\nstart_seat = 3\n[table]\nverdict_seconds = 20\nkeep_photos_games = 5\n")
+    assert changed.game == GameSettings(4, None, "de", 3)
+    assert changed.pacing == dataclasses.replace(config.pacing, verdict_seconds=20)
+    assert changed.keep_photos_games == 5 and changed.record_dir == config.record_dir
 
 
 def test_relative_record_folders_are_relative_to_the_file(tmp_path):

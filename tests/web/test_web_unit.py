@@ -17,12 +17,13 @@ def test_the_unit_has_no_device_and_writes_only_its_requests():
     unit = unit_settings(UNIT)
     for key, value in {"User": "coyote-web", "DevicePolicy": "closed", "PrivateDevices": "yes",
                        "ProtectSystem": "strict", "Restart": "on-failure",
-                       "ReadOnlyPaths": "-/var/lib/coyote-pi/games -/run/coyote-pi/public",
                        "ReadWritePaths": "/var/lib/coyote-pi-web/requests",
                        "AmbientCapabilities": "CAP_NET_BIND_SERVICE",
                        "CapabilityBoundingSet": "CAP_NET_BIND_SERVICE"}.items():
         assert unit[key] == [value], key
     assert "DeviceAllow" not in unit and "MemoryMax" in unit
+    # Read-only by ProtectSystem=strict, not by a bind mount of a folder that may come later.
+    assert "ReadOnlyPaths" not in unit
 
 
 def test_the_unit_starts_the_command_with_flags_it_has():

@@ -1,0 +1,94 @@
+"""The table's side of its web page (docs/web.md), as one part of the controller.
+
+With ``[web] enabled`` the controller builds a :class:`WebSide` and calls it at a few
+points of its loop; it joins
+
+- the :class:`~coyote_pi.table.bulletin.Bulletin` (``live.json``: what the table does,
+  in public terms), fed by a :class:`~coyote_pi.table.bulletin.BulletinFeed` listener and
+  by :func:`~coyote_pi.table.bulletin.table_facts` after every pass of the loop;
+- the :class:`~coyote_pi.table.web_access.WebAccess` screens (the page's address, its
+  PIN, the hotspot's join code) and the chord that asks for them;
+- the :class:`~coyote_pi.table.web_requests.WebRequests` from the page (camera view,
+  doctor, settings), answered between games only.
+
+The page itself is another process (``coyote-pi web``), which only reads files.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from coyote_pi.devices.events import ButtonEvent
+from coyote_pi.devices.screen import Screen
+from coyote_pi.table.bulletin import Bulletin, BulletinFeed, between_games, table_facts
+from coyote_pi.table.camera_reads import CameraResult
+from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.web_access import WebAccess
+from coyote_pi.table.web_requests import DoctorChecks, WebRequests
+
+if TYPE_CHECKING:
+    from coyote_pi.table.controller import Controller
+
+
+class WebSide:
+    """The bulletin, the access screens and the requests of the ``controller``'s table;
+    ``doctor`` runs the checks the page may ask for (None: it cannot ask)."""
+
+    def __init__(self, controller: Controller, doctor: DoctorChecks | None = None) -> None:
+        self.controller = controller
+        web = controller.config.web
+        bulletin_folder, requests_folder = controller.config.web_folders()
+        url = web.address()
+        self.bulletin = Bulletin(bulletin_folder, clock=controller.clock, deadlines=controller.deadlines, url=url,
+                                 page_count=controller.presenter.page_count, veil=self._veil)
+        self.access = WebAccess(controller, self.bulletin, url, web.hotspot_file)
+        self.requests = WebRequests(controller, requests_folder, self.bulletin, doctor)
+        controller.listeners.append(BulletinFeed(self.bulletin))
+        self._between: bool | None = None
+
+    def _veil(self, screen: Screen) -> Screen:
+        return self.access.veil(screen)
+
+    # -- the controller's hooks
+
+    def button(self, event: ButtonEvent) -> bool:
+        """A press, before the stage's handler; True: it was this part's."""
+        return self.access.button(event)
+
+    def screen(self, shown: Screen) -> Screen:
+        """The screen the presenter chose, or this part's."""
+        return self.access.screen(shown)
+
+    def on_camera(self, result: CameraResult) -> None:
+        self.requests.on_camera(result)
+
+    def on_time(self, timer: Timer) -> None:
+        if timer is Timer.BULLETIN:
+            self.bulletin.flush()
+        elif timer is Timer.WEB_SCREEN:
+            self.access.close()
+        elif timer is Timer.REQUESTS:
+            self.access.hotspot_check()
+            self.requests.poll()
+
+    def before_setup(self) -> None:
+        """A game is about to be set up: the page's settings apply to it, its questions included."""
+        self.requests.take_settings()
+
+    def refresh(self) -> None:
+        """After every pass of the loop: publish where the table stands; a game that
+        started (or ended) stops (or starts) answering the page's setup requests."""
+        controller = self.controller
+        now_between = between_games(controller)
+        if now_between != self._between:
+            self._between = now_between
+            if now_between:
+                self.requests.between_games()
+            else:
+                self.requests.game_starts()
+        self.bulletin.facts(table_facts(controller))
+
+    def close(self) -> None:
+        """Write what is still held back, and stop the requests' thread."""
+        self.bulletin.flush_held()
+        self.requests.close()

@@ -1,0 +1,303 @@
+"""The table's side of its web page: live.json holds no card of an open round, writes are
+coalesced and survive a failing folder, the chord shows the address and a PIN whose hash
+alone is published, and the page's requests are answered between games only."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from pathlib import Path
+
+import pytest
+
+from coyote_pi.devices.render import ScreenRenderer, split_to_width
+from coyote_pi.engine.views import open_round, public_view
+from coyote_pi.sim import rig as sim_rig
+from coyote_pi.sim.presser import NO_BOUNCE, QueueFingers, SimulatedPresser
+from coyote_pi.sim.rig import SimOptions
+from coyote_pi.table import bulletin as bulletin_module
+from coyote_pi.table import screens
+from coyote_pi.table.bulletin import Bulletin, TableFacts
+from coyote_pi.table.deadlines import Deadlines, Timer
+from coyote_pi.table.i18n import Translator
+from coyote_pi.table import web_requests
+from coyote_pi.table.web_access import HotspotJoin, pin_hash
+
+from .conftest import fast_sim, play, running_table, sim_devices, table_config
+from .test_record_problems import _decoded
+
+#: The fields that hold cards in anything the engine writes (results, rounds, events).
+CARD_KEYS = {"card", "cards", "centre", "extra", "replacement", "seats", "seat_cards", "deck", "drawn"}
+
+
+def web_config(folder: Path, players: int, variant: str = "basic", **options):
+    config = table_config(folder / "games", players, variant, **options)
+    return config.with_web(enabled=True, url="http://table.test/")
+
+
+def _card_fields(node, found: list) -> list:
+    """Every dict in ``node`` that holds a card field, with the round it names."""
+    if isinstance(node, dict):
+        if CARD_KEYS & node.keys():
+            found.append(node)
+        for value in node.values():
+            _card_fields(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _card_fields(value, found)
+    return found
+
+
+def test_no_live_json_written_during_an_open_round_holds_a_card_of_it(tmp_path, monkeypatch):
+    written: list[tuple[dict, object, float]] = []
+    holder: dict = {}
+    real_write = bulletin_module.write_atomically
+
+    def spying_write(path, data):
+        if path.name == "live.json":
+            controller = holder["rig"].controller
+            game = controller.game
+            opened = None if game is None else open_round(game)
+            cards = None if opened is None else (opened.number, dict(opened.seat_cards), opened.centre, opened.extra)
+            written.append((json.loads(data), cards, controller.web.bulletin._last_write))
+        real_write(path, data)
+
+    monkeypatch.setattr(bulletin_module, "write_atomically", spying_write)
+    real_open_rig = sim_rig.open_rig
+
+    def remembering_open_rig(*args, **kwargs):
+        rig = real_open_rig(*args, **kwargs)
+        holder["rig"] = rig
+        return rig
+
+    monkeypatch.setattr(sim_rig, "open_rig", remembering_open_rig)
+    played = play(web_config(tmp_path, 4, "trickster"), sim=fast_sim(seed=4))
+    opened = [(document, cards) for document, cards, _ in written if cards is not None]
+    assert len(opened) > 20, "the game was too short to check anything"
+    for document, (number, seats, centre, extra) in opened:
+        # (A write at the end of a 50 ms gap may still say the round before: the check holds all the same.)
+        for holding in _card_fields(document, []):
+            # Only a closed round's result may name cards: never the open round's.
+            assert holding.get("round") is not None and holding["round"] < number, holding
+        assert document["public"]["round"] <= number
+        assert "history" not in json.dumps(document)
+    # Every write follows the last by 50 ms or more and counts up by one.
+    seqs = [document["seq"] for document, _, _ in written]
+    assert seqs == list(range(len(seqs)))
+    times = [moment for _, _, moment in written][:-1]  # the last, at the table's end, is written at once
+    assert all(later - earlier >= 0.05 - 1e-9 for earlier, later in zip(times, times[1:]))
+    # The last state is the game's end, as the engine's public view has it.
+    last = json.loads((tmp_path / "public" / "live.json").read_text())
+    assert last["stage"] == "over" and last["between_games"]
+    assert last["public"] == json.loads(json.dumps(public_view(played.game)))
+    assert last["game_file"] == played.path.name and last["web"]["url"] == "http://table.test/"
+    assert last["log"][-1] == played.spy.lines[-1]
+
+
+def _facts(stage: str) -> TableFacts:
+    return TableFacts(stage, "en", 2, "basic", None, False, True, "ok", None)
+
+
+def test_bursts_are_coalesced_and_the_last_state_is_written_within_50_ms(tmp_path):
+    now = [100.0]
+    deadlines = Deadlines()
+    bulletin = Bulletin(tmp_path, clock=lambda: now[0], deadlines=deadlines, url="u", page_count=lambda s: 1)
+    bulletin.facts(_facts("setup"))
+    first = json.loads((tmp_path / "live.json").read_text())
+    for moment, stage in ((100.01, "turn"), (100.02, "guess"), (100.03, "verdict")):
+        now[0] = moment
+        bulletin.facts(_facts(stage))
+    assert json.loads((tmp_path / "live.json").read_text()) == first  # held back ...
+    assert deadlines.next_due() == pytest.approx(100.05)  # ... until the gap is over
+    now[0] = 100.05
+    assert deadlines.due(now[0]) == [Timer.BULLETIN]
+    bulletin.flush()
+    last = json.loads((tmp_path / "live.json").read_text())
+    assert (last["seq"], last["stage"]) == (1, "verdict")
+
+
+def test_a_failing_bulletin_folder_is_said_once_and_survived(tmp_path, caplog):
+    folder = tmp_path / "public"
+    folder.write_text("a file where the folder should be")
+    now = [0.0]
+    bulletin = Bulletin(folder, clock=lambda: now[0], deadlines=Deadlines(), url="u", page_count=lambda s: 1)
+    with caplog.at_level(logging.WARNING, logger="coyote_pi.table.bulletin"):
+        for step in range(5):
+            now[0] += 1
+            bulletin.facts(_facts(f"stage {step}"))
+    assert [r.levelname for r in caplog.records] == ["ERROR"]
+    folder.unlink()
+    folder.mkdir()
+    now[0] += 1
+    bulletin.facts(_facts("back"))
+    assert json.loads((folder / "live.json").read_text())["stage"] == "back"
+    assert "written again" in caplog.records[-1].getMessage()
+
+
+def _live(folder: Path) -> dict:
+    return json.loads((folder / "live.json").read_text())
+
+
+def test_the_chord_shows_the_address_then_a_pin_whose_hash_alone_is_published(tmp_path):
+    config = web_config(tmp_path, 3, start=None)
+    public = tmp_path / "public"
+    with running_table(config, SimOptions(players=False, camera="scene"), devices=sim_devices()) as (rig, spy):
+        presser = SimulatedPresser(rig.devices.pin_factory, rig.devices.pinmap, bounce=NO_BOUNCE)
+        spy.wait_for(lambda p: p.setup == ("start", None))
+        spy.wait_for_screen(lambda stage, s: "minus+plus: web page" in s.lines)
+        presser.chord(2)
+        address = spy.wait_for_screen(lambda stage, s: s.qr == "http://table.test/")
+        assert address.lines == ("table.test", "ok: PIN")
+        presser.tap(2, "ok")
+        shown = spy.wait_for_screen(lambda stage, s: s.title == "Web page PIN")
+        pin = shown.big.replace(" ", "")
+        assert len(pin) == 6 and pin.isdigit()
+        time.sleep(0.2)  # the 50 ms gap
+        live = _live(public)
+        published = live["web"]["pin"]
+        assert published["sha256"] == pin_hash(pin, published["salt"]) and len(published["salt"]) == 32
+        assert live["screen"]["big"] == "*** ***" and pin not in json.dumps(live["screen"])
+        assert not any(pin in line for line in live["log"])
+        presser.tap(3, "minus")  # any other press closes it; the setup did not move
+        spy.wait_for_screen(lambda stage, s: s.title == "Who starts?")
+        presser.tap(1, "ok")  # the game starts as ever
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (1,))
+        assert _live(public)["web"]["pin"] == published  # still valid for the page
+
+
+def test_the_hotspot_join_code_is_shown_by_itself_and_kept_off_the_bulletin(tmp_path):
+    join = tmp_path / "hotspot.json"
+    join.write_text(HotspotJoin("coyote-pi", "s3cret-key", "http://10.42.0.1/").to_json())
+    config = web_config(tmp_path, 3, start=None).with_web(hotspot_file=join, url="")
+    with running_table(config, fast_sim(players=False)) as (rig, spy):
+        wifi = spy.wait_for_screen(lambda stage, s: s.qr.startswith("WIFI:"))
+        assert wifi.qr == "WIFI:T:WPA;S:coyote-pi;P:s3cret-key;;"
+        time.sleep(0.2)
+        assert "s3cret-key" not in (tmp_path / "public" / "live.json").read_text()
+        QueueFingers(rig.controller.queue).tap(1, "ok")
+        spy.wait_for_screen(lambda stage, s: s.qr == "http://10.42.0.1/")
+
+
+def test_page_settings_apply_at_the_next_game_and_bad_ones_are_refused_in_one_line(tmp_path):
+    requests = tmp_path / "requests"
+    requests.mkdir()
+    (requests / "settings.toml").write_text("[table]\npage_seconds = 7\n")
+    config = web_config(tmp_path, 2)
+    with running_table(config, fast_sim(players=False)) as (rig, spy):
+        spy.wait_for(lambda p: p.stage == "turn")
+        assert rig.controller.pacing.page_seconds == 7
+        assert not (requests / "settings.toml").exists()
+        result = json.loads((tmp_path / "public" / "settings-result.json").read_text())
+        assert result["ok"] is True and result["error"] is None
+        # During a game a new file waits: nothing is applied.
+        (requests / "settings.toml").write_text("[game]\nplayers = 5\n")
+        time.sleep(1.5)
+        assert (requests / "settings.toml").exists() and rig.controller.pacing.page_seconds == 7
+        rig.controller.web.requests.take_settings()  # as the next game's setup would
+    result = json.loads((tmp_path / "public" / "settings-result.json").read_text())
+    assert result == {**result, "ok": False, "error": "settings.toml: [game] players is not settable from the web page"}
+    assert not (requests / "settings.toml").exists()
+
+
+def test_the_camera_view_is_written_between_games_only_and_deleted_when_a_game_starts(tmp_path):
+    requests, public = tmp_path / "requests", tmp_path / "public"
+    requests.mkdir()
+    (requests / "preview.want").touch()
+    (requests / "doctor.want").touch()
+    checks = [{"name": "board", "ok": None, "detail": "not a Raspberry Pi"}]
+    config = web_config(tmp_path, 3, start=None)
+    with running_table(config, SimOptions(players=False, camera="render"), devices=sim_devices(),
+                       web_doctor=lambda: checks) as (rig, spy):
+        spy.wait_for(lambda p: p.setup == ("start", None))
+        deadline = time.monotonic() + 30
+        while not (public / "preview.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        info = json.loads((public / "preview.json").read_text())
+        assert info["width"] <= 1024 and info["stands"] == {"1": "ok", "2": "ok", "3": "ok"}
+        assert (public / "preview.jpg").read_bytes()[:2] == b"\xff\xd8"
+        assert json.loads((public / "doctor.json").read_text())["checks"] == checks
+        QueueFingers(rig.controller.queue).tap(1, "ok")
+        spy.wait_for(lambda p: p.stage in ("deal", "turn"))
+        time.sleep(0.3)
+        assert not (public / "preview.jpg").exists() and not (public / "preview.json").exists()
+        (requests / "preview.want").touch()
+        spy.wait_for(lambda p: p.stage == "turn")
+        time.sleep(2.5)
+        assert not (public / "preview.jpg").exists()
+        assert not _live(public)["between_games"]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_the_address_and_wifi_codes_read_back_and_their_text_loses_no_letter(language):
+    renderer = ScreenRenderer()
+    tr = Translator(language)
+    address = screens.address_screen(tr, "http://coyote-pi.local/")
+    wifi = screens.wifi_screen(tr, "coyote-pi", "k7d9-x2mq")
+    assert _decoded(renderer.render(address)) == ["http://coyote-pi.local/"]
+    assert _decoded(renderer.render(wifi)) == ["WIFI:T:WPA;S:coyote-pi;P:k7d9-x2mq;;"]
+    font, width = renderer.small_bold, 58
+    for line in (*address.lines, *wifi.lines):
+        rows = split_to_width(line, font, width)
+        assert all(font.getlength(row) <= width for row in rows)
+        assert "".join(rows).replace(" ", "") == line.replace(" ", "")
+
+
+def test_a_wifi_code_escapes_what_the_format_reserves():
+    assert screens.wifi_payload('my;net:1', 'p"w\\,x') == 'WIFI:T:WPA;S:my\\;net\\:1;P:p\\"w\\\\\\,x;;'
+
+
+def test_the_chord_keeps_its_meaning_in_the_game_and_gives_the_address_after_the_records_qr(tmp_path):
+    config = web_config(tmp_path, 2)
+    with running_table(config, fast_sim(players=False)) as (rig, spy):
+        fingers = QueueFingers(rig.controller.queue)
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (1,))
+        fingers.tap(1, "ok")
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (2,))
+        fingers.chord(1)  # on a turn: the undo, as ever
+        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (1,) and p.undos == 1)
+        assert rig.controller.web.access.showing is None
+    with running_table(web_config(tmp_path / "over", 2), fast_sim(seed=2)) as (rig, spy):
+        spy.wait_for(lambda p: p.stage == "over", timeout=60)
+        fingers = QueueFingers(rig.controller.queue)
+        fingers.chord(1)
+        spy.wait_for_screen(lambda stage, s: s.qr and s.qr != "http://table.test/")  # the record's hash
+        fingers.chord(2)
+        spy.wait_for_screen(lambda stage, s: s.qr == "http://table.test/")
+
+
+def test_settings_left_while_the_table_waits_between_games_are_taken_for_the_next_game(tmp_path):
+    requests = tmp_path / "requests"
+    with running_table(web_config(tmp_path, 2, start=None), fast_sim(players=False)) as (rig, spy):
+        spy.wait_for(lambda p: p.setup == ("start", None))
+        requests.mkdir(exist_ok=True)
+        (requests / "settings.toml").write_text("[table]\nmessage_seconds = 3\n")
+        deadline = time.monotonic() + 10
+        while (requests / "settings.toml").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert rig.controller.pacing.message_seconds == 3 and rig.controller.camera.pacing.message_seconds == 3
+        assert json.loads((tmp_path / "public" / "settings-result.json").read_text())["ok"] is True
+
+
+def test_a_stand_at_the_frames_edge_is_named_for_the_camera_view():
+    from coyote_pi.vision.reader import Sighting
+
+    class Reading:
+        sightings = [Sighting("stand 1", "anchor", [[5, 300], [40, 300], [40, 340], [5, 340]]),
+                     Sighting("stand 2", "anchor", [[500, 300], [540, 300], [540, 340], [500, 340]]),
+                     Sighting("seat 2: 7", "card", [[0, 0], [9, 0], [9, 9], [0, 9]])]
+
+    assert web_requests._stands_at_the_edge(Reading(), (720, 1280, 3)) == ["1"]
+
+
+def test_while_setup_counts_the_stands_its_frames_serve_the_camera_view(tmp_path):
+    (tmp_path / "requests").mkdir()
+    (tmp_path / "requests" / "preview.want").touch()
+    config = web_config(tmp_path, None, start=None)
+    with running_table(config, SimOptions(seats=3, players=False, camera="render"), devices=sim_devices()) as (rig, spy):
+        spy.wait_for(lambda p: p.setup is not None and p.setup[0] == "players")
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "public" / "preview.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert json.loads((tmp_path / "public" / "preview.json").read_text())["stands"] == {"1": "ok", "2": "ok", "3": "ok"}
+        assert rig.controller.camera.wait is not None  # the count goes on beside it
