@@ -8,6 +8,8 @@ BIN    := $(VENV)/bin
 # drive the web page in a real browser (Selenium, never a browser of its own).
 APT_PACKAGES := libzbar0 python3-venv systemd tmux chromium chromium-driver
 DEMO_OUT ?= demo-output
+# The demo serves the table's web page here while it plays, and saves screenshots of it.
+DEMO_WEB ?= 127.0.0.1:8080
 
 # The Raspberry Pi OS releases `make test-pi-os` tests against, each in its own venv
 # (.venv-RELEASE) made with that release's Python and library versions: the pip
@@ -78,7 +80,7 @@ test-pi-os: system-deps $(PI_OS_VENVS:%=%/.installed)
 	if [ -n "$$failed" ]; then echo "make test-pi-os failed in:$$failed"; exit 1; fi
 
 demo: venv
-	$(BIN)/coyote-pi demo --out $(DEMO_OUT)
+	$(BIN)/coyote-pi demo --out $(DEMO_OUT) --web $(DEMO_WEB)
 
 bench: venv
 	$(BIN)/coyote-pi bench engine
