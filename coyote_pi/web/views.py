@@ -63,7 +63,7 @@ def table_model(live: Live, games: Games) -> dict:
              "bidder": public.get("bidder"), "challenger": public.get("challenger"),
              "coyote_holder": public.get("coyote_holder"), "winner": public.get("winner"),
              "bids": [{"seat": seat, "amount": amount} for seat, amount in _pairs(public.get("bids"))],
-             "screen": _screen(live.screen), "log": list(live.log), "seats": [], "verdict": None,
+             "screen": _screen(live.screen), "log": _log(live), "seats": [], "verdict": None,
              "game": None}
     active = set(public.get("active") or ())
     peeked = set(public.get("peeked") or ())
@@ -99,6 +99,13 @@ def _last_per_round(results: list[RoundResult]) -> list[RoundResult]:
     for result in results:
         latest[result.round] = result
     return [latest[number] for number in sorted(latest)]
+
+
+def _log(live: Live) -> list[str]:
+    """The table's play-by-play lines: the device writes them in English (they are its
+    journal too), so a page in another language leaves them out rather than mix languages;
+    its bids, screen and verdicts say the same in the table's language."""
+    return list(live.log) if live.language == "en" else []
 
 
 def _pairs(bids) -> list[tuple[int, int]]:

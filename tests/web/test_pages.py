@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from coyote_pi.engine import events
+from coyote_pi.web.bulletin import Folders
 from coyote_pi.web.games import Games, Step
 from coyote_pi.web.texts import Texts
 from coyote_pi.web.views import step_text
@@ -30,3 +32,16 @@ def test_a_round_is_told_in_the_tables_language(tmp_path, folders):
 def test_a_correction_says_who_confirmed_which_card():
     step = Step(line=9, time="2026-11-23T19:00:00.000Z", type="correct", cards={"seat:2": "max0"}, confirmed_by=(1, 2))
     assert step_text(Texts("en"), step) == "Corrected by seats 1, 2: Seat 2 is Max 0"
+
+
+def test_the_devices_english_play_by_play_is_shown_only_to_an_english_table(tmp_path):
+    pages = {}
+    for language in ("en", "de"):
+        root = tmp_path / language
+        game = spectated(root, players=3, variant="basic", seed=4, language=language)
+        game.play_until(lambda g, event: isinstance(event, events.Bid))
+        with served(Folders.beside(root / "games")) as port:
+            pages[language] = Client(port).get("/").text
+    assert '<section class="log">' in pages["en"] and "bids" in pages["en"]
+    assert '<section class="log">' not in pages["de"]  # its bids are told in German instead
+    assert 'lang="de"' in pages["de"] and "Gebote" in pages["de"]
