@@ -25,7 +25,9 @@ from coyote_pi.vision import artwork
 from coyote_pi.vision.markerset import MarkerSet, role_kind
 
 #: Roles the low-resolution pass looks for: large markers, found in a small image.
-ANCHOR_KINDS = ("stand", "mat", "slot", "coyote")
+ANCHOR_KINDS = ("stand", "stand-right", "mat", "slot", "coyote")
+#: The kinds of a stand's two markers.
+STAND_KINDS = ("stand", "stand-right")
 
 
 @dataclass(frozen=True)
@@ -294,7 +296,7 @@ class ArucoDetector:
 
     def stands(self, frame_bgr: np.ndarray, factor: int) -> Detections:
         """Stand markers only, found in a 1/``factor`` copy of the frame."""
-        return self._large(frame_bgr, factor, keep=("stand",))
+        return self._large(frame_bgr, factor, keep=STAND_KINDS)
 
     def _large(self, frame_bgr: np.ndarray, factor: int, keep=None) -> Detections:
         """Large markers (of the roles ``keep``, or all), found in a 1/``factor`` copy."""

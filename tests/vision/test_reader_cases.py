@@ -122,11 +122,11 @@ def test_a_bumped_camera_still_reads_every_seat_in_view():
 def test_an_unknown_marker_is_reported_not_read():
     # Draw card 7's sticker with an id the mapping does not use.
     standard = load_markers("aruco")
-    foreign = dataclasses.replace(standard, codes={**standard.codes, "card:7": 40})
+    foreign = dataclasses.replace(standard, codes={**standard.codes, "card:7": 45})
     scene = TableScene(seats=2, seat_cards={1: "7", 2: "8"}, markers=foreign, **LOW_MAST)
     frame = render_scene(scene, seed=2, conditions=Conditions.clean(), **HALF)
     reading = TableReader("aruco").read(frame)
-    assert reading.unknown_ids == ["40"]
+    assert reading.unknown_ids == ["45"]
     assert reading.seats[1].card is None and reading.seats[2].card == "8"
 
 
