@@ -250,10 +250,10 @@ class TableReader:
         h, w = frame.shape[:2]
         found = Detections([], np.zeros((0, 4, 2)))
         for stand in stands:
-            # Each sticker's own place first (small, so the detector sees it at its best),
-            # then the whole card place for a card not where it should be.
-            places = [self._stand_sticker_region(stand, centre, (w, h)) for centre in self._stand_print_centres()]
-            for box, sticker_px in places + [self._stand_card_region(stand, (w, h))]:
+            # The stickers' own places first (small, so the detector sees them at their
+            # best; both prints at once, so two that disagree are seen to), then the whole
+            # card place for a card not where it should be.
+            for box, sticker_px in (self._stand_sticker_region(stand, (w, h)), self._stand_card_region(stand, (w, h))):
                 read = self._aruco.region(frame, box, sticker_px, _has_card) if box else None
                 if read is not None:
                     found.extend(read)
@@ -293,10 +293,12 @@ class TableReader:
         middle_v = layout.card_bottom_v + card.height / 2
         return [(layout.card_centre_u + x, middle_v + y) for (x, y), _ in self.markers.card_print_places()]
 
-    def _stand_sticker_region(self, stand: _Stand, sticker, size):
-        """Around the place ``sticker`` (stand millimetres) of a sticker of a card standing in its place."""
-        reach = self.markers.sticker_mm("card:0") / 2 + self.markers.stand.card_slack
-        return self._sticker_region(stand.to_image, sticker, reach, sticker, size)
+    def _stand_sticker_region(self, stand: _Stand, size):
+        """Where a card standing upright in its place has its stickers (all its prints)."""
+        prints = np.array(self._stand_print_centres())
+        centre = prints.mean(axis=0)
+        reach = self.markers.sticker_mm("card:0") / 2 + self.markers.stand.card_slack + np.abs(prints - centre).max(axis=0)
+        return self._sticker_region(stand.to_image, centre, reach, prints[0], size)
 
     def _stand_card_region(self, stand: _Stand, size):
         """The whole place where a card counts as this seat's (see :meth:`_place_in_stand`):
