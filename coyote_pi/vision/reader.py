@@ -147,6 +147,9 @@ class TableReading:
     scheme: str = "aruco"
     passes: list[str] = field(default_factory=list)  # how the frame was read
     sightings: list[Sighting] = field(default_factory=list)
+    #: Where each stand found lies in the frame: the four image corners of the part of its
+    #: board the reader needs (both markers and the card's place), by seat.
+    stand_outlines: dict[int, list[list[float]]] = field(default_factory=dict)
 
     def card_values(self) -> dict[str, str]:
         """Every certain card: ``{"seat 1": "7", "slot centre": "?", ...}``."""
@@ -163,6 +166,7 @@ class TableReading:
     def to_dict(self) -> dict:
         data = asdict(self)
         data["seats"] = {str(k): v for k, v in data["seats"].items()}
+        data["stand_outlines"] = {str(k): v for k, v in data["stand_outlines"].items()}
         return data
 
     def to_json(self, *, indent: int | None = None, with_sightings: bool = True) -> str:
@@ -286,6 +290,19 @@ class TableReader:
         box = _box(apply_homography(to_image, corners), size)
         sticker = apply_homography(to_image, square_corners(sticker_centre_mm, self.markers.size_mm["card"]))
         return box, _shorter_side(sticker)
+
+    def _stand_needs(self) -> np.ndarray:
+        """The corners (stand millimetres) of the part of a stand's board the reader
+        needs to see: both markers with their quiet zones and the place a card counts in."""
+        layout, card = self.markers.stand, self.markers.card
+        us, vs = [layout.card_centre_u - card.width / 2 - layout.card_slack,
+                  layout.card_centre_u + card.width / 2 + layout.card_slack], [layout.card_bottom_v,
+                                                                                 layout.card_bottom_v + card.height]
+        for role in (stand_role(1), stand_right_role(1)):
+            (u, v), half = self.markers.stand_marker_centre(role), self.markers.sticker_mm(role) / 2
+            us += [u - half, u + half]
+            vs += [v - half, v + half]
+        return np.array([(min(us), max(vs)), (max(us), max(vs)), (max(us), min(vs)), (min(us), min(vs))])
 
     def _stand_print_centres(self) -> list[tuple[float, float]]:
         """Where a card standing upright in its place has its stickers, in stand millimetres."""
@@ -460,6 +477,7 @@ class TableReader:
             seats=seats, slots=slots, coyote=coyote, unplaced=sorted(unplaced, key=_card_order),
             duplicates=duplicates, unknown_ids=sorted(set(unknown)), warnings=warnings, scheme=self.scheme,
             passes=passes, sightings=sightings,
+            stand_outlines={seat: _pts(apply_homography(s.to_image, self._stand_needs())) for seat, s in stands.items()},
         )
 
     def _places(self, stands: dict[int, _Stand], mat_to_plane, marker: Marker) -> list[tuple[str, int | str]]:
