@@ -92,6 +92,10 @@ BACK_SAMPLE_MM = (44.0, 72.0)
 #: any other stand; it is "in the centre" when it lies on the mat (on its Coyote spot).
 COYOTE_SEAT_MM = 160.0
 COYOTE_SEAT_MARGIN_MM = 60.0
+#: The stand search looks this far (degrees, round the mat) beyond the found stands on
+#: either side of a missing one: its markers lie between their feet, and a stand's
+#: height moves them a few degrees in the image.
+SEARCH_MARGIN_DEG = 10.0
 #: Two prints of one code belong to one card when each lies within this distance (card
 #: millimetres, at every corner) of where the other says the card's other print is.
 PRINT_PAIR_MM = 8.0
@@ -231,7 +235,7 @@ class TableReader:
         reading = self._assign(frame, detections, ["anchors", "regions"])
         if self.thorough == "auto" and self._stands_not_found(reading):
             found = {seat for seat, r in reading.seats.items() if r.status != SeatState.NO_STAND}
-            detections.extend(self._stand_search(frame, found))
+            detections.extend(self._stand_search(frame, found, _merge(detections.markers)))
             reading = self._assign(frame, detections, ["anchors", "regions", "stand-search"])
         return reading
 
@@ -270,14 +274,59 @@ class TableReader:
         empty stand proves itself by its patch, a covered one is covered wherever one looks."""
         return not reading.seats or any(r.status == SeatState.NO_STAND for r in reading.seats.values())
 
-    def _stand_search(self, frame: np.ndarray, found: set[int]) -> Detections:
+    def _stand_search(self, frame: np.ndarray, found: set[int], anchors: list[Marker]) -> Detections:
         """Stand markers looked for again at twice the anchor pass's resolution (a stand
-        seen nearly edge-on or on a busy cloth can be lost at the lower one), and the
-        cards of the stands it adds. Still far cheaper than reading the whole frame."""
-        detections = self._aruco.stands(frame, max(1, _anchor_factor(frame.shape[1]) // 2))
+        seen nearly edge-on or on a busy cloth can be lost at the lower one), only where
+        the missing stands can be (:meth:`_search_boxes`), and the cards of the stands it
+        adds. Still far cheaper than reading the whole frame."""
+        factor = max(1, _anchor_factor(frame.shape[1]) // 2)
+        detections = Detections([], np.zeros((0, 4, 2)))
+        for box in self._search_boxes(frame.shape, found, anchors):
+            detections.extend(self._aruco.stands(frame, factor, box))
         stands, _ = self._locate(detections.markers, warnings=[])
         detections.extend(self._read_stands(frame, [s for seat, s in stands.items() if seat not in found]))
         return detections
+
+    def _search_boxes(self, shape, found: set[int], anchors: list[Marker]) -> list[tuple[int, int, int, int] | None]:
+        """Where the stands not found can be: for each run of missing seats, the part of
+        the frame over the wedge of the table between the found stands on either side
+        (seats go round the table in order), from half the nearest stand's distance
+        from the mat outwards. Angles are measured on the table itself (through the
+        mat's markers), so a tilted or turned camera does not move the wedge off its
+        stands. Without the mat, the seats expected, or two stands found, the whole frame
+        (``[None]``)."""
+        stands, mat = self._locate(anchors, warnings=[])
+        stands = {seat: s for seat, s in stands.items() if seat in found}
+        expected = self.expected_seats or ()
+        if mat is None or len(stands) < 2 or not expected:
+            return [None]
+        to_table = np.linalg.inv(mat)
+        feet = {seat: apply_homography(to_table, apply_homography(s.to_image, np.zeros((1, 2))))[0]
+                for seat, s in stands.items()}
+        angle = {seat: float(np.arctan2(y, x)) for seat, (x, y) in feet.items()}
+        near, far = 0.5 * min(map(np.linalg.norm, feet.values())), 2.0 * max(map(np.linalg.norm, feet.values()))
+        order = list(expected)
+        gaps = set()
+        for index, seat in enumerate(order):
+            if seat in stands:
+                continue
+            around = [order[(index + k) % len(order)] for k in range(1, len(order))]
+            gaps.add((next(s for s in reversed(around) if s in stands), next(s for s in around if s in stands)))
+        boxes = []
+        h, w = shape[:2]
+        margin = np.radians(SEARCH_MARGIN_DEG)
+        for before, after in sorted(gaps):
+            # Seats go clockwise (angles falling) from ``before`` to ``after``.
+            sweep = (angle[before] - angle[after]) % (2 * np.pi) or 2 * np.pi
+            if sweep + 2 * margin >= 2 * np.pi:
+                return [None]
+            turns = angle[after] - margin + np.linspace(0.0, sweep + 2 * margin, 24)
+            ring = np.concatenate([np.stack([r * np.cos(turns), r * np.sin(turns)], axis=1) for r in (near, far)])
+            box = _box(apply_homography(mat, ring), (w, h), pad=0)
+            if box:
+                boxes.append(box)
+        # Wedges that together cover most of the frame are read as one: they overlap.
+        return boxes if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) < 0.8 * w * h else [None]
 
     # ------------------------------------------------------------------ geometry
 
