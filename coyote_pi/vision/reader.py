@@ -470,6 +470,8 @@ class TableReader:
         sightings: list[Sighting] = []
 
         cards = self._cards_seen([m for m in markers if m.role and role_kind(m.role) == "card"])
+        size = (frame.shape[1], frame.shape[0])
+        card_boxes = {seat: self._stand_card_region(stand, size)[0] for seat, stand in stands.items()}
         seen_at: dict[str, int] = {}
         for prints in cards:
             seen_at[prints[0].role] = seen_at.get(prints[0].role, 0) + 1
@@ -481,7 +483,8 @@ class TableReader:
         for prints in cards:
             # A card is where any of its prints puts it; prints that put it in two places
             # leave it unplaced, as a single print lying between two places does.
-            places = list(dict.fromkeys(place for m in prints for place in self._places(stands, mat_to_plane, m)))
+            places = list(dict.fromkeys(place for m in prints
+                                        for place in self._places(stands, card_boxes, mat_to_plane, m)))
             name = role_subject(prints[0].role)
             shown = display_name(name)
             if len(places) == 1 and places[0][0] == "seat":
@@ -529,9 +532,14 @@ class TableReader:
             stand_outlines={seat: _pts(apply_homography(s.to_image, self._stand_needs())) for seat, s in stands.items()},
         )
 
-    def _places(self, stands: dict[int, _Stand], mat_to_plane, marker: Marker) -> list[tuple[str, int | str]]:
-        """Every place one card print lies in: ("seat", n) and ("slot", name)."""
-        seats = [("seat", s.seat) for s in stands.values() if self._place_in_stand(s, marker.corners)]
+    def _places(self, stands: dict[int, _Stand], card_boxes, mat_to_plane, marker: Marker) -> list[tuple[str, int | str]]:
+        """Every place one card print lies in: ("seat", n) and ("slot", name). Only the
+        stands whose card place's box (``card_boxes``, by seat) holds the print are
+        tried: the box bounds the very rectangle :meth:`_place_in_stand` accepts."""
+        (x, y) = marker.centre
+        seats = [("seat", seat) for seat, box in card_boxes.items()
+                 if box and box[0] <= x <= box[2] and box[1] <= y <= box[3]
+                 and self._place_in_stand(stands[seat], marker.corners)]
         slot = None if mat_to_plane is None else self._slot_at(mat_to_plane, marker.corners)
         return seats + ([("slot", slot)] if slot else [])
 
