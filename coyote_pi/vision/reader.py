@@ -96,8 +96,8 @@ COYOTE_SEAT_MARGIN_MM = 60.0
 #: either side of a missing one: its markers lie between their feet, and a stand's
 #: height moves them a few degrees in the image.
 SEARCH_MARGIN_DEG = 10.0
-#: Two prints of one code belong to one card when each lies within this distance (card
-#: millimetres, at every corner) of where the other says the card's other print is.
+#: Two prints of one code belong to one card when one lies within this distance (card
+#: millimetres, its centre) of where the other says the card's other print is.
 PRINT_PAIR_MM = 8.0
 
 
@@ -551,24 +551,30 @@ class TableReader:
         cards: list[list[Marker]] = []
         for m in prints:
             pair = next((c for c in cards if self.markers.card_prints == 2 and len(c) == 1 and c[0].code == m.code
-                         and self._second_print_of(c[0], m)), None)
+                         and self._prints_of_one_card(c[0], m)), None)
             if pair is not None:
                 pair.append(m)
             else:
                 cards.append([m])
         return cards
 
-    def _second_print_of(self, first: Marker, other: Marker) -> bool:
+    def _prints_of_one_card(self, a: Marker, b: Marker) -> bool:
+        """Are ``a`` and ``b`` (one code) the two prints on one card? Each print's own
+        square says where the other must be; a small square's perspective is shaky that
+        far out, so either one saying it is enough."""
+        return self._lies_as_other_print(a, b) or self._lies_as_other_print(b, a)
+
+    def _lies_as_other_print(self, first: Marker, other: Marker) -> bool:
         """Does ``other`` lie where ``first``'s card has its other print? In a print's own
         millimetres (y up, origin at its centre) the card's centre lies straight below it,
-        and the other print is this one turned half a turn about that centre."""
-        side = self.markers.size_mm["card"]
-        own = square_corners((0.0, 0.0), side)
+        and the other print is this one turned half a turn about that centre: its centre
+        twice as far below, its top edge running the other way."""
+        own = square_corners((0.0, 0.0), self.markers.size_mm["card"])
         (_, below_top), _ = self.markers.card_print_places()[0]
-        card_centre = np.array([0.0, -below_top])
         to_own = cv2.getPerspectiveTransform(np.float32(first.corners), np.float32(own)).astype(np.float64)
-        return bool(np.linalg.norm(apply_homography(to_own, other.corners) - (2 * card_centre - own), axis=1).max()
-                    <= PRINT_PAIR_MM)
+        seen = apply_homography(to_own, other.corners)
+        return bool(np.linalg.norm(seen.mean(axis=0) - (0.0, -2 * below_top)) <= PRINT_PAIR_MM
+                    and seen[1, 0] < seen[0, 0])
 
     def _sticker_sized(self, to_plane: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For (N, 4, 2) image quads: which are about a card sticker's size in the plane,
