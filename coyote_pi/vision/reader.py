@@ -92,6 +92,10 @@ BACK_SAMPLE_MM = (44.0, 72.0)
 #: any other stand; it is "in the centre" when it lies on the mat (on its Coyote spot).
 COYOTE_SEAT_MM = 160.0
 COYOTE_SEAT_MARGIN_MM = 60.0
+#: A stand's stickers are looked for first where they are when the card stands this
+#: close (mm) to its place: the region holding both prints is then no larger than the
+#: one a single print needed with the whole slack.
+STICKER_SLACK_MM = 6.0
 #: The stand search looks this far (degrees, round the mat) beyond the found stands on
 #: either side of a missing one: its markers lie between their feet, and a stand's
 #: height moves them a few degrees in the image.
@@ -360,10 +364,11 @@ class TableReader:
         return [(layout.card_centre_u + x, middle_v + y) for (x, y), _ in self.markers.card_print_places()]
 
     def _stand_sticker_region(self, stand: _Stand, size):
-        """Where a card standing upright in its place has its stickers (all its prints)."""
+        """Where a card standing upright in its place, give or take :data:`STICKER_SLACK_MM`,
+        has its stickers (all its prints; a card further off is read in its whole place)."""
         prints = np.array(self._stand_print_centres())
         centre = prints.mean(axis=0)
-        reach = self.markers.sticker_mm("card:0") / 2 + self.markers.stand.card_slack + np.abs(prints - centre).max(axis=0)
+        reach = self.markers.sticker_mm("card:0") / 2 + STICKER_SLACK_MM + np.abs(prints - centre).max(axis=0)
         return self._sticker_region(stand.to_image, centre, reach, prints[0], size)
 
     def _stand_card_region(self, stand: _Stand, size):
