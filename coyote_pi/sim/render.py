@@ -174,7 +174,7 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
         layout = markers.stand
         sprites.append(_Sprite(("stand", markers, seat), board, (-layout.board_width / 2, 0.0,
                                                                   layout.board_width / 2, layout.board_height)))
-        for role in (stand_role(seat), stand_right_role(seat)):
+        for role in [r for r in (stand_role(seat), stand_right_role(seat)) if r in markers.codes]:
             stickers.append(_Sticker(role, role, board, square_corners(markers.stand_marker_centre(role),
                                                                        markers.marker_mm(role)), len(sprites) - 1))
         value = scene.seat_cards.get(seat)

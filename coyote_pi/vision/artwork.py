@@ -270,7 +270,8 @@ def stand_board(markers: MarkerSet, seat: int) -> np.ndarray:
     rows = np.arange(h, dtype=np.float32)[:, None]
     grain = 0.85 + 0.15 * np.sin(rows / (1.7 * ppm) + 3 * np.sin(np.arange(w, dtype=np.float32)[None, :] / (23 * ppm)))
     _shade(canvas, grain, base, np.zeros(3, np.float32))
-    for role in (stand_right_role(seat), stand_role(seat)):  # the seat's label goes under the last
+    # A set without a right marker's code (a stand of before it, a small dictionary) has none.
+    for role in [r for r in (stand_right_role(seat),) if r in markers.codes] + [stand_role(seat)]:
         mu, mv = markers.stand_marker_centre(role)
         cx = (mu + layout.board_width / 2) * ppm
         cy = (layout.board_height - mv) * ppm
