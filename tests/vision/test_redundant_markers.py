@@ -71,13 +71,18 @@ def test_two_prints_that_disagree_give_no_value():
     assert {reading.seats[s].card for s in (2, 3)} == {"5", "8"}
 
 
-def test_cards_with_the_old_single_sticker_are_still_read():
-    old = dataclasses.replace(load_markers("aruco"), card_prints=1)
+def test_a_table_stickered_before_the_second_markers_is_still_read():
+    """One sticker per card, stands with only their left marker (the renderer draws no
+    marker whose role has no code): every card is read, and by the fast path."""
+    standard = load_markers("aruco")
+    codes = {role: code for role, code in standard.codes.items() if role_kind(role) != "stand-right"}
+    old = dataclasses.replace(standard, card_prints=1, codes=codes)
     scene = TableScene(seats=6, seat_cards=SIX, slots={"centre": ("face_up", "5")}, markers=old, **LOW_MAST)
     frame = render_scene(scene, seed=5, conditions=Conditions.typical(), **HALF)
     reading = TableReader("aruco").read(frame)
     assert {s: r.card for s, r in reading.seats.items()} == SIX
     assert reading.slots["centre"].card == "5"
+    assert reading.passes == ["anchors", "regions"]
 
 
 def test_a_stand_is_found_from_either_of_its_markers():
