@@ -4,8 +4,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 # System libraries some Python dependencies load at run time (pyzbar needs libzbar0);
 # systemd gives the tests systemd-analyze to verify the service unit; tmux lets them
-# look at `run --sim` in a real terminal of a given size.
-APT_PACKAGES := libzbar0 python3-venv systemd tmux
+# look at `run --sim` in a real terminal of a given size; chromium and its driver let them
+# drive the web page in a real browser (Selenium, never a browser of its own).
+APT_PACKAGES := libzbar0 python3-venv systemd tmux chromium chromium-driver
 DEMO_OUT ?= demo-output
 
 # The Raspberry Pi OS releases `make test-pi-os` tests against, each in its own venv

@@ -33,6 +33,11 @@ record stores it, and only then does it count; after a crash it resumes from the
 line that replays (:func:`salvage_record`), setting a damaged end aside (:class:`Repair`).
 :func:`fingerprint` is the short form of the last line's hash that the table shows, so
 that a record changed or cut short afterwards can be told from the one that was played.
+
+This module is longer than the project's 600-line guide on purpose: it is the format,
+and its writer and its reader are the two halves of it, line for line (what
+:func:`encode_record` seals, the replay opens; what the writer chains and fsyncs, the
+reader and the salvage check), so a change to the format is one change in one file.
 """
 from __future__ import annotations
 
@@ -48,13 +53,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from coyote_pi.engine import events as E
+from coyote_pi.engine import events
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
 
 FORMAT = "coyote-pi/game-record"
 VERSION = 2
-_OBSERVATIONS = (E.Deal, E.Reveal, E.DrawReplacement)
+_OBSERVATIONS = (events.Deal, events.Reveal, events.DrawReplacement)
 #: The keys every line has, and those of its body, by kind: no line has any other key.
 _CHAIN_KEYS = frozenset({"seq", "time", "kind", "prev", "hash"})
 _BODY_KEYS = {
@@ -115,7 +120,7 @@ def is_record_time(value: object) -> bool:
     return True
 
 
-def event_kind(event: E.Event) -> str:
+def event_kind(event: events.Event) -> str:
     return "observation" if isinstance(event, _OBSERVATIONS) else "action"
 
 
@@ -358,6 +363,49 @@ def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False, priva
     return replay.record
 
 
+class RecordFollower:
+    """A record that grows while it is read (the web page follows the game being written):
+    each :meth:`update` checks and applies only the complete lines added since the last,
+    so following a game costs one line per line, not the whole file again.
+
+    It checks exactly what :func:`read_record` with ``allow_torn_tail`` checks, and its
+    :class:`Record` is the same: the round still open at the end is left out of the game
+    (:attr:`Record.open_round`). A file that shrank or was replaced is read afresh.
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._start()
+
+    def _start(self) -> None:
+        self._replay, self._offset, self._count, self._inode = _Replay(), 0, 0, None
+
+    def update(self) -> Record:
+        """The record as it is now; :class:`RecordError` when a line does not replay."""
+        with open(self.path, "rb") as file:
+            stat = os.fstat(file.fileno())
+            if stat.st_ino != self._inode or stat.st_size < self._offset:
+                self._start()
+                self._inode = stat.st_ino
+            file.seek(self._offset)
+            raw_lines, _ = _split_lines(file.read())
+        try:
+            for raw in raw_lines:
+                self._count += 1
+                self._replay.take(self._count, raw)
+                self._offset += len(raw) + 1
+        except RecordError:
+            self._start()  # a half-taken line leaves the replay unusable: read afresh next time
+            raise
+        record = self._replay.record
+        if record is None:
+            raise RecordError(1, "the setup line is incomplete (the record was cut short)")
+        held = self._replay.held
+        record.open_round = None if held is None else OpenRound(
+            held[0][0], len(held), tuple(number for number, _ in _sealed_lines(held)))
+        return record
+
+
 @dataclass(frozen=True)
 class Salvage:
     """The longest beginning of a record that replays (see :func:`salvage_record`)."""
@@ -560,7 +608,7 @@ class _Replay:
         self.pending = 0  # resolutions the engine produced that the record has not shown yet
         #: The lines of the sealed round so far, as (line number, kind, line, its event parsed
         #: if it is not sealed); None: no round is sealed.
-        self.held: list[tuple[int, str, dict, E.Event | None]] | None = None
+        self.held: list[tuple[int, str, dict, events.Event | None]] | None = None
 
     def take(self, number: int, raw: bytes) -> None:
         text, line = _parse(number, raw)
@@ -583,7 +631,7 @@ class _Replay:
         record.lines.append(line)
         record.digests.append(_sha256(text))
 
-    def _apply(self, number: int, kind: str, line: dict, event: E.Event | None = None) -> None:
+    def _apply(self, number: int, kind: str, line: dict, event: events.Event | None = None) -> None:
         record = self.record
         if kind in ("action", "observation"):
             self._event(number, event if event is not None else _event_of(number, kind, line))
@@ -650,7 +698,7 @@ class _Replay:
                 event = _event_of(held_number, kind, line, opened[held_number])
             self._apply(held_number, kind, line, event)
 
-    def _event(self, number: int, event: E.Event) -> None:
+    def _event(self, number: int, event: events.Event) -> None:
         game = self.record.game
         if self.pending:
             raise RecordError(number, "an event before the resolution of the previous challenge")
@@ -659,7 +707,7 @@ class _Replay:
             game.apply(event)
         except IllegalAction as error:
             raise RecordError(number, f"illegal {event_kind(event)}: {error}") from None
-        if isinstance(event, E.Undo):
+        if isinstance(event, events.Undo):
             self.record.undone.append(number)
         self.pending = len(game.results) - before
 
@@ -681,11 +729,11 @@ class _Replay:
         self.pending -= 1
 
 
-def _sealed_lines(held: list[tuple[int, str, dict, E.Event | None]]) -> list[tuple[int, dict]]:
+def _sealed_lines(held: list[tuple[int, str, dict, events.Event | None]]) -> list[tuple[int, dict]]:
     return [(number, line) for number, kind, line, _ in held if kind != "note" and is_sealed(line["event"])]
 
 
-def _event_of(number: int, kind: str, line: dict, opened: dict | None = None) -> E.Event | None:
+def _event_of(number: int, kind: str, line: dict, opened: dict | None = None) -> events.Event | None:
     """The event of an action or observation line (``opened``: its sealed event's opened
     value), once its form is right; None for a sealed event not opened yet."""
     data = line["event"]
@@ -698,16 +746,16 @@ def _event_of(number: int, kind: str, line: dict, opened: dict | None = None) ->
         _check_sealed_form(number, data)
         return None
     try:
-        event = E.from_dict(opened if opened is not None else data)
+        event = events.from_dict(opened if opened is not None else data)
     except IllegalAction as error:
         raise RecordError(number, f"illegal {kind}: {error}") from None
-    name = E.type_name(event)
+    name = events.type_name(event)
     if event_kind(event) != kind:
         raise RecordError(number, f"a {name} event is not an {kind}")
     if name in SEALED and opened is None:
         raise RecordError(number, f"a {name} event must be sealed while its round is open (its values hidden "
                                   "behind a commitment until the round's opening line)")
-    if photo is not None and not isinstance(event, (E.Reveal, E.DrawReplacement)):
+    if photo is not None and not isinstance(event, (events.Reveal, events.DrawReplacement)):
         raise RecordError(number, f"a {name} line has no photo: only a reveal or a draw keeps one")
     return event
 
@@ -789,7 +837,7 @@ def _setup_body(config: GameConfig, meta: dict | None) -> dict:
     return {"kind": "setup", "format": FORMAT, "version": VERSION, "config": config.to_dict(), "meta": meta or {}}
 
 
-def _event_bodies(event: E.Event, results: list[RoundResult], seals: Seals, seq: int,
+def _event_bodies(event: events.Event, results: list[RoundResult], seals: Seals, seq: int,
                   photo: dict | None = None) -> list[dict]:
     """One event and the resolutions it caused: what a single durable write holds.
 
@@ -797,8 +845,8 @@ def _event_bodies(event: E.Event, results: list[RoundResult], seals: Seals, seq:
     a round comes right after the round's opening line. ``photo`` is the reveal's or the
     draw's photo (``{"file", "sha256"}``), for its observation line.
     """
-    data = E.to_dict(event)
-    if photo is not None and not isinstance(event, (E.Reveal, E.DrawReplacement)):
+    data = events.to_dict(event)
+    if photo is not None and not isinstance(event, (events.Reveal, events.DrawReplacement)):
         raise ValueError(f"a {data['type']} keeps no photo: only a reveal or a draw does")
     if data["type"] in SEALED:
         data = seals.seal(seq, data)
@@ -811,13 +859,13 @@ def _event_bodies(event: E.Event, results: list[RoundResult], seals: Seals, seq:
     return bodies + [{"kind": "resolution", "result": result.to_dict()} for result in results]
 
 
-def encode_record(config: GameConfig, events: Iterable[E.Event], meta: dict | None = None,
+def encode_record(config: GameConfig, played: Iterable[events.Event], meta: dict | None = None,
                   clock: Callable[[], str] = utc_now, salt: Callable[[], str] = new_salt) -> bytes:
-    """The record :class:`RecordedGame` writes for ``events``, built in memory (no disk
-    writes): for examples and benchmarks. Raises IllegalAction at an illegal event."""
+    """The record :class:`RecordedGame` writes for the events ``played``, built in memory
+    (no disk writes): for examples and benchmarks. Raises IllegalAction at an illegal event."""
     game, seals = Game(config), Seals(None, salt)
     texts, end = ChainEnd().seal([_setup_body(config, meta)], clock)
-    for event in events:
+    for event in played:
         before = len(game.results)
         game.apply(event)
         results = game.results[before:]
@@ -890,7 +938,7 @@ class RecordWriter:
         _fsync_dir(path.parent)
         return writer
 
-    def append_event(self, event: E.Event, results: Iterable[RoundResult] = (), photo: dict | None = None) -> None:
+    def append_event(self, event: events.Event, results: Iterable[RoundResult] = (), photo: dict | None = None) -> None:
         """One event and the resolutions it caused, in a single durable write (see
         :func:`_event_bodies`); once a round's resolution is on disk, its seals go."""
         results, seq = list(results), self._end.seq
@@ -1065,7 +1113,7 @@ class RecordedGame:
         """What :meth:`start` kept in the vault for the service (empty when nothing)."""
         return Vault(self.path).read(Vault.SETUP) or {}
 
-    def apply(self, event: E.Event, photo: dict | None = None) -> None:
+    def apply(self, event: events.Event, photo: dict | None = None) -> None:
         """Apply ``event`` (IllegalAction: nothing happens) and make it durable, with the
         ``photo`` (``{"file", "sha256"}``) of the camera frame that settled a reveal or a draw.
 

@@ -5,7 +5,7 @@ From the bottom: the cards; the pure rules (engine); the game record, the vision
 the devices and the memory helper, each built on the rules and none on another; the
 table (the controller and its parts); the simulated table (sim); the measurements on it
 (bench); and at the top the command line (cli and ``coyote_pi.commands``, where every
-command module lives) and the Pi's installer, doctor and service glue (pi).
+command module lives), the Pi's installer, doctor and service glue (pi) and the web page (web).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("coyote_pi.table",),
     ("coyote_pi.sim",),
     ("coyote_pi.bench",),
-    ("coyote_pi.commands", "coyote_pi.cli", "coyote_pi.__main__", "coyote_pi.pi"),
+    ("coyote_pi.commands", "coyote_pi.cli", "coyote_pi.__main__", "coyote_pi.pi", "coyote_pi.web"),
 )
 #: Packages of one layer that must not import each other either.
 INDEPENDENT = frozenset(LAYERS[2])

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.engine.game import GameConfig
 from coyote_pi.engine.odds import total_distribution
 from coyote_pi.engine.players import long_bidding_game, simulate
@@ -62,12 +62,12 @@ def rules_times() -> RulesTimes:
     rng = random.Random("bench-hands")
     hands = []
     for _ in range(1000):
-        deck = rng.sample(C.ALL_CARDS, 17)
+        deck = rng.sample(cards.ALL_CARDS, 17)
         hands.append((deck[:5], rng.randint(0, 30), deck[5]))
     per_score = _rate(lambda i: score(hands[i][0], hands[i][1], hands[i][2] if "?" in hands[i][0] else None), 1000)
-    views = [(rng.sample(C.ALL_CARDS, 3), 2) for _ in range(200)]
+    views = [(rng.sample(cards.ALL_CARDS, 3), 2) for _ in range(200)]
     per_odds = _rate(lambda i: total_distribution(*views[i]), len(views))
-    worst = [(rng.sample(C.ALL_CARDS, 1), 3) for _ in range(50)]
+    worst = [(rng.sample(cards.ALL_CARDS, 1), 3) for _ in range(50)]
     per_worst = _rate(lambda i: total_distribution(*worst[i]), len(worst))
     return RulesTimes(per_score, per_odds, per_worst)
 

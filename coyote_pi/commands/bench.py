@@ -230,11 +230,35 @@ def _report_soak(soak: ModuleType, args: argparse.Namespace) -> None:
         raise SystemExit(1)
 
 
+# -- bench web ------------------------------------------------------------------------------
+
+
+def _configure_web(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pace", type=float, default=0.25, help="seconds between the game's events (default 0.25)")
+
+
+def _report_web(web: ModuleType, args: argparse.Namespace) -> None:
+    print(f"coyote-pi bench web (the page as its own process, Chromium watching, {web.SPECTATORS} more spectators)")
+    figures = web.measure(pace=args.pace)
+
+    def line(text: str, value: float, unit: str, target: float, below: bool = True) -> None:
+        mark = "ok" if (value <= target if below else value >= target) else "MISSED"
+        print(f"  {text:44} {value:8.1f} {unit:4} (target {'<=' if below else '>='} {target} {unit}: {mark})")
+
+    print(f"  {figures.updates} updates over {figures.game_seconds:.1f} s of play")
+    line("press to browser update, median", figures.median_ms, "ms", web.TARGET_UPDATE_MS)
+    line("press to browser update, worst", figures.worst_ms, "ms", web.TARGET_UPDATE_MS)
+    line(f"page process CPU, {web.SPECTATORS + 1} spectators", figures.cpu_percent, "%", web.TARGET_CPU_PERCENT)
+    line("page process peak memory (RSS)", figures.peak_rss_mb, "MB", web.TARGET_RSS_MB)
+    line("table page weight (HTML, CSS, JS; no photo)", figures.weight_kb, "KB", web.TARGET_WEIGHT_KB)
+
+
 TARGETS: dict[str, tuple[Options, Report]] = {
     "engine": (_configure_engine, _report_engine),
     "vision": (_configure_vision, _report_vision),
     "table": (_configure_table, _report_table),
     "soak": (_configure_soak, _report_soak),
+    "web": (_configure_web, _report_web),
 }
 #: Targets measured outside coyote_pi.bench: the soak drives the simulated table's clock.
 MODULES = {"soak": "coyote_pi.sim.soak"}

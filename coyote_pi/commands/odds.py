@@ -15,7 +15,7 @@ import json
 import sys
 from fractions import Fraction
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.odds import total_distribution
 
@@ -33,14 +33,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        known = C.parse_cards(args.see)
+        known = cards.parse_cards(args.see)
         if args.centre:
-            known.append(C.parse_card(args.centre))
+            known.append(cards.parse_card(args.centre))
         if args.my_draw:
-            known.append(C.parse_card(args.my_draw))
+            known.append(cards.parse_card(args.my_draw))
         unknown = 1 + (args.centre is None) + bool(args.extra)
         distribution = total_distribution(known, unknown)
-    except (C.CardError, IllegalAction) as error:
+    except (cards.CardError, IllegalAction) as error:
         print(f"coyote-pi odds: {error}", file=sys.stderr)
         return 2
     chance = distribution.probability_at_least(args.bid)

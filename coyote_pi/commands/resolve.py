@@ -19,7 +19,7 @@ import argparse
 import json
 import sys
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.rules import check_distinct, score
 
@@ -48,15 +48,15 @@ def resolve_line(text: str) -> dict:
     if not isinstance(deck, list):
         raise ValueError("'deck' must be a list of cards, top first")
     try:
-        in_play, deck = C.parse_cards(in_play), C.parse_cards(deck)
+        in_play, deck = cards.parse_cards(in_play), cards.parse_cards(deck)
         check_distinct(in_play + deck, "cards and deck")
         replacement = None
-        if C.QUESTION in in_play:
+        if cards.QUESTION in in_play:
             if not deck:
                 raise ValueError("? is in play: give the rest of the deck in 'deck' (top first)")
             replacement = deck[0]
         return score(in_play, bid, replacement).to_dict()
-    except (C.CardError, IllegalAction) as error:
+    except (cards.CardError, IllegalAction) as error:
         raise ValueError(str(error)) from None
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.engine.errors import IllegalAction
 
 
@@ -254,11 +254,11 @@ def _item(value: object) -> str:
 
 
 def _card(value: object) -> str:
-    if isinstance(value, str) and value in C.ALL_CARDS:
+    if isinstance(value, str) and value in cards.ALL_CARDS:
         return value
     try:
-        name = C.parse_card(value)
-    except C.CardError as error:
+        name = cards.parse_card(value)
+    except cards.CardError as error:
         raise _bad(str(error)) from None
     raise _bad(f"the card {value!r} must be written {name!r}")
 

@@ -33,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from coyote_pi import cards as C
-from coyote_pi.engine import events as E
+from coyote_pi.cards import ALL_CARDS, QUESTION, CardError, display_name, parse_card, shuffled_deck
+from coyote_pi.engine import events
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.rules import Score, check_distinct, score
 
@@ -177,10 +177,10 @@ class RoundResult:
 
     def explanation(self) -> list[str]:
         """The verdict, line by line, in plain English."""
-        lines = [f"Seat {s}: {C.display_name(c)}." for s, c in sorted(self.seat_cards.items())]
-        lines.append(f"Centre: {C.display_name(self.centre)}.")
+        lines = [f"Seat {s}: {display_name(c)}." for s, c in sorted(self.seat_cards.items())]
+        lines.append(f"Centre: {display_name(self.centre)}.")
         if self.extra is not None:
-            lines.append(f"Coyote card draw (seat {self.extra_drawn_by}): {C.display_name(self.extra)}.")
+            lines.append(f"Coyote card draw (seat {self.extra_drawn_by}): {display_name(self.extra)}.")
         lines += self.score.explanation[1:]
         lines.append(
             f"Seat {self.challenger} challenged seat {self.bidder}'s bid of {self.score.bid}: "
@@ -278,7 +278,7 @@ class Game:
     >>> game.deal_from_deck(seed=7)
     >>> game.phase, game.turn
     ('bidding', 2)
-    >>> game.apply(E.Bid(2, 10))
+    >>> game.apply(events.Bid(2, 10))
     >>> game.legal().describe()
     'seat 3: peek | bid >= 11 | challenge'
     """
@@ -297,7 +297,7 @@ class Game:
         self.winner: int | None = None
         #: Every event applied, in order, undone bids and their undos included:
         #: ``Game.from_events(config, history)`` rebuilds this exact state.
-        self.history: list[E.Event] = []
+        self.history: list[events.Event] = []
         self._active = tuple(self.eyes)  # changes only when a loser is eliminated
         #: The eyes and seats in play before the last verdict: a correction resolves again from them.
         self._before_verdict: tuple[dict[int, Eyes], tuple[int, ...]] | None = None
@@ -352,7 +352,7 @@ class Game:
             return Legal(GUESSING, pending, guess_options=(r.bidder, r.challenger))
         return Legal(self.phase)
 
-    def is_legal(self, event: E.Event) -> bool:
+    def is_legal(self, event: events.Event) -> bool:
         try:
             self.copy().apply(event)
         except IllegalAction:
@@ -364,9 +364,9 @@ class Game:
         return Game.from_events(self.config, self.history)
 
     @classmethod
-    def from_events(cls, config: GameConfig, events: Iterable[E.Event]) -> Game:
+    def from_events(cls, config: GameConfig, played: Iterable[events.Event]) -> Game:
         game = cls(config)
-        for event in events:
+        for event in played:
             game.apply(event)
         return game
 
@@ -378,12 +378,12 @@ class Game:
         Active seats get the top cards in seat order, the next card goes to the centre,
         and the rest stays as the deck (for the Coyote card and ``?``).
         """
-        self.apply(self.virtual_deal(C.shuffled_deck(seed, self.round_number + 1)))
+        self.apply(self.virtual_deal(shuffled_deck(seed, self.round_number + 1)))
 
-    def virtual_deal(self, order: list[str]) -> E.Deal:
+    def virtual_deal(self, order: list[str]) -> events.Deal:
         """The :class:`Deal` event that dealing ``order`` (top first) would make."""
         seats = self.active_seats
-        return E.Deal(
+        return events.Deal(
             seats=dict(zip(seats, order)),
             centre=order[len(seats)],
             deck=tuple(order[len(seats) + 1 :]),
@@ -391,19 +391,19 @@ class Game:
 
     # ---------------------------------------------------------------- applying events
 
-    def apply(self, event: E.Event) -> None:
+    def apply(self, event: events.Event) -> None:
         """Apply one action or observation, or raise IllegalAction and change nothing."""
         handler = self._HANDLERS.get(type(event))
         if handler is None:
             raise IllegalAction(f"{event!r} is not a Coyote event", code="bad_event")
-        if self.phase == OVER and not isinstance(event, E.Correct):  # the final verdict may be corrected
+        if self.phase == OVER and not isinstance(event, events.Correct):  # the final verdict may be corrected
             raise IllegalAction(f"the game is over: seat {self.winner} has won", code="game_over")
-        if isinstance(event, E.Undo):
+        if isinstance(event, events.Undo):
             self._undo(event)
             return
         try:
             handler(self, event)
-        except C.CardError as error:  # a card name built in code rather than parsed
+        except CardError as error:  # a card name built in code rather than parsed
             raise IllegalAction(str(error), code="bad_card") from None
         self.history.append(event)
 
@@ -424,7 +424,7 @@ class Game:
             )
         return r
 
-    def _deal(self, event: E.Deal) -> None:
+    def _deal(self, event: events.Deal) -> None:
         self._require_phase(DEAL, "deal")
         active = self.active_seats
         seats = dict(event.seats)
@@ -434,16 +434,16 @@ class Game:
                 f"got seats {', '.join(map(str, sorted(seats))) or 'none'}",
                 code="bad_deal",
             )
-        seats = {s: None if c is None else C.parse_card(c) for s, c in seats.items()}
+        seats = {s: None if c is None else parse_card(c) for s, c in seats.items()}
         cards = [c for c in seats.values() if c is not None]
-        centre = None if event.centre is None else C.parse_card(event.centre)
+        centre = None if event.centre is None else parse_card(event.centre)
         check_distinct(cards + ([centre] if centre else []), "cards dealt")
         deck = None
         if event.deck is not None:
             if centre is None or len(cards) != len(seats):
                 raise IllegalAction("a deal with a known deck must name every card", code="bad_deal")
-            deck = [C.parse_card(c) for c in event.deck]
-            if sorted(cards + [centre] + deck) != sorted(C.ALL_CARDS):
+            deck = [parse_card(c) for c in event.deck]
+            if sorted(cards + [centre] + deck) != sorted(ALL_CARDS):
                 raise IllegalAction(
                     "the deck and the dealt cards must be the 17 playing cards, each once", code="bad_deal"
                 )
@@ -471,7 +471,7 @@ class Game:
             return f"seat {seat} has no open eye to peek with"
         return None
 
-    def _peek(self, event: E.Peek) -> None:
+    def _peek(self, event: events.Peek) -> None:
         r = self._require_turn(event.seat, "peek")
         refusal = self._peek_refusal(event.seat)
         if refusal:
@@ -495,7 +495,7 @@ class Game:
             return f"seat {seat} may not use the Coyote card on its first turn of the round"
         return None
 
-    def _use_coyote_card(self, event: E.UseCoyoteCard) -> None:
+    def _use_coyote_card(self, event: events.UseCoyoteCard) -> None:
         r = self._require_turn(event.seat, "use the Coyote card")
         refusal = self._coyote_card_refusal(event.seat)
         if refusal:
@@ -507,7 +507,7 @@ class Game:
         if r.deck is not None:
             r.extra = r.deck.pop(0)
 
-    def _bid(self, event: E.Bid) -> None:
+    def _bid(self, event: events.Bid) -> None:
         r = self._require_turn(event.seat, "bid")
         amount = event.amount
         if isinstance(amount, bool) or not isinstance(amount, int):
@@ -527,7 +527,7 @@ class Game:
         r.peeked_this_turn = r.coyote_card_this_turn = False
         r.turn = self.next_active_after(event.seat)
 
-    def _challenge(self, event: E.Challenge) -> None:
+    def _challenge(self, event: events.Challenge) -> None:
         r = self._require_turn(event.seat, "challenge")
         if r.bid is None:
             raise IllegalAction(
@@ -552,7 +552,7 @@ class Game:
         if self.phase == REVEAL:
             self._continue_reveal()
 
-    def _guess(self, event: E.Guess) -> None:
+    def _guess(self, event: events.Guess) -> None:
         self._require_phase(GUESSING, "guess")
         r = self.round
         if event.seat not in r.guessers:
@@ -580,38 +580,38 @@ class Game:
         if r.centre is None or (r.extra_used and r.extra is None) or None in r.seat_cards.values():
             self.phase = REVEAL
             return
-        if C.QUESTION in r.in_play() and r.replacement is None:
+        if QUESTION in r.in_play() and r.replacement is None:
             if r.deck is None:
                 self.phase = DRAW
                 return
             r.replacement = r.deck[0]
         self._resolve()
 
-    def _reveal(self, event: E.Reveal) -> None:
+    def _reveal(self, event: events.Reveal) -> None:
         self._require_phase(REVEAL, "reveal cards")
         r = self.round
-        centre = C.parse_card(event.centre)
+        centre = parse_card(event.centre)
         if r.centre is not None and centre != r.centre:
             raise IllegalAction(
-                f"the centre card is {C.display_name(r.centre)}, not {C.display_name(centre)}", code="bad_reveal"
+                f"the centre card is {display_name(r.centre)}, not {display_name(centre)}", code="bad_reveal"
             )
-        extra = None if event.extra is None else C.parse_card(event.extra)
+        extra = None if event.extra is None else parse_card(event.extra)
         if r.extra_used and extra is None and r.extra is None:
             raise IllegalAction("the Coyote card's draw must be revealed too", code="bad_reveal")
         if not r.extra_used and extra is not None:
             raise IllegalAction("nobody used the Coyote card, so there is no second centre card", code="bad_reveal")
         if r.extra is not None and extra is not None and extra != r.extra:
             raise IllegalAction(
-                f"the Coyote card's draw is {C.display_name(r.extra)}, not {C.display_name(extra)}", code="bad_reveal"
+                f"the Coyote card's draw is {display_name(r.extra)}, not {display_name(extra)}", code="bad_reveal"
             )
         seats = dict(r.seat_cards)
         for seat, card in (event.seats or {}).items():
             if seat not in seats:
                 raise IllegalAction(f"seat {seat} has no card this round", code="bad_reveal", seat=seat)
-            card = C.parse_card(card)
+            card = parse_card(card)
             if seats[seat] is not None and seats[seat] != card:
                 raise IllegalAction(
-                    f"seat {seat}'s card is {C.display_name(seats[seat])}, not {C.display_name(card)}",
+                    f"seat {seat}'s card is {display_name(seats[seat])}, not {display_name(card)}",
                     code="bad_reveal",
                     seat=seat,
                 )
@@ -629,13 +629,13 @@ class Game:
             r.extra = extra or r.extra
         self._continue_reveal()
 
-    def _draw(self, event: E.DrawReplacement) -> None:
+    def _draw(self, event: events.DrawReplacement) -> None:
         self._require_phase(DRAW, "draw a card for ?")
         r = self.round
-        card = C.parse_card(event.card)
+        card = parse_card(event.card)
         if card in r.in_play():
             raise IllegalAction(
-                f"{C.display_name(card)} is already in play; it cannot be the card drawn for ?",
+                f"{display_name(card)} is already in play; it cannot be the card drawn for ?",
                 code="bad_replacement",
                 card=card,
             )
@@ -697,7 +697,7 @@ class Game:
             )
         )
 
-    def _correct(self, event: E.Correct) -> None:
+    def _correct(self, event: events.Correct) -> None:
         r = self.round
         last = self.last_result
         if self.phase not in (DEAL, OVER) or r is None or last is None or last.round != r.number:
@@ -711,21 +711,21 @@ class Game:
                                 f"{seats[1]}", code="bad_correction")
         cards = {"centre": r.centre, "extra": r.extra, "draw": r.replacement}
         cards.update({f"seat:{s}": c for s, c in r.seat_cards.items()})
-        card = C.parse_card(event.card)
+        card = parse_card(event.card)
         if cards.get(event.item) is None:
             raise IllegalAction(f"round {r.number} has no {event.item} card", code="bad_correction")
         if cards[event.item] == card:
-            raise IllegalAction(f"the {event.item} card is {C.display_name(card)} already", code="bad_correction")
+            raise IllegalAction(f"the {event.item} card is {display_name(card)} already", code="bad_correction")
         cards[event.item] = card
         seat_cards = {s: cards[f"seat:{s}"] for s in r.seat_cards}
         in_play = [seat_cards[s] for s in sorted(seat_cards)] + [cards["centre"]]
         in_play += [cards["extra"]] if cards["extra"] is not None else []
         check_distinct(in_play, "cards in play")
-        replacement = cards["draw"] if C.QUESTION in in_play else None
-        if C.QUESTION in in_play and replacement is None:
+        replacement = cards["draw"] if QUESTION in in_play else None
+        if QUESTION in in_play and replacement is None:
             raise IllegalAction("? would be in play, but no card was drawn for it", code="correction_needs_draw")
         if replacement in in_play:
-            raise IllegalAction(f"{C.display_name(replacement)} is in play; it cannot be the card drawn for ?",
+            raise IllegalAction(f"{display_name(replacement)} is in play; it cannot be the card drawn for ?",
                                 code="bad_replacement", card=replacement)
         # Back to the state before the verdict, then the verdict again from the corrected cards.
         eyes, self._active = self._before_verdict
@@ -751,17 +751,17 @@ class Game:
         eyes.closed += 1
         return "closed"
 
-    def _undo(self, event: E.Undo) -> None:
+    def _undo(self, event: events.Undo) -> None:
         # Only a bid that is the very latest event; after an undo the latest is the undo,
         # so the bid below it (raised once already) cannot be taken back in turn.
         last = self.history[-1] if self.history else None
-        if isinstance(last, E.Undo) and self.phase == BIDDING and self.round.bidder == event.seat:
+        if isinstance(last, events.Undo) and self.phase == BIDDING and self.round.bidder == event.seat:
             r = self.round
             raise IllegalAction(
                 f"undos do not chain: seat {r.bidder}'s bid of {r.bid} was raised once already and stays",
                 code="undo_after_undo", seat=event.seat, amount=r.bid,
             )
-        if not isinstance(last, E.Bid) or self.phase != BIDDING:
+        if not isinstance(last, events.Bid) or self.phase != BIDDING:
             raise IllegalAction("there is no bid to take back now", code="nothing_to_undo", seat=event.seat)
         if last.seat != event.seat:
             raise IllegalAction(
@@ -776,14 +776,14 @@ class Game:
         self.history.append(event)
 
     _HANDLERS = {
-        E.Deal: _deal,
-        E.Bid: _bid,
-        E.Challenge: _challenge,
-        E.Peek: _peek,
-        E.UseCoyoteCard: _use_coyote_card,
-        E.Guess: _guess,
-        E.Reveal: _reveal,
-        E.DrawReplacement: _draw,
-        E.Undo: _undo,
-        E.Correct: _correct,
+        events.Deal: _deal,
+        events.Bid: _bid,
+        events.Challenge: _challenge,
+        events.Peek: _peek,
+        events.UseCoyoteCard: _use_coyote_card,
+        events.Guess: _guess,
+        events.Reveal: _reveal,
+        events.DrawReplacement: _draw,
+        events.Undo: _undo,
+        events.Correct: _correct,
     }

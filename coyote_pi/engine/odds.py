@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.rules import check_distinct
 from coyote_pi.engine.views import SeatView
@@ -49,29 +49,29 @@ class TotalDistribution:
 def total_distribution(known: Sequence[str], unknown: int) -> TotalDistribution:
     """The distribution of the total when ``known`` cards are in play and ``unknown``
     more are drawn at random from the cards not in ``known``."""
-    known = [C.parse_card(c) for c in known]
+    known = [cards.parse_card(c) for c in known]
     check_distinct(known, "known cards")
-    pool = [c for c in C.ALL_CARDS if c not in known]
+    pool = [c for c in cards.ALL_CARDS if c not in known]
     if not 0 <= unknown <= len(pool) - 1:
         raise IllegalAction(
             f"{unknown} unknown cards cannot be in play beside {len(known)} known ones", code="bad_odds_query"
         )
-    base_sum = sum(C.value(c) for c in known if C.is_number(c))
-    base_max = max((C.value(c) for c in known if C.is_number(c)), default=None)
-    base_max0 = C.MAX0 in known
-    base_question = C.QUESTION in known
+    base_sum = sum(cards.value(c) for c in known if cards.is_number(c))
+    base_max = max((cards.value(c) for c in known if cards.is_number(c)), default=None)
+    base_max0 = cards.MAX0 in known
+    base_question = cards.QUESTION in known
     rest_size = len(pool) - unknown
     counts: Counter[int] = Counter()
 
     for combo in combinations(pool, unknown):
         total, highest, has_max0, has_question = base_sum, base_max, base_max0, base_question
         for card in combo:
-            if card == C.MAX0:
+            if card == cards.MAX0:
                 has_max0 = True
-            elif card == C.QUESTION:
+            elif card == cards.QUESTION:
                 has_question = True
             else:
-                v = C.value(card)
+                v = cards.value(card)
                 total += v
                 if highest is None or v > highest:
                     highest = v
@@ -82,10 +82,10 @@ def total_distribution(known: Sequence[str], unknown: int) -> TotalDistribution:
         for card in pool:
             if card in combo:
                 continue
-            if card == C.MAX0:
+            if card == cards.MAX0:
                 counts[_max0_total(total, highest, True)] += 1
             else:
-                v = C.value(card)
+                v = cards.value(card)
                 top = v if highest is None or v > highest else highest
                 counts[total + v - top if has_max0 else total + v] += 1
     outcomes = sum(counts.values())

@@ -14,8 +14,8 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import replace
 
-from coyote_pi import cards as C
-from coyote_pi.engine import events as E
+from coyote_pi import cards
+from coyote_pi.engine import events
 from coyote_pi.engine.game import BIDDING, DEAL, DRAW, OVER, REVEAL, Game, GameConfig, Legal
 from coyote_pi.engine.views import SeatView, seat_view
 
@@ -37,32 +37,32 @@ class ScriptedPlayer:
 
     def estimate(self, view: SeatView) -> float:
         known = view.known_cards()
-        numbers = [C.value(c) for c in known if C.is_number(c)]
-        total = sum(numbers) - (max(numbers, default=0) if C.MAX0 in known else 0)
+        numbers = [cards.value(c) for c in known if cards.is_number(c)]
+        total = sum(numbers) - (max(numbers, default=0) if cards.MAX0 in known else 0)
         return total + _MEAN_UNSEEN * view.unknown_count()
 
-    def act(self, view: SeatView, legal: Legal, rng: DecisionRandom) -> E.Event:
+    def act(self, view: SeatView, legal: Legal, rng: DecisionRandom) -> events.Event:
         """The seat's next action on its turn."""
         seat = view.seat
         if legal.peek and view.eyes[seat][0] > 1 and rng.random() < self.curiosity:
-            return E.Peek(seat)
+            return events.Peek(seat)
         if legal.coyote_card and rng.random() < self.curiosity:
-            return E.UseCoyoteCard(seat)
+            return events.UseCoyoteCard(seat)
         estimate = self.estimate(view)
         if legal.challenge and view.bid > estimate + self.boldness * rng.random() * 2:
-            return E.Challenge(seat)
+            return events.Challenge(seat)
         wanted = round(estimate + rng.uniform(-self.boldness, self.boldness))
         if legal.min_bid is None:
-            return E.Bid(seat, wanted)
+            return events.Bid(seat, wanted)
         step = 1 if rng.random() < 0.7 else rng.randint(2, 4)
-        return E.Bid(seat, max(legal.min_bid + step - 1, wanted))
+        return events.Bid(seat, max(legal.min_bid + step - 1, wanted))
 
-    def guess(self, view: SeatView, options: Sequence[int]) -> E.Guess:
+    def guess(self, view: SeatView, options: Sequence[int]) -> events.Guess:
         """Trickster: guess the bidder when the bid looks believable."""
         bidder = view.bidder
         challenger = options[1] if options[0] == bidder else options[0]
         believable = view.bid is not None and view.bid <= self.estimate(view)
-        return E.Guess(view.seat, bidder if believable else challenger)
+        return events.Guess(view.seat, bidder if believable else challenger)
 
 
 class DecisionRandom:
@@ -103,7 +103,7 @@ def decision_rng(seed: int | str, seat: int, game: Game) -> DecisionRandom:
 
 def next_scripted_event(
     game: Game, players: dict[int, ScriptedPlayer], seed: int | str, *, physical: bool = False
-) -> E.Event | None:
+) -> events.Event | None:
     """The event a scripted table produces next: an observation or a seat's action.
 
     The dealer deals ``shuffled_deck(seed, round)``. A virtual table (``physical=False``)
@@ -118,15 +118,15 @@ def next_scripted_event(
     if game.phase == OVER:
         return None
     if game.phase == DEAL:
-        deal = game.virtual_deal(C.shuffled_deck(seed, game.round_number + 1))
-        return E.Deal(seats=deal.seats) if physical else deal
+        deal = game.virtual_deal(cards.shuffled_deck(seed, game.round_number + 1))
+        return events.Deal(seats=deal.seats) if physical else deal
     r = game.round
     if physical:  # the centre card, then the deck, top first
-        face_down = C.shuffled_deck(seed, game.round_number)[len(r.seat_cards):]
+        face_down = cards.shuffled_deck(seed, game.round_number)[len(r.seat_cards):]
     if game.phase == REVEAL:
-        return E.Reveal(centre=face_down[0], extra=face_down[1] if r.extra_used else None)
+        return events.Reveal(centre=face_down[0], extra=face_down[1] if r.extra_used else None)
     if game.phase == DRAW:
-        return E.DrawReplacement(face_down[1 + r.extra_used])
+        return events.DrawReplacement(face_down[1 + r.extra_used])
     legal = game.legal()
     seat = legal.seats[0]
     view = seat_view(game, seat)
@@ -159,7 +159,7 @@ def simulate(config: GameConfig, seed: int | str, on_event=None, *, physical: bo
 _LONG_ROUNDS = 8
 
 
-def long_bidding_game(lines: int, undos: int) -> tuple[GameConfig, list[E.Event]]:
+def long_bidding_game(lines: int, undos: int) -> tuple[GameConfig, list[events.Event]]:
     """A legal, unfinished 4-player game whose record has exactly ``lines`` lines, with
     ``undos`` bids taken back (and made again): a long evening for replay benchmarks.
 
@@ -173,21 +173,21 @@ def long_bidding_game(lines: int, undos: int) -> tuple[GameConfig, list[E.Event]
         raise ValueError(f"{lines} lines cannot hold {_LONG_ROUNDS} rounds with {undos} undos")
     undone = {i * bids // undos for i in range(undos)} if undos else set()
     config = GameConfig(players=4)
-    game, events = Game(config), []
+    game, played = Game(config), []
 
-    def play(event: E.Event) -> None:
+    def play(event: events.Event) -> None:
         game.apply(event)
-        events.append(event)
+        played.append(event)
 
     made = 0
     for round_number in range(_LONG_ROUNDS):
-        play(game.virtual_deal(C.shuffled_deck("long evening", round_number + 1)))
+        play(game.virtual_deal(cards.shuffled_deck("long evening", round_number + 1)))
         for amount in range(bids // _LONG_ROUNDS + (round_number < bids % _LONG_ROUNDS)):
-            bid = E.Bid(game.turn, amount)
+            bid = events.Bid(game.turn, amount)
             play(bid)
             if made in undone:
-                play(E.Undo(bid.seat))
+                play(events.Undo(bid.seat))
                 play(bid)
             made += 1
-        play(E.Challenge(game.turn))
-    return config, events
+        play(events.Challenge(game.turn))
+    return config, played

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from coyote_pi import cards as C
+from coyote_pi.cards import MAX0, QUESTION, display_name, value
 from coyote_pi.engine.errors import IllegalAction
 
 
@@ -43,13 +43,13 @@ class Score:
     def explanation(self) -> tuple[str, ...]:
         """The scoring, step by step, in plain English (built only when asked for)."""
         cards, replacement, zeroed, total, bid = self.cards, self.replacement, self.zeroed, self.total, self.bid
-        effective = [replacement if c == C.QUESTION else c for c in cards]
-        explanation = [f"Cards in play: {', '.join(C.display_name(c) for c in cards)}."]
+        effective = [replacement if c == QUESTION else c for c in cards]
+        explanation = [f"Cards in play: {', '.join(display_name(c) for c in cards)}."]
         if replacement is not None:
-            explanation.append(f"? is replaced by the top card of the deck: {C.display_name(replacement)}.")
-            if replacement == C.MAX0:
+            explanation.append(f"? is replaced by the top card of the deck: {display_name(replacement)}.")
+            if replacement == MAX0:
                 explanation.append("The replacement is Max 0, so Max 0 is in play.")
-        if C.MAX0 in effective:
+        if MAX0 in effective:
             if zeroed is None:
                 explanation.append("Max 0 is in play but there is no number card to zero.")
             else:
@@ -88,7 +88,7 @@ def check_distinct(cards: Sequence[str], what: str = "cards in play") -> None:
     for card in cards:
         if card in seen:
             raise IllegalAction(
-                f"{C.display_name(card)} appears twice among the {what}; there is only one",
+                f"{display_name(card)} appears twice among the {what}; there is only one",
                 code="duplicate_card",
                 card=card,
             )
@@ -97,9 +97,9 @@ def check_distinct(cards: Sequence[str], what: str = "cards in play") -> None:
 
 def total_of(cards: Sequence[str]) -> tuple[int, str | None]:
     """The total of cards without ``?`` (already replaced), and the card Max 0 zeroed."""
-    numbers = [C.value(c) for c in cards if c != C.MAX0]
+    numbers = [value(c) for c in cards if c != MAX0]
     total = sum(numbers)
-    if C.MAX0 in cards and numbers:
+    if MAX0 in cards and numbers:
         highest = max(numbers)
         return total - highest, str(highest)
     return total, None
@@ -119,35 +119,35 @@ def score(cards: Sequence[str], bid: int, replacement: str | None = None) -> Sco
     check_distinct(cards)
     if isinstance(bid, bool) or not isinstance(bid, int):
         raise IllegalAction(f"a bid is a whole number, not {bid!r}", code="bad_bid")
-    if C.QUESTION in cards:
+    if QUESTION in cards:
         if replacement is None:
             raise IllegalAction(
                 "? is in play: the top card of the deck must be drawn to replace it",
                 code="replacement_needed",
             )
-        if replacement == C.QUESTION or replacement in cards:
+        if replacement == QUESTION or replacement in cards:
             raise IllegalAction(
-                f"{C.display_name(replacement)} cannot replace ?: it is already in play",
+                f"{display_name(replacement)} cannot replace ?: it is already in play",
                 code="bad_replacement",
                 card=replacement,
             )
     elif replacement is not None:
         raise IllegalAction("no ? is in play, so no replacement card is drawn", code="bad_replacement")
 
-    effective = [replacement if c == C.QUESTION else c for c in cards]
+    effective = [replacement if c == QUESTION else c for c in cards]
     total, zeroed = total_of(effective)
 
     counted = []
     zero_pending = zeroed
     for card, counts_as in zip(cards, effective):
-        note = f"? replaced by {C.display_name(counts_as)}" if card == C.QUESTION else ""
-        if counts_as == C.MAX0:
-            value, note = 0, (note + "; " if note else "") + "Max 0 itself counts 0"
+        note = f"? replaced by {display_name(counts_as)}" if card == QUESTION else ""
+        if counts_as == MAX0:
+            points, note = 0, (note + "; " if note else "") + "Max 0 itself counts 0"
         else:
-            value = C.value(counts_as)
+            points = value(counts_as)
             if counts_as == zero_pending:
-                value, zero_pending = 0, None
+                points, zero_pending = 0, None
                 note = (note + "; " if note else "") + "highest number card, zeroed by Max 0"
-        counted.append(CountedCard(card, counts_as, value, note))
+        counted.append(CountedCard(card, counts_as, points, note))
 
     return Score(cards, bid, replacement, tuple(counted), zeroed, total)

@@ -9,8 +9,8 @@ Regenerate them (then review the diff) with::
 
 from __future__ import annotations
 
-from coyote_pi import cards as C
-from coyote_pi.engine import events as E
+from coyote_pi import cards
+from coyote_pi.engine import events
 from coyote_pi.engine.game import Game, GameConfig
 from coyote_pi.engine.players import simulate
 from coyote_pi.engine.views import seat_view
@@ -28,32 +28,32 @@ GOLDEN_GAMES = [
 
 
 def _cards(mapping: dict) -> str:
-    return " ".join(f"{s}={C.display_name(c) if c else '?unknown'}" for s, c in sorted(mapping.items()))
+    return " ".join(f"{s}={cards.display_name(c) if c else '?unknown'}" for s, c in sorted(mapping.items()))
 
 
-def describe_event(event: E.Event) -> str:
+def describe_event(event: events.Event) -> str:
     """One line for people, e.g. ``seat 2 bids 13``."""
-    if isinstance(event, E.Deal):
-        deck = "unknown" if event.deck is None else " ".join(C.display_name(c) for c in event.deck)
-        centre = C.display_name(event.centre) if event.centre else "face down, unknown"
+    if isinstance(event, events.Deal):
+        deck = "unknown" if event.deck is None else " ".join(cards.display_name(c) for c in event.deck)
+        centre = cards.display_name(event.centre) if event.centre else "face down, unknown"
         return f"deal: seats {_cards(dict(event.seats))} | centre {centre} | deck {deck}"
-    if isinstance(event, E.Bid):
+    if isinstance(event, events.Bid):
         return f"seat {event.seat} bids {event.amount}"
-    if isinstance(event, E.Challenge):
+    if isinstance(event, events.Challenge):
         return f"seat {event.seat} says Coyote! (challenge)"
-    if isinstance(event, E.Peek):
+    if isinstance(event, events.Peek):
         return f"seat {event.seat} peeks at the centre card"
-    if isinstance(event, E.UseCoyoteCard):
+    if isinstance(event, events.UseCoyoteCard):
         return f"seat {event.seat} uses the Coyote card"
-    if isinstance(event, E.Guess):
+    if isinstance(event, events.Guess):
         return f"seat {event.seat} guesses seat {event.winner} wins"
-    if isinstance(event, E.Reveal):
-        extra = f", extra {C.display_name(event.extra)}" if event.extra else ""
+    if isinstance(event, events.Reveal):
+        extra = f", extra {cards.display_name(event.extra)}" if event.extra else ""
         seats = f", seats {_cards(dict(event.seats))}" if event.seats else ""
-        return f"reveal: centre {C.display_name(event.centre)}{extra}{seats}"
-    if isinstance(event, E.DrawReplacement):
-        return f"drawn for ?: {C.display_name(event.card)}"
-    if isinstance(event, E.Undo):
+        return f"reveal: centre {cards.display_name(event.centre)}{extra}{seats}"
+    if isinstance(event, events.DrawReplacement):
+        return f"drawn for ?: {cards.display_name(event.card)}"
+    if isinstance(event, events.Undo):
         return f"seat {event.seat} takes back its bid"
     raise TypeError(event)
 
@@ -69,8 +69,8 @@ def describe_state(game: Game) -> list[str]:
         for seat in game.active_seats:
             view = seat_view(game, seat)
             known = _cards(view.others)
-            centre = C.display_name(view.centre) if view.centre else "-"
-            draw = C.display_name(view.coyote_card_draw) if view.coyote_card_draw else "-"
+            centre = cards.display_name(view.centre) if view.centre else "-"
+            draw = cards.display_name(view.coyote_card_draw) if view.coyote_card_draw else "-"
             lines.append(f"  view {seat}: sees {known}; centre {centre}; own draw {draw}; "
                          f"unknown in play {view.unknown_count()}")
     return lines
@@ -86,7 +86,7 @@ def transcript(config: GameConfig, seed: int | str, physical: bool = False) -> s
     ]
     count = 0
 
-    def on_event(game: Game, event: E.Event) -> None:
+    def on_event(game: Game, event: events.Event) -> None:
         nonlocal count
         count += 1
         lines.append(f"[{count}] {describe_event(event)}")

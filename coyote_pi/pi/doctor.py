@@ -34,6 +34,10 @@ otherwise 0 (skips included).
 
 Every probe of the machine goes through :class:`Host`, so the tests exercise the pass
 and fail paths with a fake root and fake probes.
+
+This module is a little over the project's 600-line guide on purpose: it is one list of
+checks, each probe beside the verdict and the fix it prints, in the order a host sets up
+the device; the command line that drives it is :mod:`coyote_pi.commands.doctor`.
 """
 
 from __future__ import annotations

@@ -17,4 +17,6 @@ mock pins apart from the real ones.
   at the buttons.
 - :mod:`~coyote_pi.sim.rig`: all of it around the real controller, assembled by the
   same :func:`~coyote_pi.table.rig.open_rig` as the real table.
+- :mod:`~coyote_pi.sim.soak`: a long evening with the faults of a real table
+  (:mod:`~coyote_pi.sim.soak_parts` fail, :mod:`~coyote_pi.sim.soak_report` says how it went).
 """

@@ -18,7 +18,7 @@ import numpy as np
 from coyote_pi.devices.camera import FULL_RESOLUTION, Camera, checked_frame
 from coyote_pi.devices.errors import CameraError
 from coyote_pi.sim.render import render_scene
-from coyote_pi.vision.reader import SeatRead, SlotRead, TableReading
+from coyote_pi.vision.reading import SeatRead, SlotRead, TableReading
 from coyote_pi.vision.states import SeatState, SlotState
 
 SceneRenderer = Callable[..., np.ndarray]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 
 #: Scenario name -> what it deals and why (shown by ``run --help`` and the docs).
 SCENARIOS: dict[str, str] = {
@@ -71,8 +71,8 @@ class RoundPlan:
 
 
 _SCENARIO_PLANS = {
-    "question": RoundPlan(centre=C.QUESTION, scenario="question"),
-    "max0": RoundPlan(first_stand="20", centre=C.MAX0, scenario="max0"),
+    "question": RoundPlan(centre=cards.QUESTION, scenario="question"),
+    "max0": RoundPlan(first_stand="20", centre=cards.MAX0, scenario="max0"),
     _COYOTE_CARD: RoundPlan(deck_top="20", scenario=_COYOTE_CARD),
 }
 
@@ -92,7 +92,7 @@ class DealPlan:
 
     def order(self, seed: int | str, round_number: int, stands: int) -> list[str]:
         """The deck of round ``round_number`` (top first) at a table of ``stands`` seats in play."""
-        shuffled = C.shuffled_deck(seed, round_number)
+        shuffled = cards.shuffled_deck(seed, round_number)
         if round_number > len(self.rounds):
             return shuffled
         return self.rounds[round_number - 1].deal_order(shuffled, stands)
@@ -127,20 +127,20 @@ def _parse_round(number: int, text: str) -> RoundPlan:
     words = [word.strip() for word in text.split(",")]
     if len(words) == 1 and words[0].lower() in _SCENARIO_PLANS:
         return _SCENARIO_PLANS[words[0].lower()]
-    if len(words) > len(C.ALL_CARDS):
-        raise DealError(f"round {number} names {len(words)} cards; the deck has {len(C.ALL_CARDS)}")
+    if len(words) > len(cards.ALL_CARDS):
+        raise DealError(f"round {number} names {len(words)} cards; the deck has {len(cards.ALL_CARDS)}")
     order = tuple(None if word == _ANY else _card(number, word, alone=len(words) == 1) for word in words)
     named = [card for card in order if card is not None]
     for card in named:
         if named.count(card) > 1:
-            raise DealError(f"round {number} deals {C.display_name(card)} twice (the deck has each card once)")
+            raise DealError(f"round {number} deals {cards.display_name(card)} twice (the deck has each card once)")
     return RoundPlan(order)
 
 
 def _card(number: int, word: str, *, alone: bool) -> str:
     try:
-        return C.parse_card(word)
-    except C.CardError as error:
+        return cards.parse_card(word)
+    except cards.CardError as error:
         if alone and word.replace("-", "").isalpha():
             raise DealError(f"round {number}: {word!r} is neither a card nor a scenario "
                             f"(scenarios: {', '.join(SCENARIOS)})") from None

@@ -4,7 +4,7 @@ Four scripted players play game after game for (by default) eight and a half sim
 hours, while the faults a table meets in an evening come and go: the OLED unplugged
 for minutes and I2C errors on its bus, the camera hanging and sending garbage, glitch
 trains on the button wires, a full disk, and the service killed with ``kill -9`` and
-restarted. At the end, :class:`SoakReport` says how many games were completed, which
+restarted. At the end, :class:`~coyote_pi.sim.soak_report.SoakReport` says how many games were completed, which
 faults were survived, how many accepted actions the record lost (must be none),
 whether descriptors or memory grew (they must not), and the longest time the table
 waited with nothing on its screen to say why.
@@ -31,7 +31,9 @@ it, then charges it :data:`READ_SECONDS` of simulated time, or the capture deadl
 of ``[camera] timeout_ms`` when the capture hung (the guard waits
 :data:`GUARD_REAL_SECONDS` of real time for it).
 
-The faults, each at random moments drawn from the seed (:data:`FAULTS`):
+The faults, each at random moments drawn from the seed
+(:data:`~coyote_pi.sim.soak_report.FAULTS`), each switched on and off in a part of
+:mod:`~coyote_pi.sim.soak_parts`:
 
 - *OLED unplugged*: opening the panel fails and every write raises, for minutes;
   survived when the newest screen is back on the panel soon after it returns.
@@ -45,7 +47,7 @@ The faults, each at random moments drawn from the seed (:data:`FAULTS`):
   one of them became a press (presses of the players' fingers on that line meanwhile
   are allowed for).
 - *full disk*: the record's appends fail with ENOSPC, as ``os.write`` does on a full
-  disk (:class:`_Disk` wraps :class:`~coyote_pi.record.RecordWriter`); survived when
+  disk (:class:`~coyote_pi.sim.soak_parts.Disk` wraps :class:`~coyote_pi.record.RecordWriter`); survived when
   the table did not stop and the record lost nothing.
 - *kill -9*: modelled in this process, not with a signal: between two passes of the
   loop the table is abandoned as a killed process is (its devices and its camera thread
@@ -66,45 +68,40 @@ its caches; and again at the end, the table still running. The process's allocat
 tuned as ``coyote-pi run`` tunes it (:func:`~coyote_pi.memory.tune_malloc`). A fault is
 judged when its time has come (its end, plus a while for the table to show that it got
 through), or at the end of the evening, on what happened so far.
+
+This module is the evening itself and stays one piece over 600 lines: the driver that
+steps the controller on the simulated clock and restarts it, the people, and each
+fault's injection and judgement all act on the one table, clock and report of
+:class:`_Soak`. What it plays and reports is :mod:`~coyote_pi.sim.soak_report`; the
+parts that fail are :mod:`~coyote_pi.sim.soak_parts`.
 """
 
 from __future__ import annotations
 
-import collections
 import contextlib
-import errno
-import gc
 import logging
 import math
-import os
 import queue
 import random
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 from gpiozero.pins.mock import MockFactory
-from luma.core.error import DeviceNotFoundError
 
 from coyote_pi.devices.buttons import TableButtons
-from coyote_pi.devices.camera import Camera
 from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.display import TableDisplay
-from coyote_pi.devices.errors import CameraError
-from coyote_pi.devices.events import CHORD, PRESS, ButtonEvent
 from coyote_pi.devices.factory import Devices, make_devices
 from coyote_pi.devices.pinmap import load_pinmap
 from coyote_pi.memory import tune_malloc
-from coyote_pi.record import RecordWriter, read_record
-from coyote_pi.sim.camera import SceneCamera, SceneReader
+from coyote_pi.record import read_record
 from coyote_pi.sim.clock import SimClock, SimScheduler
-from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import ScheduledFingers
+from coyote_pi.sim.soak_parts import Disk, GlitchWatchedQueue, Glitches, Panel, SoakCamera, SoakReader
+from coyote_pi.sim.soak_report import FAULTS, FaultTally, SoakOptions, SoakReport, Usage
 from coyote_pi.sim.table import SimPace, SimTable
 from coyote_pi.table import stages
 from coyote_pi.table.camera_reads import CameraResult
@@ -113,7 +110,6 @@ from coyote_pi.table.controller import Controller
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import resume_or_none
-from coyote_pi.vision import TableReader
 
 #: Simulated seconds a camera read takes on a Pi (a full-resolution still, then its reading).
 READ_SECONDS = 0.4
@@ -125,8 +121,6 @@ RESTART_SECONDS = 5.0
 WATCHDOG_SECONDS = 15.0
 #: Simulated seconds of warm-up (at most: a quarter of the evening), in which each fault comes once.
 WARM_UP_SECONDS = 7200.0
-#: The targets: descriptors may not grow at all, memory by less than this.
-MAX_GROWTH_MB = 5.0
 #: How soon after the OLED answers again the newest screen must be on it.
 DISPLAY_BACK_SECONDS = 25.0
 #: How soon after a camera fault the table must have got through a wait for cards (on
@@ -136,130 +130,6 @@ PROGRESS_SECONDS = 600.0
 GLITCH_SEATS = range(1, 7)
 #: Simulated seconds between two clearings of the mock pins' log of their changes.
 PIN_LOG_SECONDS = 60.0
-
-
-@dataclass(frozen=True)
-class Fault:
-    """One kind of fault: how often it comes (mean minutes between two) and for how long."""
-
-    name: str
-    every_minutes: float
-    lasts_minutes: tuple[float, float] = (0.0, 0.0)
-
-
-#: The faults of an evening, by name.
-FAULTS: dict[str, Fault] = {fault.name: fault for fault in (
-    Fault("OLED unplugged", 75, (2, 6)),
-    Fault("I2C errors on the OLED bus", 12),
-    Fault("camera hung", 50, (5, 15)),
-    Fault("camera garbage frames", 40, (1, 4)),
-    Fault("glitch train on a button line", 6),
-    Fault("full disk", 200, (5, 15)),
-    Fault("kill -9 and restart", 100),
-)}
-
-
-@dataclass(frozen=True)
-class SoakOptions:
-    """What to play: ``hours`` of simulated time, with the faults ``fault_scale`` times as
-    often (0: none, a quiet evening)."""
-
-    hours: float = 8.5
-    seed: int = 1
-    players: int = 4
-    variant: str = "trickster"
-    fault_scale: float = 1.0
-    #: Where the records go (None: a temporary folder, removed afterwards).
-    record_dir: Path | None = None
-
-
-@dataclass(frozen=True)
-class Usage:
-    """Open file descriptors and resident memory of this process."""
-
-    fds: int
-    rss_mb: float
-
-    @classmethod
-    def now(cls) -> Usage:
-        """Measured now, after a garbage collection (Linux: from ``/proc/self``)."""
-        gc.collect()
-        fds = len(os.listdir("/proc/self/fd"))  # counts the listing's own descriptor: always one more
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            resident_pages = int(statm.read().split()[1])
-        return cls(fds, resident_pages * os.sysconf("SC_PAGE_SIZE") / 2**20)
-
-
-@dataclass
-class FaultTally:
-    """How often a fault was injected, and how often the table came through it."""
-
-    injected: int = 0
-    survived: int = 0
-    #: Figures that say more about this fault (refused actions, spikes...), printed beside it.
-    notes: collections.Counter = field(default_factory=collections.Counter)
-
-
-@dataclass
-class SoakReport:
-    """The figures of one soak (see the module docstring for what each means)."""
-
-    options: SoakOptions
-    simulated_seconds: float = 0.0
-    real_seconds: float = 0.0
-    games_completed: int = 0
-    actions: int = 0
-    faults: dict[str, FaultTally] = field(default_factory=lambda: {name: FaultTally() for name in FAULTS})
-    events_lost: int = 0
-    start: Usage | None = None
-    end: Usage | None = None
-    longest_silent_wait: float = 0.0
-    #: Where that was: the wait, and whether a capture hung meanwhile.
-    longest_silent_where: str = ""
-    stops: collections.Counter = field(default_factory=collections.Counter)
-    watchdog_pings: int = 0
-    warnings: int = 0
-    #: The play-by-play's last lines, for a look when something went wrong.
-    last_lines: collections.deque = field(default_factory=lambda: collections.deque(maxlen=40))
-
-    @property
-    def fd_growth(self) -> int:
-        return self.end.fds - self.start.fds
-
-    @property
-    def rss_growth_mb(self) -> float:
-        return self.end.rss_mb - self.start.rss_mb
-
-    @property
-    def ok(self) -> bool:
-        """No event lost, no descriptor more, memory grown by less than :data:`MAX_GROWTH_MB`."""
-        return self.events_lost == 0 and self.fd_growth <= 0 and self.rss_growth_mb < MAX_GROWTH_MB
-
-    def lines(self) -> list[str]:
-        """The report as ``bench soak`` prints it."""
-        hours = self.simulated_seconds / 3600
-        out = [f"coyote-pi bench soak: {hours:.1f} simulated hours in {self.real_seconds:.0f} s "
-               f"(seed {self.options.seed}, {self.options.players} players, {self.options.variant})",
-               f"  games completed: {self.games_completed} ({self.actions} actions accepted)",
-               "  faults injected / survived:"]
-        for name, tally in self.faults.items():
-            notes = ", ".join(f"{count} {what}" for what, count in sorted(tally.notes.items()))
-            out.append(f"      {name:32} {tally.injected:5} / {tally.survived:<5}" + (f"  ({notes})" if notes else ""))
-        if self.stops:
-            out.append("  the table stopped on: " + ", ".join(f"{why} x{n}" for why, n in self.stops.most_common())
-                       + " (restarted as systemd does)")
-        out += [
-            f"  events lost (accepted actions not in the record): {self.events_lost}      must be 0",
-            f"  file descriptors: {self.start.fds} at the start, {self.end.fds} at the end: "
-            f"{self.fd_growth:+d}      must be +0",
-            f"  resident memory: {self.start.rss_mb:.1f} MB at the start, {self.end.rss_mb:.1f} MB at the end: "
-            f"{self.rss_growth_mb:+.1f} MB      must be under +{MAX_GROWTH_MB:.0f} MB",
-            f"  longest wait for cards with no reason on the screen: {self.longest_silent_wait:.1f} s"
-            + (f" ({self.longest_silent_where})" if self.longest_silent_where else ""),
-            f"  watchdog pings: {self.watchdog_pings}; warnings logged: {self.warnings}",
-            f"  {'PASS' if self.ok else 'FAIL'}",
-        ]
-        return out
 
 
 def run_soak(options: SoakOptions = SoakOptions(), *, listeners: Iterable[Listener] = ()) -> SoakReport:
@@ -278,124 +148,7 @@ def run_soak(options: SoakOptions = SoakOptions(), *, listeners: Iterable[Listen
         return soak.run()
 
 
-# --------------------------------------------------------------------------- the hardware
-
-
-class _Panel:
-    """The OLED on its I2C bus: one luma panel (in memory) that can vanish and glitch."""
-
-    def __init__(self, clock: SimClock) -> None:
-        self._clock = clock
-        self._gone = False
-        self.errors = 0  #: writes still to fail in the current burst of I2C errors
-        #: Since when the panel answers every write (after an outage or a burst of errors).
-        self.answering_since = clock()
-        self.device = FlakyDummy(self._fails, width=128, height=64)
-
-    @property
-    def gone(self) -> bool:
-        return self._gone
-
-    @gone.setter
-    def gone(self, gone: bool) -> None:
-        self._gone = gone
-        self.answering_since = self._clock()
-
-    def answering_for(self, seconds: float) -> bool:
-        """The panel has answered every write for ``seconds``."""
-        return not self._gone and not self.errors and self._clock() >= self.answering_since + seconds
-
-    def open(self):
-        """What :func:`~coyote_pi.devices.display.luma_opener`'s function does: the panel, or luma's error."""
-        if self.gone:
-            raise DeviceNotFoundError("no display answers at 0x3C on /dev/i2c-1 (Remote I/O error)")
-        return self.device
-
-    def _fails(self, call: int) -> bool:
-        if self.errors:
-            self.errors -= 1
-            self.answering_since = self._clock()
-            return True
-        return self._gone
-
-
-class _Camera(Camera):
-    """The scene camera, hanging or sending noise while those faults last.
-
-    A *stall* blocks one capture until the guard interrupts it; *stuck* blocks every
-    capture until :meth:`unstick`, whatever the guard does. :attr:`hangs` counts the
-    captures that blocked.
-    """
-
-    description = "soak camera"
-
-    def __init__(self, scene: Callable[[], object], seed: int) -> None:
-        self._scene = SceneCamera(scene)
-        self._noise = np.random.default_rng(seed)
-        self.garbage = False
-        self.hang: str | None = None  #: "stall", "stuck" or None
-        self.hangs = 0
-        self._blocked = threading.Event()
-
-    def start_hang(self, kind: str) -> None:
-        """The next capture blocks: a ``"stall"`` until interrupted, ``"stuck"`` (and every
-        capture after it) until :meth:`unstick`."""
-        self._blocked = threading.Event()
-        self.hang = kind
-
-    def capture(self):
-        if self.hang is not None:
-            blocked = self._blocked
-            self.hangs += 1
-            if self.hang == "stall":
-                self.hang = None  # one capture only
-            blocked.wait()
-            raise CameraError("the capture was cancelled")
-        if self.garbage:
-            return self._noise.integers(0, 256, size=(180, 320, 3), dtype=np.uint8)
-        return self._scene.capture()
-
-    def interrupt(self) -> None:
-        if self.hang != "stuck":
-            self._blocked.set()
-
-    def unstick(self) -> None:
-        self.hang = None
-        self._blocked.set()
-
-
-class _Reader:
-    """Reads the scene perfectly, and a garbage frame with the real vision code."""
-
-    def __init__(self, scheme: str) -> None:
-        self._scene, self._vision = SceneReader(), TableReader(scheme)
-
-    def read(self, frame):
-        return self._vision.read(frame) if isinstance(frame, np.ndarray) else self._scene.read(frame)
-
-
-class _Disk:
-    """The record's disk, full for a while: appends then fail with ENOSPC as ``os.write`` does."""
-
-    def __init__(self) -> None:
-        self.full = False
-
-    @contextlib.contextmanager
-    def installed(self):
-        """Wrap :class:`~coyote_pi.record.RecordWriter`'s appends while the soak runs."""
-        append = RecordWriter._append
-        disk = self
-
-        def append_unless_full(writer, bodies):
-            if disk.full:
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(writer.path))
-            return append(writer, bodies)
-
-        RecordWriter._append = append_unless_full
-        try:
-            yield self
-        finally:
-            RecordWriter._append = append
+# --------------------------------------------------------------------------- systemd
 
 
 class _Notifier:
@@ -419,41 +172,6 @@ class _Notifier:
 
     def watchdog_interval(self) -> float:
         return WATCHDOG_SECONDS
-
-
-class _Glitches:
-    """The button lines under a glitch train, and the presses seen on them meanwhile."""
-
-    def __init__(self) -> None:
-        #: (seat, button) -> [until, presses by the fingers, presses counted by the buttons]
-        self.watched: dict[tuple[int, str], list] = {}
-
-    def finger(self, seat: int, button: str) -> None:
-        if (watch := self.watched.get((seat, button))) is not None:
-            watch[1] += 1
-
-    def event(self, event: ButtonEvent) -> None:
-        watch = self.watched.get((event.seat, event.button))
-        if watch is not None and event.kind in (PRESS, CHORD) and event.time <= watch[0]:
-            watch[2] += 1
-
-    def spurious(self, line: tuple[int, str]) -> int:
-        """Stop watching ``line``: the presses the glitches made (those the fingers did not)."""
-        _, fingers, counted = self.watched.pop(line)
-        return max(0, counted - fingers)
-
-
-class _Queue(queue.Queue):
-    """The controller's queue, telling the glitch watch of every button event put in."""
-
-    def __init__(self, glitches: _Glitches) -> None:
-        super().__init__()
-        self._glitches = glitches
-
-    def put(self, item, block: bool = True, timeout: float | None = None) -> None:
-        if isinstance(item, ButtonEvent):
-            self._glitches.event(item)
-        super().put(item, block, timeout)
 
 
 # --------------------------------------------------------------------------- the people
@@ -539,11 +257,11 @@ class _Soak:
         self.devices_config = DevicesConfig.preset("sim")
         self.pace = SimPace(think=0.0, card=0.0, verdict=0.0, hold=0.09)
         self.rng = random.Random(options.seed)
-        self.panel = _Panel(self.clock)
-        self.camera = _Camera(lambda: self.sim.scene(), options.seed)
-        self.reader = _Reader(self.config.scheme)
-        self.disk = _Disk()
-        self.glitches = _Glitches()
+        self.panel = Panel(self.clock)
+        self.camera = SoakCamera(lambda: self.sim.scene(), options.seed)
+        self.reader = SoakReader(self.config.scheme)
+        self.disk = Disk()
+        self.glitches = Glitches()
         self.people = _People(self, options.seed)
         self._listeners = [self.people, *listeners]
         self._notifier = _Notifier(self.report)
@@ -688,7 +406,7 @@ class _Soak:
 
     def _start_table(self) -> None:
         """Start the table as ``coyote-pi run`` does: resume the unfinished game of the record."""
-        events = _Queue(self.glitches)
+        events = GlitchWatchedQueue(self.glitches)
         display = TableDisplay(self.panel.open, size=(128, 64), clock=self.clock, scheduler=self.timers)
         buttons = TableButtons(self.pinmap, events, pin_factory=self.pin_factory,
                                timing=self.devices_config.buttons.timing, clock=self.clock, scheduler=self.timers)
@@ -744,6 +462,8 @@ class _Soak:
         self.timers.call_later(RESTART_SECONDS, start_again)
 
     def _lost(self, controller: Controller) -> int:
+        if controller.table is None:  # the record never started: nothing was accepted
+            return 0
         return self._lost_from(controller.table.path, tuple(controller.game.history))
 
     @staticmethod

@@ -36,13 +36,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.engine import Deal, DrawReplacement, Game, Reveal, seat_view
 from coyote_pi.engine.game import TRICKSTER
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
 from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.scene import TableScene
-from coyote_pi.table import controller as K
+from coyote_pi.table import stages
+from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.selector import BID, REPEAT_STEP, SPECIALS, Choice, choice_for
 from coyote_pi.vision.states import SlotState
 
@@ -101,7 +102,7 @@ class Truths:
         self._history: tuple = ()
         self._game: Game | None = None
 
-    def of(self, prompt: K.Prompt) -> Game:
+    def of(self, prompt: Prompt) -> Game:
         history = prompt.history
         if self._game is None or self._game.config != prompt.config or history[: len(self._history)] != self._history:
             self._game, self._history = truth_game(prompt.config, history, self.deck), history
@@ -157,7 +158,7 @@ class _Actor:
             except Exception:  # a scripted actor must never take the table down; the test will notice
                 log.exception("%s failed on %s", self.thread.name, prompt.stage)
 
-    def consider(self, prompt: K.Prompt) -> None:
+    def consider(self, prompt: Prompt) -> None:
         key = self.key(prompt)
         if key is None:
             return
@@ -168,27 +169,27 @@ class _Actor:
         self.act(prompt)
         self._done_at = self.table.clock()
 
-    def key(self, prompt: K.Prompt):
+    def key(self, prompt: Prompt):
         """What this actor would act on in ``prompt`` (None: nothing to do)."""
         raise NotImplementedError
 
-    def act(self, prompt: K.Prompt) -> None:
+    def act(self, prompt: Prompt) -> None:
         raise NotImplementedError
 
 
 class _Hands(_Actor):
     """Lays the cards the prompt asks for (and catches up after a restart)."""
 
-    def key(self, prompt: K.Prompt):
-        if prompt.config is None or prompt.stage in (K.VERDICT, K.CORRECT, K.GAME_OVER, K.RECORD):
+    def key(self, prompt: Prompt):
+        if prompt.config is None or prompt.stage in (stages.VERDICT, stages.CORRECT, stages.GAME_OVER, stages.RECORD):
             return None
         return (prompt.epoch, prompt.stage, prompt.round, len(prompt.history))
 
-    def act(self, prompt: K.Prompt) -> None:
+    def act(self, prompt: Prompt) -> None:
         table = self.table
         truth = self.truths.of(prompt)
         stage = prompt.stage
-        if stage == K.DEAL_WAIT:
+        if stage == stages.DEAL_WAIT:
             table.deal(truth, truth.round_number + 1, slowly=True)
             table.cards_down(prompt)
             return
@@ -196,11 +197,11 @@ class _Hands(_Actor):
         r = truth.round
         if r.extra_used:
             table.lay("extra", SlotState.FACE_DOWN, r.extra)
-        if stage in (K.REVEAL_WAIT, K.DRAW_WAIT):
+        if stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT):
             table.lay("centre", SlotState.FACE_UP, r.centre)
             if r.extra_used:
                 table.lay("extra", SlotState.FACE_UP, r.extra)
-        if stage == K.DRAW_WAIT:
+        if stage == stages.DRAW_WAIT:
             table.lay("draw", SlotState.FACE_UP, r.replacement)
 
 
@@ -215,50 +216,50 @@ class _Player(_Actor):
 
     # -- what to act on --------------------------------------------------------------
 
-    def key(self, prompt: K.Prompt):
+    def key(self, prompt: Prompt):
         stage, seat = prompt.stage, self.seat
         base = (prompt.epoch, stage, prompt.round, prompt.undos)
-        if stage == K.SETUP:
+        if stage == stages.SETUP:
             return base + (prompt.setup,) if self._setup_target(prompt) is not None else None
-        if stage == K.RECORD:  # a record problem: seat 1 reads it and answers, as a person would
+        if stage == stages.RECORD:  # a record problem: seat 1 reads it and answers, as a person would
             return base if seat == 1 else None
         if prompt.config is None or seat > prompt.config.players:
             return None
         truth = self.truths.of(prompt)
-        if stage == K.TURN:
+        if stage == stages.TURN:
             if self._undo_due(prompt, truth):
                 return base + (len(prompt.history), "undo")
             if seat in prompt.seats and not self._undo_pending(prompt, truth):
                 return base + (len(prompt.history), prompt.choice)
             return None
-        if stage == K.GUESS:
+        if stage == stages.GUESS:
             return base + (seat in prompt.seats,) if seat in prompt.seats else None
-        if stage == K.VERDICT:
+        if stage == stages.VERDICT:
             return base + (len(prompt.history),) if seat == truth.results[-1].winner else None
         if prompt.manual and seat == self._manual_seat(truth, stage):
-            if stage == K.DEAL_WAIT and self.table.dealt_round != truth.round_number + 1:
+            if stage == stages.DEAL_WAIT and self.table.dealt_round != truth.round_number + 1:
                 return None  # the hands are still dealing
             return base + (len(prompt.history), prompt.entry)
         return None
 
     def _manual_seat(self, truth: Game, stage: str) -> int:
-        if stage == K.EXTRA_WAIT:
+        if stage == stages.EXTRA_WAIT:
             return truth.turn
-        return truth.next_start if stage == K.DEAL_WAIT else truth.active_seats[0]
+        return truth.next_start if stage == stages.DEAL_WAIT else truth.active_seats[0]
 
     # -- acting ----------------------------------------------------------------------
 
-    def act(self, prompt: K.Prompt) -> None:
+    def act(self, prompt: Prompt) -> None:
         fingers, stage = self.table.fingers, prompt.stage
-        if stage == K.SETUP:
+        if stage == stages.SETUP:
             self._press(self._setup_target(prompt))
             return
-        if stage == K.RECORD:
+        if stage == stages.RECORD:
             time.sleep(self.table.pace.verdict)
             self._press("ok")
             return
         truth = self.truths.of(prompt)
-        if stage == K.TURN:
+        if stage == stages.TURN:
             if self._undo_due(prompt, truth):
                 fingers.chord(self.seat)
                 return
@@ -271,15 +272,15 @@ class _Player(_Actor):
                 self.settling = True
             else:
                 self._press(button)
-        elif stage == K.GUESS:
+        elif stage == stages.GUESS:
             self._think(prompt)
             legal = truth.legal()
             guess = self.brain.guess(seat_view(truth, self.seat), legal.guess_options)
             self._press("plus" if guess.winner == legal.guess_options[0] else "minus")
-        elif stage == K.VERDICT:
+        elif stage == stages.VERDICT:
             time.sleep(self.table.pace.verdict)
             self._press("ok")
-        elif stage in (K.REVEAL_WAIT, K.DRAW_WAIT):
+        elif stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT):
             item, shown = prompt.entry
             self._press(_card_step(shown, _true_card(truth, item)))
         else:  # the manual deal, or the Coyote card's draw laid by hand
@@ -289,14 +290,14 @@ class _Player(_Actor):
     def _press(self, button: str) -> None:
         self.table.fingers.tap(self.seat, button)
 
-    def _think(self, prompt: K.Prompt) -> None:
+    def _think(self, prompt: Prompt) -> None:
         """A moment's thought before the first press of a turn or a guess."""
         moment = (prompt.epoch, prompt.stage, len(prompt.history), prompt.undos)
         if moment != self._thought:
             self._thought = moment
             time.sleep(self.table.pace.think)
 
-    def _wanted(self, prompt: K.Prompt, truth: Game) -> Choice:
+    def _wanted(self, prompt: Prompt, truth: Game) -> Choice:
         event = self.brain.act(seat_view(truth, self.seat), truth.legal(), decision_rng(self.table.seed, self.seat, truth))
         wanted = choice_for(event)
         if wanted.kind == BID and self._misclicks(prompt, truth):
@@ -305,22 +306,22 @@ class _Player(_Actor):
 
     # -- the scripted misclick (the demo shows an undo) --------------------------------
 
-    def _misclicks(self, prompt: K.Prompt, truth: Game) -> bool:
+    def _misclicks(self, prompt: Prompt, truth: Game) -> bool:
         """The start seat's first bid of round 2 slips, once per game, when enabled."""
         r = truth.round
         return (self.table.misclick and prompt.undos == 0 and r.number == 2 and not r.bids
                 and self.seat == r.start_seat)
 
-    def _undo_pending(self, prompt: K.Prompt, truth: Game) -> bool:
+    def _undo_pending(self, prompt: Prompt, truth: Game) -> bool:
         """The last bid was the scripted slip and has not been taken back yet: everyone waits."""
         r = truth.round
         return (self.table.misclick and prompt.undos == 0 and r.number == 2 and len(r.bids) == 1
                 and r.bids[0][0] == r.start_seat)
 
-    def _undo_due(self, prompt: K.Prompt, truth: Game) -> bool:
+    def _undo_due(self, prompt: Prompt, truth: Game) -> bool:
         return self._undo_pending(prompt, truth) and self.seat == truth.round.start_seat
 
-    def _setup_target(self, prompt: K.Prompt) -> str | None:
+    def _setup_target(self, prompt: Prompt) -> str | None:
         """During setup, seat 1 sets each answer, and the chosen start seat presses ok."""
         step, shown = prompt.setup
         wanted = self.table.setup_answers.get(step)
@@ -361,8 +362,8 @@ def _card_step(shown: str, wanted: str) -> str:
     """The shorter way round the card list from ``shown`` to ``wanted`` (ok when there)."""
     if shown == wanted:
         return "ok"
-    distance = (C.ALL_CARDS.index(wanted) - C.ALL_CARDS.index(shown)) % len(C.ALL_CARDS)
-    return "plus" if distance <= len(C.ALL_CARDS) // 2 else "minus"
+    distance = (cards.ALL_CARDS.index(wanted) - cards.ALL_CARDS.index(shown)) % len(cards.ALL_CARDS)
+    return "plus" if distance <= len(cards.ALL_CARDS) // 2 else "minus"
 
 
 def _true_card(truth: Game, item: str) -> str:
@@ -377,7 +378,7 @@ def _true_card(truth: Game, item: str) -> str:
     return result.seat_cards[int(item[5:])]
 
 
-class SimTable(K.Listener):
+class SimTable(Listener):
     """The hands and (optionally) the players of a simulated table of ``seats`` stands.
 
     ``fingers`` presses buttons (:class:`~coyote_pi.sim.presser.PresserFingers` or
@@ -442,10 +443,10 @@ class SimTable(K.Listener):
         holder = truth.coyote_holder if truth.variant == TRICKSTER else None
         coyote = None if truth.variant != TRICKSTER else (holder or "centre")
         self._change(seat_cards={}, slots={}, coyote_card=coyote)
-        cards: dict[int, str] = {}
+        placed: dict[int, str] = {}
         for seat, card in zip(seats, order):
-            cards[seat] = card
-            self._change(seat_cards=dict(cards))
+            placed[seat] = card
+            self._change(seat_cards=dict(placed))
             if slowly:
                 time.sleep(self.pace.card)
         self._change(slots={"centre": (SlotState.FACE_DOWN, order[len(seats)])})
@@ -465,17 +466,17 @@ class SimTable(K.Listener):
 
     # -- following the controller --------------------------------------------------------
 
-    def on_prompt(self, prompt: K.Prompt) -> None:
+    def on_prompt(self, prompt: Prompt) -> None:
         for actor in self._actors:
             actor.prompts.put(prompt)
 
-    def cards_down(self, prompt: K.Prompt) -> None:
+    def cards_down(self, prompt: Prompt) -> None:
         """The hands have dealt: the players look again (the manual path waits for the deal).
         Only the threads need telling: :meth:`act_on` lets the players act after the hands."""
         if self._started:
             self.on_prompt(prompt)
 
-    def act_on(self, prompt: K.Prompt) -> None:
+    def act_on(self, prompt: Prompt) -> None:
         """The hands, then each player, act on ``prompt`` now, on the caller's thread."""
         for actor in self._actors:
             actor.consider(prompt)

@@ -1,7 +1,12 @@
 """The table: the controller that turns seat buttons and camera frames into a game of Coyote.
 
 - :mod:`~coyote_pi.table.controller` runs one game loop that owns all state; buttons,
-  the camera worker and timers only put items into its queue.
+  the camera worker and timers only put items into its queue. It hands each press to
+  the part of the stage (:mod:`~coyote_pi.table.setup_wizard`,
+  :mod:`~coyote_pi.table.turn`, :mod:`~coyote_pi.table.verdict_buttons`,
+  :mod:`~coyote_pi.table.correction`, :mod:`~coyote_pi.table.manual_entry`,
+  :mod:`~coyote_pi.table.record_hold`) and each reading to
+  :mod:`~coyote_pi.table.card_waits`.
 - :mod:`~coyote_pi.table.selector` is the per-seat "one pending choice" button scheme.
 - :mod:`~coyote_pi.table.screens` builds the OLED screens, :mod:`~coyote_pi.table.i18n`
   holds their text in English, German and Russian.

@@ -17,14 +17,17 @@ Stages and parts
 ----------------
 After every item the controller derives the stage (:mod:`~coyote_pi.table.stages`)
 from the game's phase and the table's :class:`~coyote_pi.table.store.TableMemory`,
-never keeping it separately, and hands a press to the stage's handler: the turn, the
-guesses and the verdict are handled here, setup by the
-:class:`~coyote_pi.table.setup_wizard.SetupWizard`, a card wait's buttons by
-:class:`~coyote_pi.table.manual_entry.ManualEntry`, a correction of the verdict by
-:class:`~coyote_pi.table.correction.Correction`. A seat's minus+plus at a card wait or
-at the verdict asks a question ("enter the cards by hand?", "correct a card?") that the
-same seat's ok answers. A camera reading settles its
-wait. Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
+never keeping it separately, and hands a press to the stage's part: setup to
+:mod:`~coyote_pi.table.setup_wizard`, the turn and the guesses to
+:class:`~coyote_pi.table.turn.Turn`, the verdict and the game's end to
+:mod:`~coyote_pi.table.verdict_buttons`, a correction of the verdict to
+:mod:`~coyote_pi.table.correction`, a card wait's buttons to
+:class:`~coyote_pi.table.manual_entry.ManualEntry`, a record problem to
+:mod:`~coyote_pi.table.record_hold`. A seat's minus+plus at a card wait or at the
+verdict asks a question ("enter the cards by hand?", "correct a card?") that the same
+seat's ok answers (:mod:`~coyote_pi.table.offers`) before the stage's part sees it. A
+camera reading goes to the open wait, and from it to :mod:`~coyote_pi.table.card_waits`
+(during setup, the stands it counted go to the wizard). Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
 the :class:`~coyote_pi.table.presenter.Prompt`. The parts act through the controller's
 :meth:`~Controller.apply`, :meth:`~Controller.note`, :meth:`~Controller.log` and
 :meth:`~Controller.flash`, and read its state.
@@ -34,15 +37,9 @@ Durability: every game event goes through :meth:`RecordedGame.apply
 every table memory change is a note line written the same way; only then is the
 screen redrawn. Killed at any moment, the table resumes from the record at the same point.
 The camera frame that settled a reveal or a draw is kept as a photo before its line is
-written (:mod:`~coyote_pi.table.photos`), and made public once its round is closed.
-
-A write that fails (a full or failing disk) changes nothing: the event does not count,
-the memory does not learn the note, and the screen says "Not saved" (inverted) until a
-write works again; the players simply try again. What the table cannot get past by
-itself, it shows in the ``record`` stage and waits for ok from any seat
-(:class:`RecordHold`): a record repaired at resume, one that cannot be resumed or was
-deleted meanwhile (ok starts a new game; the file is never removed), or a new record
-that cannot be started (ok tries again).
+written (:mod:`~coyote_pi.table.photos`), and made public once its round is closed. A
+write that fails changes nothing, and what the table cannot get past by itself waits
+for a person (:mod:`~coyote_pi.table.record_hold`).
 """
 
 from __future__ import annotations
@@ -51,37 +48,23 @@ import logging
 import queue
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
-from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
-from coyote_pi.engine import (
-    BIDDING,
-    DEAL,
-    DRAW,
-    GUESSING,
-    OVER,
-    REVEAL,
-    Bid,
-    Deal,
-    DrawReplacement,
-    Event,
-    Guess,
-    IllegalAction,
-    Reveal,
-    Undo,
-)
-from coyote_pi.record import RecordedGame, RecordGone
-from coyote_pi.table import camera_wait, play_by_play, screens, store
+from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
+from coyote_pi.engine import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, Event, IllegalAction, Undo
+from coyote_pi.record import RecordedGame
+from coyote_pi.table import camera_wait, card_waits, correction, offers, play_by_play, record_hold, screens, store
+from coyote_pi.table import setup_wizard, verdict_buttons
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.config import TableConfig
-from coyote_pi.table.correction import CANCELLED, CARD, CONFIRMED, NOT_CONFIRMING, SAME_CARD, Correction
+from coyote_pi.table.correction import Correction
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
-from coyote_pi.table.manual_entry import OFFER_SECONDS, ManualEntry
+from coyote_pi.table.manual_entry import ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
 from coyote_pi.table.photos import Photos
 from coyote_pi.table.presenter import Listener, Presenter, Prompt  # Prompt: for the table's watchers
-from coyote_pi.table.selector import PEEK, Selector, event_for, opening_bid
+from coyote_pi.table.record_hold import RecordHold
+from coyote_pi.table.selector import Selector
 from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.table.stages import (
     CORRECT,
@@ -97,26 +80,12 @@ from coyote_pi.table.stages import (
     VERDICT,
     WAITS,
 )
+from coyote_pi.table.turn import Turn
 
 log = logging.getLogger(__name__)
 
 #: Put this into the controller's queue to end :meth:`Controller.run`.
 STOP = object()
-#: How long the record's QR code stays up unless ok takes it down (time to find a phone).
-QR_SECONDS = 60.0
-
-
-@dataclass(frozen=True)
-class RecordHold:
-    """A record problem the table waits on a person for (the ``record`` stage).
-
-    ``kind`` is a key of :data:`~coyote_pi.table.screens.RECORD_PROBLEMS`: ``damaged``
-    (repaired at resume; ok goes on), ``unresumable`` or ``gone`` (ok starts a new
-    game), ``not_started`` (ok tries to start the record again); ``params`` fill its texts.
-    """
-
-    kind: str
-    params: dict = field(default_factory=dict)
 
 
 class Controller:
@@ -175,29 +144,28 @@ class Controller:
         self.camera_problem = camera_problem
         self.store = store.RecordStore(config.record_dir, config.keep_photos_games)
         #: The record problem that waits for a person (the ``record`` stage), if any.
-        self.hold: RecordHold | None = None
+        self.hold: RecordHold | None = record_hold.at_start(table)
         #: Why the last write failed, while the record cannot be written (None: it can).
         self.unsaved: str | None = None
         if isinstance(table, store.Unresumable):
-            self.hold = RecordHold("unresumable", {"file": table.path.name})
             table = None
         self.table, self.memory = table if table is not None else (None, store.TableMemory())
-        if self.table is not None and (repair := self.table.repair) is not None and repair.damaged:
-            self.hold = RecordHold("damaged", {"file": repair.side_file.name, "line": repair.line})
         language = self.meta.get("language") if self.table is None else self.table.record.meta.get("language")
         self.tr = Translator(language or config.game.language or "en")
         self.setup: SetupWizard | None = None
         self.entry = ManualEntry(self)
+        self.turn = Turn(self)
         self.presenter = Presenter(self)
         self.stage = ""
         self._situation: tuple = ()
+        #: The turn's pending choice (the ``turn`` stage), if any.
         self.selector: Selector | None = None
-        self._selector_start: int | None = None
         #: The correction of the verdict being entered (the ``correct`` stage), if any.
         self.correction: Correction | None = None
         #: The stands the camera counted during setup (shown beside the players' question).
         self.stands: int | None = None
-        self._final_seen = False
+        #: The last verdict has been seen: the game's end shows (no note is written after the last round).
+        self.final_seen = False
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
         if self.table is None:
@@ -229,7 +197,7 @@ class Controller:
         this; a driver that calls :meth:`step` itself calls it once first)."""
         self._refresh()
         self._notifier.ready()
-        self._notifier.status(self._status_text())
+        self._notifier.status(self.presenter.status_text())
         if self._watchdog_every is not None:
             self.deadlines.set(Timer.WATCHDOG, self.clock())
 
@@ -284,6 +252,7 @@ class Controller:
             listener.on_log(line)
 
     def log_press(self, event: ButtonEvent, effect: str) -> None:
+        """One press in the play-by-play, with what it did."""
         held = " (held)" if event.kind == REPEAT else ""
         self.log(f"  seat {event.seat} presses {event.button}{held}: {effect}")
 
@@ -297,9 +266,9 @@ class Controller:
         try:
             self.table.note(**note)
         except OSError as error:
-            self._not_saved(error, f"the note {note.get('table')!r} is not kept")
+            record_hold.not_saved(self, error, f"the note {note.get('table')!r} is not kept")
             return False
-        self._saved()
+        record_hold.saved(self)
         self.memory.learn(note)
         return True
 
@@ -314,9 +283,9 @@ class Controller:
             self.log(f"  refused: {error}")
             return False
         except OSError as error:
-            self._not_saved(error, "the action does not count")
+            record_hold.not_saved(self, error, "the action does not count")
             return False
-        self._saved()
+        record_hold.saved(self)
         if isinstance(event, Undo):
             self.memory.undos += 1
         if len(self.game.results) > results_before:
@@ -325,21 +294,6 @@ class Controller:
         for line in play_by_play.accepted(event, self.game, results_before, self.table.writer.fingerprint):
             self.log(line)
         return True
-
-    def _not_saved(self, error: OSError, effect: str) -> None:
-        """A write failed: say so until one works again, or, if the record is gone, for good."""
-        if isinstance(error, RecordGone):
-            self.log(f"  RECORD GONE ({error}): nothing more is written to it", logging.ERROR)
-            self.hold = RecordHold("gone", {"file": self.table.path.name})
-            return
-        first = self.unsaved is None  # a camera wait retries every read: the journal gets the first
-        self.unsaved = str(error)
-        self.log(f"  NOT SAVED ({error}): {effect}", logging.ERROR if first else logging.INFO)
-
-    def _saved(self) -> None:
-        if self.unsaved is not None:
-            self.unsaved = None
-            self.log("  the record is written again", logging.WARNING)
 
     def wait_round(self) -> int:
         """The round a card wait belongs to (the deal waits for the next one)."""
@@ -354,35 +308,28 @@ class Controller:
     def _begin_setup(self) -> None:
         self.setup = SetupWizard(self.config.game, self.tr.language)
         if self.setup.done:
-            self._finish_setup()
+            self.start_record()
 
-    def _finish_setup(self) -> None:
+    def start_record(self) -> None:
+        """Setup is answered: start the new game's record (if it cannot be, a hold waits)."""
         config = self.setup.game_config()
         try:
             self.table = self.store.create(config, dict(self.meta, language=self.setup.language), self.private_meta)
         except OSError as error:
             self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
-            self.hold = RecordHold("not_started")
+            self.hold = RecordHold(record_hold.NOT_STARTED)
             return
         self.memory = store.TableMemory()
         self.setup = None
         self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts "
                  f"(record {self.table.path.name})")
 
-    def _setup_button(self, event: ButtonEvent) -> None:
-        setup = self.setup
-        if not setup.press(event):
-            self.flash(self.tr("msg.not_playing", seat=event.seat))
-        if setup.language != self.tr.language:
-            self.tr = Translator(setup.language)
-        if setup.done:
-            self._finish_setup()
-
-    def _new_game(self) -> None:
+    def new_game(self) -> None:
+        """Close the game on the table, if any, and ask the setup questions again."""
         self.log("a new game starts")
         if self.table is not None:
             self.table.close()
-        self.table, self.memory, self._final_seen = None, store.TableMemory(), False
+        self.table, self.memory, self.final_seen = None, store.TableMemory(), False
         self.unsaved = None
         self.not_resumed = None  # told while the first game began; this one is new anyway
         self._begin_setup()
@@ -397,7 +344,7 @@ class Controller:
         game = self.game
         last = game.last_result
         if last is not None and last.round not in self.memory.verdicts_seen:
-            if game.phase != OVER or not self._final_seen:
+            if game.phase != OVER or not self.final_seen:
                 return VERDICT if self.correction is None else CORRECT
         if game.phase == OVER:
             return GAME_OVER
@@ -445,28 +392,14 @@ class Controller:
             if self.setup.step == "players" and self.camera.present:
                 self.camera.start(camera_wait.STANDS, None)
         elif stage == TURN:
-            self._new_selector()
+            self.selector = self.turn.new_selector()
         elif stage in WAITS and not self.is_manual():
             self.camera.start(stage, self.game)
         elif stage in (REVEAL_WAIT, DRAW_WAIT):
             self.entry.begin()
         elif stage == GAME_OVER:
             self.log("game over")
-        self._notifier.status(self._status_text())
-
-    def _status_text(self) -> str:
-        if self.hold is not None:
-            return f"record: {self.hold.kind}"
-        if self.table is None:
-            return "setup"
-        game = self.game
-        return f"round {game.round_number}: {self.stage}" + (f", seat {game.turn}" if self.stage == TURN else "")
-
-    def _new_selector(self) -> None:
-        start = opening_bid(self.game)
-        if self._selector_start is not None:
-            start, self._selector_start = max(start, self._selector_start), None
-        self.selector = Selector(self.game.legal(), start)
+        self._notifier.status(self.presenter.status_text())
 
     # ------------------------------------------------------------------ buttons
 
@@ -474,162 +407,27 @@ class Controller:
         stage = self.stage
         if stage == RECORD:
             if event.button == "ok" and event.kind == PRESS:
-                self._answer_hold(event)
+                record_hold.answer(self, event)
             return
         if stage == SETUP:
-            self._setup_button(event)
+            setup_wizard.on_press(self, event)
             return
         if event.seat not in self.game.eyes:
             if event.kind == PRESS:
                 self.flash(self.tr("msg.not_playing", seat=event.seat))
             return
-        if self._answer_offer(event):
+        if offers.answer(self, event):
             return
         if stage == TURN:
-            self._turn_button(event)
+            self.turn.button(event)
         elif stage == GUESS:
-            self._guess_button(event)
-        elif stage == VERDICT:
-            if not self._qr_button(event):
-                self._verdict_button(event)
+            self.turn.guess(event)
+        elif stage in (VERDICT, GAME_OVER):
+            verdict_buttons.press(self, event)
         elif stage == CORRECT:
-            self._correction_button(event)
-        elif stage == GAME_OVER:
-            if not self._qr_button(event):
-                self._verdict_button(event)
+            correction.on_press(self, event)
         elif stage in WAITS:
             self.entry.button(event)
-
-    def _turn_button(self, event: ButtonEvent) -> None:
-        game = self.game
-        seat = game.turn
-        if event.kind == CHORD:
-            self.log_press(event, "undo")
-            last = game.history[-1] if game.history else None
-            if self.apply(Undo(event.seat)):
-                self._selector_start = last.amount  # the seat starts again from the bid it took back
-                self.flash(self.tr("msg.undone", seat=event.seat, amount=last.amount))
-            return
-        if event.seat != seat:
-            if event.kind == PRESS:
-                self._out_of_turn(event.seat)
-            return
-        self.deadlines.cancel(Timer.NOTICE)
-        if event.button in ("minus", "plus"):
-            self.selector.press(event.button, repeat=event.kind == REPEAT)
-            self.log_press(event, screens.choice_text(self.tr, self.selector.choice))
-            self.deadlines.cancel(Timer.FLASH)
-        elif event.button == "ok" and event.kind == PRESS:
-            choice = self.selector.choice
-            self.log_press(event, "confirm")
-            self.apply(event_for(seat, choice))
-            if choice.kind == PEEK and game.round.peeked_this_turn:
-                notice = screens.peek_screen(self.tr, game, seat)
-                self.deadlines.set(Timer.NOTICE, self.clock() + 2 * self.pacing.page_seconds, notice)
-
-    def _out_of_turn(self, seat: int) -> None:
-        game, history = self.game, self.game.history
-        if game.eyes[seat].cards == 0:
-            message = "msg.seat_out"
-        elif history and isinstance(history[-1], Bid) and history[-1].seat == seat:
-            message = "msg.undo_hint"  # the seat's first finger of minus+plus
-        else:
-            message = "msg.not_your_turn"
-        self.flash(self.tr(message, seat=seat))
-
-    def _guess_button(self, event: ButtonEvent) -> None:
-        if event.kind != PRESS or event.button == "ok":
-            return
-        legal = self.game.legal()
-        bidder, challenger = legal.guess_options
-        winner = bidder if event.button == "plus" else challenger
-        if event.seat in legal.seats:
-            self.log(f"  seat {event.seat} presses a guess button")  # which one stays secret until the verdict
-        if self.apply(Guess(event.seat, winner)) and self.game.phase == GUESSING:
-            self.flash(self.tr("msg.guessed", seat=event.seat))
-
-    def _answer_offer(self, event: ButtonEvent) -> bool:
-        """The answer to the question a seat's minus+plus asked ("enter the cards by hand?"
-        at a card wait, "correct a card?" at the verdict): ok from that seat says yes, its
-        other presses (not a held button's repeats) say no. False when the press is no answer."""
-        if event.seat != self.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
-            return False
-        self.deadlines.cancel(Timer.OFFER)
-        if event.button == "ok" and event.kind == PRESS:
-            if self.stage in WAITS:
-                self.log_press(event, "yes, by hand")
-                self.entry.go_manual("asked at the table")
-            elif self.stage == VERDICT:
-                self.log_press(event, "yes, correct a card")
-                self.correction = Correction(self.game.last_result)
-        return True
-
-    def _verdict_button(self, event: ButtonEvent) -> None:
-        """The verdict's and the game's end's buttons: plus/minus turn the pages, ok goes on."""
-        if event.kind == CHORD:
-            self.deadlines.set(Timer.OFFER, self.clock() + OFFER_SECONDS, event.seat)
-            self.log_press(event, "asks to correct a card")
-            return
-        if event.button == "ok":
-            if event.kind != PRESS:
-                return
-            if self.stage == VERDICT:
-                self.log_press(event, "next")
-                self._acknowledge_verdict()
-            elif self.new_game_when_over:
-                self._new_game()
-            return
-        self.presenter.turn_verdict_page(1 if event.button == "plus" else -1)
-
-    def _qr_button(self, event: ButtonEvent) -> bool:
-        """minus+plus on the fingerprint's page (or at the game's end) shows the record's QR
-        code (the full last hash) for a phone; while it shows, ok takes it down and the other
-        buttons do nothing. True: the press is used (a chord on another verdict page asks to
-        correct a card instead)."""
-        if event.kind == CHORD and (self.stage == GAME_OVER or self.presenter.on_fingerprint_page()):
-            self.log_press(event, "QR code of the record")
-            qr = screens.qr_screen(self.table.writer.last_hash)
-            self.deadlines.set(Timer.NOTICE, self.clock() + QR_SECONDS, qr)
-            return True
-        if self.deadlines.payload(Timer.NOTICE) is None:
-            return False
-        if event.button == "ok" and event.kind == PRESS:
-            self.deadlines.cancel(Timer.NOTICE)
-        return True
-
-    def _answer_hold(self, event: ButtonEvent) -> None:
-        """ok on a record problem: go on with the repaired game, retry, or start a new game."""
-        hold, self.hold = self.hold, None
-        self.log_press(event, f"ok on the record problem {hold.kind!r}")
-        if hold.kind == "not_started":
-            self._finish_setup()
-        elif hold.kind != "damaged":
-            self._new_game()
-
-    def _correction_button(self, event: ButtonEvent) -> None:
-        correction = self.correction
-        outcome = correction.press(event)
-        self.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
-        if outcome == CANCELLED:
-            self.correction = None
-            self.flash(self.tr("msg.correction_cancelled"))
-        elif outcome == SAME_CARD:
-            self.flash(self.tr("msg.same_card"))
-        elif outcome == NOT_CONFIRMING:
-            self.flash(self.tr("msg.not_confirming", seats=self.tr.seats(correction.confirmers)))
-        elif outcome == CONFIRMED:
-            if self.apply(correction.event()):
-                self.correction = None
-                self.flash(self.tr("msg.corrected"))
-            else:  # the engine's refusal is on the screen; the card can be dialled again
-                correction.step = CARD
-
-    def _acknowledge_verdict(self) -> None:
-        game = self.game
-        if game.phase == OVER:
-            self._final_seen = True  # nothing is written after the last resolution: its fingerprint is final
-        else:
-            self.note(table=store.VERDICT_SEEN, round=game.last_result.round)
 
     # ------------------------------------------------------------------ the camera
 
@@ -642,40 +440,7 @@ class Controller:
             if settled and self.setup.count_stands(settled):
                 self.stands = settled
             return
-        if problems := self.camera.new_problems():  # observations go to the record too
-            note = dict(table=store.CAMERA, round=self.wait_round(), wait=wait.name, problems=list(problems))
-            if result.error:
-                note["error"] = result.error
-            self.note(**note)
-        if settled is not None:
-            self._settled(wait.name, settled, result)
-        elif wait.failures >= self.pacing.manual_after:
-            self.entry.go_manual(f"{wait.failures} failed camera reads")
-
-    def _settled(self, name: str, settled, result: CameraResult) -> None:
-        game = self.game
-        if name == DEAL_WAIT:
-            self.log(f"camera: the cards of round {game.round_number + 1} are on the table")
-            self.apply(Deal(settled))
-        elif name == EXTRA_WAIT:
-            self.log("camera: the Coyote card's draw lies face down on the extra slot")
-            self.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="camera")
-        else:
-            round_number = game.round.number
-            if name == REVEAL_WAIT:
-                event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
-            else:
-                event = DrawReplacement(settled)
-            try:
-                photo = self.photos.keep(round_number, name, result.frame)
-            except OSError as error:  # the cards still count; the record says there is no photo
-                self.log(f"  the {name} photo was not kept ({error})")
-                photo = None
-            if self.apply(event, photo):
-                for listener in self.listeners:
-                    listener.on_reveal(round_number, name, result.frame, result.reading)
-            else:
-                self.photos.discard(photo)
+        card_waits.on_reading(self, wait, settled, result)
 
     def _publish_photos(self) -> None:
         try:
@@ -699,7 +464,7 @@ class Controller:
                 self.presenter.turn_verdict_page(1)
             elif timer is Timer.VERDICT_DONE:
                 self.log("verdict: moving on by itself")
-                self._acknowledge_verdict()
+                verdict_buttons.acknowledge(self)
             elif timer is Timer.CAMERA:
                 self.camera.ask()
             elif timer is Timer.WATCHDOG:  # a hung loop stops pinging, and systemd restarts it

@@ -16,15 +16,23 @@ Minus+plus at any seat cancels. Nothing is recorded until both seats have confir
 then the record keeps the correction line (what, who confirmed, when) after the
 camera's reading and the first verdict. Once the next round is dealt the verdict stands
 for good (the engine refuses a correction then).
+
+:class:`Correction` is the entry itself, plain data that takes presses;
+:func:`on_press` is the controller's side: it says at the table what a press did and
+applies the confirmed correction.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from coyote_pi import cards
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import Correct, RoundResult
+
+if TYPE_CHECKING:
+    from coyote_pi.table.controller import Controller
 
 ITEM, CARD, CONFIRM = "item", "card", "confirm"
 #: What :meth:`Correction.press` says happened.
@@ -105,3 +113,24 @@ class Correction:
             if not self.waiting:
                 return CONFIRMED
         return None
+
+
+def on_press(controller: Controller, event: ButtonEvent) -> None:
+    """A press in the ``correct`` stage: the ``controller``'s correction takes it, and the
+    table says what happened; a confirmed correction is applied, and ends the stage."""
+    correction = controller.correction
+    outcome = correction.press(event)
+    controller.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
+    if outcome == CANCELLED:
+        controller.correction = None
+        controller.flash(controller.tr("msg.correction_cancelled"))
+    elif outcome == SAME_CARD:
+        controller.flash(controller.tr("msg.same_card"))
+    elif outcome == NOT_CONFIRMING:
+        controller.flash(controller.tr("msg.not_confirming", seats=controller.tr.seats(correction.confirmers)))
+    elif outcome == CONFIRMED:
+        if controller.apply(correction.event()):
+            controller.correction = None
+            controller.flash(controller.tr("msg.corrected"))
+        else:  # the engine's refusal is on the screen; the card can be dialled again
+            correction.step = CARD

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import string
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 
 LANGUAGES: tuple[str, ...] = ("en", "de", "ru")
 #: How each language names itself on the setup screen (never translated).
@@ -456,7 +456,7 @@ def refusal_key(code: str) -> str:
 
 def card_text(card: str) -> str:
     """A card as printed on it: ``"7"``, ``"-10"``, ``"?"``, ``"Max 0"``."""
-    return C.display_name(card)
+    return cards.display_name(card)
 
 
 def placeholders(text: str) -> set[str]:

@@ -2,9 +2,8 @@
 
 Each of the four card waits (deal, extra, reveal, draw) goes on the manual path when
 there is no camera, after ``[pacing] manual_after`` failed reads in a row, or when a
-seat asks: minus+plus (a chord) at a wait offers "enter the cards by hand?" for
-:data:`OFFER_SECONDS`, and ok from the same seat says yes (the controller takes the
-answer). The switch is a note in the record, so a resumed table stays on the manual path.
+seat asks: minus+plus (a chord) at a wait asks "enter the cards by hand?", and ok from
+the same seat says yes (:mod:`~coyote_pi.table.offers`). The switch is a note in the record, so a resumed table stays on the manual path.
 
 On the manual path the buttons stand in for the camera without ever showing a card
 of an open round:
@@ -28,16 +27,11 @@ from typing import TYPE_CHECKING
 from coyote_pi import cards
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import Deal, DrawReplacement, Reveal
-from coyote_pi.table import store
-from coyote_pi.table.deadlines import Timer
+from coyote_pi.table import offers, store
 from coyote_pi.table.stages import DEAL_WAIT, DRAW_WAIT, EXTRA_WAIT
 
 if TYPE_CHECKING:
     from coyote_pi.table.controller import Controller
-
-#: Seconds a seat has to confirm with ok after asking (minus+plus) to enter cards by hand
-#: or, at the verdict, to correct a card.
-OFFER_SECONDS = 6.0
 
 
 class ManualEntry:
@@ -63,8 +57,7 @@ class ManualEntry:
         if controller.is_manual():
             self._by_hand(event)
         elif event.kind == CHORD:
-            controller.deadlines.set(Timer.OFFER, controller.clock() + OFFER_SECONDS, event.seat)
-            controller.log_press(event, "asks to enter cards by hand")
+            offers.ask(controller, event, "to enter cards by hand")
         elif event.kind == PRESS:
             controller.flash(controller.tr("msg.wait_camera"))
 

@@ -4,7 +4,8 @@ After every queue item and every timer the controller calls :meth:`Presenter.ref
 The presenter works out the screen from where the table stands, hands it to the
 display (and to the :class:`Listener` objects) if it differs from the one shown, and
 does the same with the :class:`Prompt`, the plain-data form of what the table asks
-for, which the simulated table's players act on the way people act on the OLED.
+for, which the simulated table's players act on the way people act on the OLED. The
+service manager hears one line of it (:meth:`Presenter.status_text`) at each new situation.
 
 The screen, first match wins:
 
@@ -156,6 +157,16 @@ class Presenter:
             self._prompt = prompt
             for listener in controller.listeners:
                 listener.on_prompt(prompt)
+
+    def status_text(self) -> str:
+        """Where the table stands, in one line for the service manager (``systemctl status``)."""
+        controller = self.controller
+        if controller.hold is not None:
+            return f"record: {controller.hold.kind}"
+        if controller.table is None:
+            return "setup"
+        game, stage = controller.game, controller.stage
+        return f"round {game.round_number}: {stage}" + (f", seat {game.turn}" if stage == stages.TURN else "")
 
     def _screen(self) -> Screen:
         controller = self.controller

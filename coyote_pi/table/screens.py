@@ -20,7 +20,9 @@ from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.correction import CARD, ITEM, Correction
 from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
+from coyote_pi.table.record_hold import DAMAGED, GONE, NOT_STARTED, UNRESUMABLE
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
+from coyote_pi.table.verdict_text import explanation_lines, item_name
 
 def seat_strip(game: Game, highlight: Iterable[int] = ()) -> list[SeatStatus]:
     """One cell per seat: eyes, out of the game or not, highlighted, Coyote-card holder."""
@@ -124,13 +126,6 @@ def entry_screen(tr: Translator, item: str, card: str) -> Screen:
 # --- correcting the verdict -------------------------------------------------------------------
 
 
-def item_name(tr: Translator, item: str) -> str:
-    """``"centre"``, ``"extra"``, ``"draw"`` or ``"seat:3"`` as a name: "Seat 3"."""
-    if item.startswith("seat:"):
-        return tr("item.seat", seat=int(item[5:]))
-    return tr(f"item.{item}")
-
-
 def correction_screen(tr: Translator, game: Game, correction: Correction) -> Screen:
     """The correction being entered: which card, what it is, then whose ok is awaited.
     Every card shown is of the round just resolved: public already."""
@@ -210,34 +205,6 @@ def message_screen(text: str) -> Screen:
     return Screen(lines=[text], alert=True)
 
 
-def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
-    """The verdict step by step, in the table's language (the engine's own is English)."""
-    lines = [tr("expl.seat_card", seat=s, card=card_text(c)) for s, c in sorted(result.seat_cards.items())]
-    lines.append(tr("expl.centre", card=card_text(result.centre)))
-    if result.extra is not None:
-        lines.append(tr("expl.extra", seat=result.extra_drawn_by, card=card_text(result.extra)))
-    score = result.score
-    if score.replacement is not None:
-        lines.append(tr("expl.replacement", card=card_text(score.replacement)))
-    if any(counted.counts_as == "max0" for counted in score.counted):
-        lines.append(tr("expl.max0_zero", card=score.zeroed) if score.zeroed is not None else tr("expl.max0_nothing"))
-    terms = " + ".join(str(c.value) if c.value >= 0 else f"({c.value})" for c in score.counted)
-    lines.append(tr("expl.total", sum=terms, total=score.total))
-    lines.append(tr("expl.challenge", challenger=result.challenger, bidder=result.bidder, bid=score.bid))
-    lines.append(tr("expl.holds" if score.bid_holds else "expl.fails", total=score.total, bid=score.bid))
-    for seat, guess in sorted(result.guesses.items()):
-        lines.append(tr("expl.guess_right" if guess == result.winner else "expl.guess_wrong", seat=seat))
-    for change in result.eye_changes:
-        lines.append(tr(f"eyes.{change.change.replace(' ', '_')}", seat=change.seat))
-    if result.eliminated is not None:
-        lines.append(tr("expl.eliminated", seat=result.eliminated))
-    if result.next_start is not None:
-        lines.append(tr("expl.next_start", seat=result.next_start))
-    if result.coyote_holder is not None:
-        lines.append(tr("expl.coyote_holder", seat=result.coyote_holder))
-    return lines
-
-
 def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint: str, *, final: bool,
                     corrected: Correct | None = None) -> list[Screen]:
     """The verdict: a headline (total, bid, winner) then the explanation, paged; a verdict
@@ -281,8 +248,8 @@ def qr_screen(digest: str) -> Screen:
 
 
 #: The record problems the table waits on a person for, and what ok does then.
-RECORD_PROBLEMS = {"damaged": "record.ok_go_on", "unresumable": "over.hint", "gone": "over.hint",
-                   "not_started": "record.ok_retry"}
+RECORD_PROBLEMS = {DAMAGED: "record.ok_go_on", UNRESUMABLE: "over.hint", GONE: "over.hint",
+                   NOT_STARTED: "record.ok_retry"}
 
 
 def record_screen(tr: Translator, problem: str, **params: object) -> Screen:

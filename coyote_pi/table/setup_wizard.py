@@ -26,15 +26,23 @@ becomes the offered number until a seat changes it by hand.
 
 Nothing is recorded until the last answer: the controller then starts the game's
 record with :meth:`SetupWizard.game_config` (and the language in its setup line).
+:class:`SetupWizard` is plain data that takes presses; :func:`on_press` is the
+controller's side: the table says when a seat that does not play presses, speaks a
+language as soon as it is chosen, and starts the record after the last answer.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from coyote_pi.devices.events import PRESS, ButtonEvent
 from coyote_pi.engine import GameConfig
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from coyote_pi.table.config import GameSettings
-from coyote_pi.table.i18n import LANGUAGES
+from coyote_pi.table.i18n import LANGUAGES, Translator
+
+if TYPE_CHECKING:
+    from coyote_pi.table.controller import Controller
 
 #: Players offered first when setup asks (and the camera has not counted the stands).
 DEFAULT_PLAYERS = 4
@@ -117,3 +125,14 @@ class SetupWizard:
     def _players_within(self, players: int) -> int:
         """``players`` moved into 2..6, and up to a start seat the configuration names."""
         return min(MAX_PLAYERS, max(MIN_PLAYERS, self._start_seat or MIN_PLAYERS, players))
+
+
+def on_press(controller: Controller, event: ButtonEvent) -> None:
+    """A press in the ``setup`` stage: the ``controller``'s wizard takes it (see the module docstring)."""
+    setup = controller.setup
+    if not setup.press(event):
+        controller.flash(controller.tr("msg.not_playing", seat=event.seat))
+    if setup.language != controller.tr.language:
+        controller.tr = Translator(setup.language)
+    if setup.done:
+        controller.start_record()

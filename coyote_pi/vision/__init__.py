@@ -15,9 +15,10 @@ and the demo read is drawn by :mod:`coyote_pi.sim.render`.
 
 Modules: :mod:`.markerset` (the mapping file), :mod:`.artwork` (markers and textures),
 :mod:`.geometry` (camera and planes), :mod:`.detect` (marker detectors),
-:mod:`.reader` (a frame -> a table), :mod:`.annotate`, :mod:`.sheets` (printable
-stickers), :mod:`.image_file` (camera images from files), :mod:`.framing` (is every stand
-well in view?). The ``read`` and ``markers`` commands live in :mod:`coyote_pi.commands`.
+:mod:`.reader` (a frame -> a table), :mod:`.reading` (what a reading says), :mod:`.annotate`,
+:mod:`.sheets` (printable stickers), :mod:`.image_file` (camera images from files),
+:mod:`.framing` (is every stand well in view?). The ``read`` and ``markers`` commands live
+in :mod:`coyote_pi.commands`.
 """
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ import importlib
 
 _EXPORTS = {
     "TableReader": "reader",
-    "TableReading": "reader",
-    "SeatRead": "reader",
-    "SlotRead": "reader",
-    "CoyoteRead": "reader",
-    "Sighting": "reader",
+    "TableReading": "reading",
+    "SeatRead": "reading",
+    "SlotRead": "reading",
+    "CoyoteRead": "reading",
+    "Sighting": "reading",
     "annotate": "annotate",
     "MarkerSet": "markerset",
     "load_markers": "markerset",

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from coyote_pi.cards import display_name
-from coyote_pi.vision.reader import TableReading
+from coyote_pi.vision.reading import TableReading
 
 COLOURS = {
     "card": (60, 200, 60),

@@ -11,7 +11,7 @@ degrees of camera tilt at the documented 65 cm mast.
 
 from __future__ import annotations
 
-from coyote_pi.vision.reader import TableReading
+from coyote_pi.vision.reading import TableReading
 from coyote_pi.vision.states import SeatState
 
 #: How far inside the frame a stand must lie, as a share of the frame's height

@@ -23,7 +23,7 @@ import json
 
 import pytest
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.engine import (
     GUESSING,
     TRICKSTER,
@@ -40,7 +40,7 @@ from coyote_pi.engine import (
 
 def _make_deal(seats: dict[int, str], centre: str, *deck_top: str) -> Deal:
     used = [*seats.values(), centre, *deck_top]
-    rest = [card for card in C.ALL_CARDS if card not in used]
+    rest = [card for card in cards.ALL_CARDS if card not in used]
     return Deal(seats=dict(seats), centre=centre, deck=(*deck_top, *rest))
 
 

@@ -18,7 +18,7 @@ from itertools import permutations
 
 import pytest
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.cli import main
 from coyote_pi.engine import Bid, IllegalAction, Peek, UseCoyoteCard, score, seat_view
 from coyote_pi.engine.odds import bid_odds, total_distribution
@@ -26,12 +26,12 @@ from coyote_pi.engine.odds import bid_odds, total_distribution
 
 def brute_force_chances(known: list[str], unknown: int) -> dict[int, Fraction]:
     """Each possible total and its chance, by scoring every ordering of the unseen cards."""
-    unseen = [card for card in C.ALL_CARDS if card not in known]
+    unseen = [card for card in cards.ALL_CARDS if card not in known]
     totals: Counter[int] = Counter()
     for drawn in permutations(unseen, unknown + 1):
         hidden, next_card = drawn[:unknown], drawn[unknown]
         in_play = [*known, *hidden]
-        replacement = next_card if C.QUESTION in in_play else None
+        replacement = next_card if cards.QUESTION in in_play else None
         totals[score(in_play, 0, replacement).total] += 1
     orderings = sum(totals.values())
     return {total: Fraction(count, orderings) for total, count in totals.items()}

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import event as count_in_statistics
 from hypothesis import strategies as st
 
-from coyote_pi import cards as C
+from coyote_pi.cards import ALL_CARDS
 from coyote_pi.engine import (
     BASIC,
     BIDDING,
@@ -110,7 +110,7 @@ class Table:
 
     def _deal(self) -> Deal:
         seats = self.game.active_seats
-        self.order = list(self.draw(st.permutations(C.ALL_CARDS), "cards of the round"))
+        self.order = list(self.draw(st.permutations(ALL_CARDS), "cards of the round"))
         self.round_seats, self.peeked, self.drawer = seats, set(), None
         order, n = self.order, len(seats)
         if not self.draw(st.booleans(), "physical table"):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.engine import (
     BASIC,
     DEAL,
@@ -59,20 +59,20 @@ def challenge_of_two(deal: Deal, bid: int):
 
 
 def test_seventeen_distinct_playing_cards_with_two_specials():
-    assert len(C.ALL_CARDS) == len(set(C.ALL_CARDS)) == 17
-    numbers = sorted(C.value(card) for card in C.ALL_CARDS if C.is_number(card))
+    assert len(cards.ALL_CARDS) == len(set(cards.ALL_CARDS)) == 17
+    numbers = sorted(cards.value(card) for card in cards.ALL_CARDS if cards.is_number(card))
     assert numbers == [-10, -5, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20]
-    assert {card for card in C.ALL_CARDS if not C.is_number(card)} == {"?", "max0"}
+    assert {card for card in cards.ALL_CARDS if not cards.is_number(card)} == {"?", "max0"}
 
 
 def test_special_cards_are_named_as_at_the_table_and_have_no_printed_value():
-    assert {C.parse_card(text) for text in ("Max 0", "MAX0", "max 0", "max0")} == {"max0"}
-    assert C.display_name("max0") == "Max 0"
+    assert {cards.parse_card(text) for text in ("Max 0", "MAX0", "max 0", "max0")} == {"max0"}
+    assert cards.display_name("max0") == "Max 0"
     for special in ("?", "max0"):
-        with pytest.raises(C.CardError, match="no printed value"):
-            C.value(special)
-    with pytest.raises(C.CardError, match="not a Coyote card"):
-        C.parse_card("11")
+        with pytest.raises(cards.CardError, match="no printed value"):
+            cards.value(special)
+    with pytest.raises(cards.CardError, match="not a Coyote card"):
+        cards.parse_card("11")
 
 
 def test_a_deal_uses_the_seventeen_cards_each_once(make_deal, refused):

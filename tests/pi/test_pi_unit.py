@@ -21,10 +21,10 @@ needs_systemd_analyze = pytest.mark.skipif(
 )
 
 
-def unit_settings() -> dict[str, list[str]]:
+def unit_settings(unit: Path = install.UNIT_SOURCE) -> dict[str, list[str]]:
     """``{key: [values]}`` of the unit; systemd allows a key more than once."""
     settings: dict[str, list[str]] = {}
-    for line in install.UNIT_SOURCE.read_text().splitlines():
+    for line in unit.read_text().splitlines():
         if "=" in line and not line.startswith(("#", "[")):
             key, value = line.split("=", 1)
             settings.setdefault(key, []).append(value)
@@ -54,16 +54,17 @@ def test_the_unit_is_watched_and_sandboxed():
     assert devices == {"char-gpiochip", "/dev/gpiomem", "char-i2c", "char-video4linux", "char-media", "char-dma_heap"}
 
 
-def verify_root(tmp_path: Path) -> Path:
-    """A root holding systemd's own units, the unit and a stand-in for its ExecStart program."""
+def verify_root(tmp_path: Path, unit_source: Path = install.UNIT_SOURCE, unit_path: str = install.UNIT) -> Path:
+    """A root holding systemd's own units, the unit (``unit_source`` installed as
+    ``unit_path``) and a stand-in for its ExecStart program."""
     system_units = next((d for d in SYSTEM_UNIT_DIRS if (d / "sysinit.target").exists()), None)
     if system_units is None:
         pytest.skip("systemd's unit files (sysinit.target) are not installed")
     root = tmp_path / "root"
     shutil.copytree(system_units, root / "usr/lib/systemd/system", symlinks=True)
-    unit = root / install.UNIT.lstrip("/")
+    unit = root / unit_path.lstrip("/")
     unit.parent.mkdir(parents=True)
-    shutil.copyfile(install.UNIT_SOURCE, unit)
+    shutil.copyfile(unit_source, unit)
     program = root / (install.VENV.lstrip("/") + "/bin/coyote-pi")
     program.parent.mkdir(parents=True)
     program.write_text("#!/bin/sh\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import doctest
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.engine import Bid, Challenge, Deal, Game, GameConfig, Guess, Peek, UseCoyoteCard
 from coyote_pi.sim import eyes
 from coyote_pi.sim.eyes import knows, seat_sight
@@ -30,7 +30,7 @@ def test_the_coyote_card_draw_is_seen_by_its_drawer_only_until_it_is_turned_up()
 
 def _deal(seats: dict[int, str], centre: str, top: str) -> Deal:
     used = [*seats.values(), centre, top]
-    return Deal(seats=seats, centre=centre, deck=(top, *(card for card in C.ALL_CARDS if card not in used)))
+    return Deal(seats=seats, centre=centre, deck=(top, *(card for card in cards.ALL_CARDS if card not in used)))
 
 
 def test_who_peeked_and_who_drew_come_from_the_round_on_the_table():

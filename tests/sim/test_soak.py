@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from coyote_pi.sim.soak import FAULTS, MAX_GROWTH_MB, SoakOptions, run_soak
+from coyote_pi.sim.soak import _Soak, run_soak
+from coyote_pi.sim.soak_report import FAULTS, MAX_GROWTH_MB, FaultTally, SoakOptions
 from coyote_pi.table.presenter import Listener
 
 #: A short evening with the faults eight times as often, so that each comes more than once.
@@ -67,3 +68,16 @@ def test_a_leak_is_caught(tmp_path):
 def test_an_evening_needs_some_time():
     with pytest.raises(ValueError, match="hours must be positive, not 0"):
         run_soak(SoakOptions(hours=0))
+
+
+def test_a_disk_full_before_the_first_record_loses_nothing(tmp_path):
+    """The table cannot start its record while the disk is full: it waits, holding nothing
+    accepted, and the freed disk finds no record to compare (``bench soak`` once crashed here)."""
+    soak = _Soak(SoakOptions(hours=0.05, seed=1, fault_scale=0), tmp_path, [])
+    tally = FaultTally()
+    with soak.disk.installed():
+        soak._fill_disk(tally, lasts=60.0)
+        report = soak.run()
+    assert tally.injected == 1 and soak.disk.full is False  # filled at the start, freed after a minute
+    assert report.events_lost == 0 and report.actions > 0  # the game began once the disk had room
+    assert list(tmp_path.glob("game-*.jsonl"))

@@ -6,7 +6,7 @@ from coyote_pi.sim.render import scene_truth
 from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.sim.vision_trial import TRIALS, score
 from coyote_pi.vision import SeatRead, SlotRead, TableReading
-from coyote_pi.vision.reader import CoyoteRead
+from coyote_pi.vision.reading import CoyoteRead
 
 SCENE = TableScene(seats=3, seat_cards={1: "7", 2: "3"}, slots={"centre": ("face_up", "5")}, coyote_card=1)
 TRUTH = scene_truth(SCENE, width=2304, height=1296, seed=1, conditions=Conditions.clean())

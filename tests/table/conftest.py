@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from coyote_pi.devices.config import DevicesConfig
-from coyote_pi.engine import events as E
+from coyote_pi.engine import events
 from coyote_pi.record import Record, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import SimPace
@@ -130,20 +130,20 @@ def game_events(record: Record | Path) -> list[dict]:
     file as the table reads it (with the private file that opens the round in progress)."""
     if isinstance(record, Path):
         record = read_record(record, private=True)
-    return [E.to_dict(event) for event in record.game.history]
+    return [events.to_dict(event) for event in record.game.history]
 
 
 def same_game(record: Record | Path) -> list[dict]:
     """:func:`game_events` with each run of simultaneous guesses in seat order: the order in
     which simultaneous guesses arrive is a race, the game they make is not."""
-    events, run = [], []
+    ordered, run = [], []
     for event in game_events(record) + [{"type": "end"}]:
         if event["type"] == "guess":
             run.append(event)
             continue
-        events += sorted(run, key=lambda guess: guess["seat"]) + [event]
+        ordered += sorted(run, key=lambda guess: guess["seat"]) + [event]
         run = []
-    return events[:-1]
+    return ordered[:-1]
 
 
 def run_rig(rig, spy: Spy, timeout: float) -> None:

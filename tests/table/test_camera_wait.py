@@ -6,7 +6,7 @@ import pytest
 
 from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
-from coyote_pi.table import camera_wait as W
+from coyote_pi.table import camera_wait
 from coyote_pi.table.i18n import Translator
 from coyote_pi.vision import SeatRead, SlotRead, TableReader, TableReading
 
@@ -22,17 +22,17 @@ def reading(seats: dict, slots: dict | None = None, **extra) -> TableReading:
     return TableReading(seats=seat_reads, slots=slot_reads, **extra)
 
 
-def keys(look: W.Look) -> list[tuple]:
+def keys(look: camera_wait.Look) -> list[tuple]:
     return [(p.key, dict(p.params)) for p in look.problems]
 
 
 def test_a_complete_deal_gives_the_seat_cards():
-    look = W.look_deal(reading({1: "7", 2: "?", 3: "max0"}, {"centre": "face_down"}), active=(1, 2, 3))
+    look = camera_wait.look_deal(reading({1: "7", 2: "?", 3: "max0"}, {"centre": "face_down"}), active=(1, 2, 3))
     assert look.result == {1: "7", 2: "?", 3: "max0"} and not look.problems
 
 
 def test_a_deal_in_progress_says_which_seat_and_slot_and_why():
-    look = W.look_deal(reading({1: "7", 2: "missing", 3: "unreadable", 4: "ambiguous", 5: "covered"}),
+    look = camera_wait.look_deal(reading({1: "7", 2: "missing", 3: "unreadable", 4: "ambiguous", 5: "covered"}),
                        active=(1, 2, 3, 4, 5, 6))
     assert look.result is None and not look.failed
     assert keys(look) == [
@@ -47,7 +47,7 @@ def test_a_deal_in_progress_says_which_seat_and_slot_and_why():
 
 def test_problems_never_name_a_card_of_the_open_round():
     doubled = reading({1: "duplicate", 2: "duplicate", 3: "5"}, {"centre": ("face_up", "9")}, duplicates=["8"])
-    look = W.look_deal(doubled, active=(1, 2, 3))
+    look = camera_wait.look_deal(doubled, active=(1, 2, 3))
     # Not "seats 1 and 2": each of them sees the other's card, and would learn its own.
     assert ("problem.duplicate_deal", {}) in keys(look)
     assert ("problem.slot_face_up", {"slot": "centre"}) in keys(look)
@@ -59,60 +59,60 @@ def test_problems_never_name_a_card_of_the_open_round():
 
 @pytest.mark.parametrize("seats,duplicates", [({1: "duplicate", 2: "5"}, ["5"]), ({1: "5", 2: "7"}, ["7"])])
 def test_a_card_seen_twice_at_the_deal_names_no_seat(seats, duplicates):
-    look = W.look_deal(reading(seats, {"centre": "face_down"}, duplicates=duplicates), active=(1, 2))
+    look = camera_wait.look_deal(reading(seats, {"centre": "face_down"}, duplicates=duplicates), active=(1, 2))
     assert keys(look) == [("problem.duplicate_deal", {})]
 
 
 def test_at_the_reveal_the_cards_are_public_and_the_seats_are_named():
     doubled = reading({1: "duplicate", 2: "duplicate"}, {"centre": ("face_up", "9")})
-    look = W.look_reveal(doubled, extra=False, seats=(1, 2))
+    look = camera_wait.look_reveal(doubled, extra=False, seats=(1, 2))
     assert keys(look) == [("problem.duplicate", {"seats": "1, 2"})]
 
 
 def test_extra_and_draw_slots_must_be_empty_at_the_deal():
-    look = W.look_deal(reading({1: "7", 2: "3"}, {"centre": "face_down", "draw": ("face_up", "4")}), active=(1, 2))
+    look = camera_wait.look_deal(reading({1: "7", 2: "3"}, {"centre": "face_down", "draw": ("face_up", "4")}), active=(1, 2))
     assert keys(look) == [("problem.slot_occupied", {"slot": "draw"})]
 
 
 def test_a_picture_without_any_table_is_a_failed_read():
     nothing = reading({}, {"centre": "unclear", "extra": "unclear", "draw": "unclear"})
-    for look in (W.look_deal(nothing, active=(1, 2)), W.look_extra(nothing), W.look_draw(nothing),
-                 W.look_reveal(nothing, extra=False, seats=())):
+    for look in (camera_wait.look_deal(nothing, active=(1, 2)), camera_wait.look_extra(nothing), camera_wait.look_draw(nothing),
+                 camera_wait.look_reveal(nothing, extra=False, seats=())):
         assert look.failed and keys(look) == [("problem.no_table", {})]
 
 
 def test_the_reveal_needs_the_centre_and_the_extra_face_up_and_unknown_seats_read():
     table = reading({1: "7", 2: "unreadable"}, {"centre": ("face_up", "?"), "extra": "face_down"})
-    look = W.look_reveal(table, extra=True, seats=(2,))
+    look = camera_wait.look_reveal(table, extra=True, seats=(2,))
     assert keys(look) == [("problem.slot_face_down", {"slot": "extra"}), ("problem.seat_unreadable", {"seat": 2})]
     table = reading({1: "7", 2: "3"}, {"centre": ("face_up", "?"), "extra": ("face_up", "max0")})
-    assert W.look_reveal(table, extra=True, seats=(2,)).result == W.Revealed("?", "max0", ((2, "3"),))
-    assert W.look_reveal(table, extra=False, seats=()).result == W.Revealed("?", None, ())
+    assert camera_wait.look_reveal(table, extra=True, seats=(2,)).result == camera_wait.Revealed("?", "max0", ((2, "3"),))
+    assert camera_wait.look_reveal(table, extra=False, seats=()).result == camera_wait.Revealed("?", None, ())
 
 
 def test_extra_and_draw_waits():
-    assert W.look_extra(reading({1: "7"}, {"extra": "face_down"})).result is True
-    assert keys(W.look_extra(reading({1: "7"}, {"extra": ("face_up", "4")}))) == [("problem.slot_face_up", {"slot": "extra"})]
-    assert W.look_draw(reading({1: "7"}, {"draw": ("face_up", "15")})).result == "15"
-    assert keys(W.look_draw(reading({1: "7"}))) == [("problem.slot_missing", {"slot": "draw"})]
+    assert camera_wait.look_extra(reading({1: "7"}, {"extra": "face_down"})).result is True
+    assert keys(camera_wait.look_extra(reading({1: "7"}, {"extra": ("face_up", "4")}))) == [("problem.slot_face_up", {"slot": "extra"})]
+    assert camera_wait.look_draw(reading({1: "7"}, {"draw": ("face_up", "15")})).result == "15"
+    assert keys(camera_wait.look_draw(reading({1: "7"}))) == [("problem.slot_missing", {"slot": "draw"})]
 
 
 def test_a_result_counts_after_enough_identical_reads_and_failures_are_counted():
-    wait = W.CameraWait("deal", lambda r: W.look_deal(r, active=(1, 2)), stable_reads=2)
+    wait = camera_wait.CameraWait("deal", lambda r: camera_wait.look_deal(r, active=(1, 2)), stable_reads=2)
     good = reading({1: "7", 2: "3"}, {"centre": "face_down"})
     other = reading({1: "7", 2: "4"}, {"centre": "face_down"})
     assert wait.feed(good) is None
     assert wait.feed(other) is None  # changed: start again
     assert wait.feed(other) == {1: "7", 2: "4"}
     assert wait.feed(error=True) is None and wait.failures == 1
-    assert wait.problems == (W.Problem.of("problem.camera_error"),)
+    assert wait.problems == (camera_wait.Problem.of("problem.camera_error"),)
     assert wait.feed(error=True, hung=True) is None and wait.failures == 2
-    assert wait.problems == (W.Problem.of("problem.camera_hung"),)  # the OLED says the camera does not answer
+    assert wait.problems == (camera_wait.Problem.of("problem.camera_hung"),)  # the OLED says the camera does not answer
     assert wait.feed(reading({}, {"centre": "unclear", "extra": "unclear", "draw": "unclear"})) is None
     assert wait.failures == 3
     assert wait.feed(reading({1: "missing", 2: "3"}, {"centre": "face_down"})) is None
     assert wait.failures == 0  # card problems are not camera failures
-    assert wait.problems == (W.Problem.of("problem.seat_missing", seat=1),)
+    assert wait.problems == (camera_wait.Problem.of("problem.seat_missing", seat=1),)
 
 
 @pytest.fixture(scope="module")
@@ -123,17 +123,17 @@ def reader():
 def test_rendered_frames_through_the_real_vision_code(reader):
     dealt = TableScene(seats=3, seat_cards={1: "7", 2: "max0", 3: "-5"}, slots={"centre": ("face_down", "?")})
     frame = render_scene(dealt, width=1920, height=1080, seed=3, conditions=Conditions.typical())
-    assert W.look_deal(reader.read(frame), active=(1, 2, 3)).result == {1: "7", 2: "max0", 3: "-5"}
+    assert camera_wait.look_deal(reader.read(frame), active=(1, 2, 3)).result == {1: "7", 2: "max0", 3: "-5"}
 
     half_dealt = TableScene(seats=3, seat_cards={1: "7"}, slots={})
     frame = render_scene(half_dealt, width=1920, height=1080, seed=4, conditions=Conditions.typical())
-    look = W.look_deal(reader.read(frame), active=(1, 2, 3))
+    look = camera_wait.look_deal(reader.read(frame), active=(1, 2, 3))
     assert ("problem.seat_missing", {"seat": 2}) in keys(look) and look.result is None and not look.failed
 
     import numpy as np
 
     noise = np.random.default_rng(1).integers(0, 256, size=(720, 1280, 3), dtype=np.uint8)
-    assert W.look_deal(reader.read(noise), active=(1, 2, 3)).failed
+    assert camera_wait.look_deal(reader.read(noise), active=(1, 2, 3)).failed
 
 
 # --- hard frames: what the OLED says must be true of the table -------------------------
@@ -146,7 +146,7 @@ HARD = Conditions.typical().replace(blur=1.2, noise=5.0, jpeg_quality=75, glare_
 def deal_texts(scene, conditions, seed, active):
     frame = render_scene(scene, width=2304, height=1296, seed=seed, conditions=conditions)
     reading = TableReader("aruco", seats=active).read(frame)
-    look = W.look_deal(reading, active=active)
+    look = camera_wait.look_deal(reading, active=active)
     return reading, look, {p.key: p.text(Translator("en")) for p in look.problems}
 
 

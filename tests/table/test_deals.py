@@ -6,7 +6,7 @@ import doctest
 
 import pytest
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.cli import main as coyote_pi
 from coyote_pi.sim import deals
 from coyote_pi.sim.deals import DealError, DealPlan, parse_deal
@@ -21,20 +21,20 @@ def test_docstring_examples():
 
 def test_no_plan_deals_the_seeded_shuffle():
     assert [DealPlan().order(7, round_number, 4) for round_number in (1, 2)] == \
-        [C.shuffled_deck(7, 1), C.shuffled_deck(7, 2)]
+        [cards.shuffled_deck(7, 1), cards.shuffled_deck(7, 2)]
 
 
 def test_named_cards_go_to_their_places_and_the_rest_keep_the_shuffles_order():
     plan = parse_deal("5,*,max0,-10;*;question")
-    shuffled = C.shuffled_deck(3, 1)
+    shuffled = cards.shuffled_deck(3, 1)
     order = plan.order(3, 1, 3)
-    assert sorted(order) == sorted(C.ALL_CARDS)
+    assert sorted(order) == sorted(cards.ALL_CARDS)
     assert (order[0], order[2], order[3]) == ("5", "max0", "-10")  # stands 1 and 3, the centre of 3 seats
     assert [card for card in order if card not in ("5", "max0", "-10")] == \
         [card for card in shuffled if card not in ("5", "max0", "-10")]
-    assert plan.order(3, 2, 3) == C.shuffled_deck(3, 2)
-    assert plan.order(3, 3, 2)[2] == C.QUESTION  # the centre, after the 2 seats still in play
-    assert plan.order(3, 4, 2) == C.shuffled_deck(3, 4)  # after the plan: the shuffle
+    assert plan.order(3, 2, 3) == cards.shuffled_deck(3, 2)
+    assert plan.order(3, 3, 2)[2] == cards.QUESTION  # the centre, after the 2 seats still in play
+    assert plan.order(3, 4, 2) == cards.shuffled_deck(3, 4)  # after the plan: the shuffle
 
 
 @pytest.mark.parametrize("text,stands,places", [
@@ -51,7 +51,7 @@ def test_scenarios_put_their_cards_where_they_matter(text, stands, places):
 def test_the_coyote_card_scenario_is_round_2_and_needs_trickster():
     plan = parse_deal("coyote-card")
     assert plan.needs_trickster and not parse_deal("question;max0").needs_trickster
-    assert plan.order(5, 1, 4) == C.shuffled_deck(5, 1)  # nobody holds the Coyote card in round 1
+    assert plan.order(5, 1, 4) == cards.shuffled_deck(5, 1)  # nobody holds the Coyote card in round 1
     assert plan.order(5, 2, 4)[4 + 1] == "20"  # the top of the deck after the stands and the centre
     assert parse_deal("question;coyote-card").rounds[1].scenario == "coyote-card"
 
@@ -62,7 +62,7 @@ def test_the_coyote_card_scenario_is_round_2_and_needs_trickster():
     ("*;banana", "round 2: 'banana' is neither a card nor a scenario (scenarios: question, max0, coyote-card)"),
     ("question;;max0", "round 2 is empty (write * to deal it from the shuffle)"),
     ("7,8,7", "round 1 deals 7 twice"),
-    (",".join(C.ALL_CARDS + ("5",)), "round 1 names 18 cards; the deck has 17"),
+    (",".join(cards.ALL_CARDS + ("5",)), "round 1 names 18 cards; the deck has 17"),
 ])
 def test_bad_plans_are_refused_in_one_line(text, message):
     with pytest.raises(DealError) as refused:
@@ -88,5 +88,5 @@ def test_a_simulated_game_deals_the_planned_rounds(tmp_path):
     first, second = played.record.game.results[:2]
     assert (first.seat_cards, first.centre) == ({1: "5", 2: "?", 3: "max0"}, "-10")
     assert first.score.replacement is not None and first.score.zeroed is not None  # ? drawn for, Max 0 zeroed
-    assert second.centre == C.QUESTION
+    assert second.centre == cards.QUESTION
     assert second.score.replacement == parse_deal("5,?,max0,-10;question").order(4, 2, 3)[4]  # the deck's top

@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["selector", "i18n", "config", "notifier", "deadlines", "setup_wizard", "play_by_play"])
+@pytest.mark.parametrize("name", ["selector", "i18n", "config", "notifier", "deadlines", "setup_wizard", "play_by_play",
+                                  "record_hold"])
 def test_docstring_examples(name):
     module = importlib.import_module(f"coyote_pi.table.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

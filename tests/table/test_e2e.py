@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from coyote_pi import cards as C
+from coyote_pi import cards
 from coyote_pi.cli import main as coyote_pi
 from coyote_pi.sim.rig import SimOptions
 
@@ -90,7 +90,7 @@ def test_a_whole_game_on_simulated_hardware(games, tmp_path, capsys, players, va
     deals = [e for e in game_events(record) if e["type"] == "deal"]
     assert len(deals) == game.game.round_number
     for number, deal in enumerate(deals, start=1):
-        order = C.shuffled_deck(seed, number)
+        order = cards.shuffled_deck(seed, number)
         assert list(deal["seats"].values()) == order[: len(deal["seats"])]
 
     # Buttons, rendering and vision changed nothing: the same game as on the fast path.

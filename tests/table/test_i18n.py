@@ -9,7 +9,7 @@ import pytest
 
 from coyote_pi.devices.render import ScreenRenderer, load_font
 from coyote_pi.engine.errors import IllegalAction
-from coyote_pi.table import screens as S
+from coyote_pi.table import screens
 from coyote_pi.table.i18n import _REFUSALS, CATALOGUE, LANGUAGE_NAMES, LANGUAGES, Translator, placeholders
 
 from .conftest import fast_sim, play, table_config
@@ -62,8 +62,8 @@ def test_russian_screens_render_on_a_128x64_panel():
     renderer = ScreenRenderer((128, 64))
     from coyote_pi.table.selector import Choice
 
-    for screen in (S.turn_screen(tr, game, 1, Choice("challenge")), S.start_screen(tr),
-                   S.setup_screen(tr, "language", "ru"), S.message_screen(tr("msg.not_your_turn", seat=4))):
+    for screen in (screens.turn_screen(tr, game, 1, Choice("challenge")), screens.start_screen(tr),
+                   screens.setup_screen(tr, "language", "ru"), screens.message_screen(tr("msg.not_your_turn", seat=4))):
         image = renderer.render(screen)
         assert image.getbbox() is not None  # something was drawn
 
@@ -99,11 +99,11 @@ def test_a_turn_fits_one_page_in_every_language(language):
     tr, renderer = Translator(language), ScreenRenderer((128, 64))
     opening = Game(GameConfig(players=6, variant="trickster"))
     opening.deal_from_deck(seed=1)
-    screens = [S.turn_screen(tr, opening, 1, Choice("bid", -120))]
+    shown = [screens.turn_screen(tr, opening, 1, Choice("bid", -120))]
     raised = opening.copy()
     raised.apply(Bid(1, 20))
-    screens += [S.turn_screen(tr, raised, 2, Choice(kind, 121 if kind == "bid" else None))
+    shown += [screens.turn_screen(tr, raised, 2, Choice(kind, 121 if kind == "bid" else None))
                 for kind in ("bid", "challenge", "peek", "coyote_card")]
     raised.apply(Peek(2))
-    screens += [S.turn_screen(tr, raised, 2, Choice("bid", 121)), S.entry_screen(tr, "seat:3", "max0")]
-    assert [renderer.page_count(screen) for screen in screens] == [1] * len(screens)
+    shown += [screens.turn_screen(tr, raised, 2, Choice("bid", 121)), screens.entry_screen(tr, "seat:3", "max0")]
+    assert [renderer.page_count(screen) for screen in shown] == [1] * len(shown)

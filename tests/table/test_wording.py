@@ -18,7 +18,7 @@ from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import Bid, Challenge, Correct, Game, GameConfig, IllegalAction, Peek, Undo
 from coyote_pi.engine.players import simulate
 from coyote_pi.engine.rules import score
-from coyote_pi.table import screens as S
+from coyote_pi.table import screens
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.i18n import CATALOGUE, LANGUAGES, Translator, placeholders
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
@@ -65,52 +65,52 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
     tr = Translator(language)
     out: list[tuple[str, Screen]] = []
     for step, value in [("players", 6), ("variant", "basic"), ("variant", "trickster"), ("language", "ru")]:
-        out.append((f"setup {step}", S.setup_screen(tr, step, value, stands=6)))
-    out.append(("start", S.start_screen(tr)))
+        out.append((f"setup {step}", screens.setup_screen(tr, step, value, stands=6)))
+    out.append(("start", screens.start_screen(tr)))
     notice = tr("setup.not_resumed", name=WIDEST["name"])  # the presenter puts it first on these screens
-    for name, screen in [("setup", S.setup_screen(tr, "players", 6, stands=6)), ("start", S.start_screen(tr)),
-                         ("deal", S.deal_screen(tr, 1, [], manual=False, offer_manual=False))]:
+    for name, screen in [("setup", screens.setup_screen(tr, "players", 6, stands=6)), ("start", screens.start_screen(tr)),
+                         ("deal", screens.deal_screen(tr, 1, [], manual=False, offer_manual=False))]:
         out.append((f"{name} not resumed", dataclasses.replace(screen, lines=(notice, *screen.lines))))
     for problems in PROBLEM_SETS:
         for manual, offer, no_camera in [(False, False, None), (False, True, None), (True, False, "problem.no_camera")]:
-            out.append(("deal", S.deal_screen(tr, 12, problems, manual=manual, offer_manual=offer,
+            out.append(("deal", screens.deal_screen(tr, 12, problems, manual=manual, offer_manual=offer,
                                               no_camera=no_camera)))
-            out.append(("extra", S.extra_screen(tr, 6, problems, manual=manual, offer_manual=offer,
+            out.append(("extra", screens.extra_screen(tr, 6, problems, manual=manual, offer_manual=offer,
                                                 no_camera=no_camera)))
         for extra in (False, True):
-            out.append(("reveal", S.reveal_screen(tr, 6, 99, extra=extra, problems=problems, offer_manual=True)))
-        out.append(("draw", S.draw_screen(tr, problems, offer_manual=True)))
-    out.append(("manual offer", S.offer_screen(tr, 6)))
-    out.append(("correction offer", S.offer_screen(tr, 6, correction=True)))
+            out.append(("reveal", screens.reveal_screen(tr, 6, 99, extra=extra, problems=problems, offer_manual=True)))
+        out.append(("draw", screens.draw_screen(tr, problems, offer_manual=True)))
+    out.append(("manual offer", screens.offer_screen(tr, 6)))
+    out.append(("correction offer", screens.offer_screen(tr, 6, correction=True)))
     for item in ("centre", "extra", "draw", "seat:6"):
-        out.append((f"entry {item}", S.entry_screen(tr, item, "max0")))
+        out.append((f"entry {item}", screens.entry_screen(tr, item, "max0")))
     game = _turn_game()
-    out.append(("first bid", S.turn_screen(tr, game, game.turn, Choice(BID, -10))))
+    out.append(("first bid", screens.turn_screen(tr, game, game.turn, Choice(BID, -10))))
     game.apply(Bid(game.turn, 89))
     for choice in (Choice(BID, 90), Choice(CHALLENGE), Choice(PEEK), Choice(COYOTE_CARD)):
-        out.append((f"turn {choice.kind}", S.turn_screen(tr, game, game.turn, choice)))
+        out.append((f"turn {choice.kind}", screens.turn_screen(tr, game, game.turn, choice)))
     game.apply(Peek(game.turn))
-    out.append(("must raise", S.turn_screen(tr, game, game.turn, Choice(BID, -10))))
-    out.append(("peek", S.peek_screen(tr, game, game.turn)))
+    out.append(("must raise", screens.turn_screen(tr, game, game.turn, Choice(BID, -10))))
+    out.append(("peek", screens.peek_screen(tr, game, game.turn)))
     for players in (6, 3):
-        out.append((f"guess {players}", S.guess_screen(tr, _guess_game(players))))
+        out.append((f"guess {players}", screens.guess_screen(tr, _guess_game(players))))
     for key in CATALOGUE:
         if key.startswith(("msg.", "refusal.")):
             params = {name: WIDEST[name] for name in placeholders(CATALOGUE[key]["en"])}
-            out.append((key, S.message_screen(tr(key, **params))))
+            out.append((key, screens.message_screen(tr(key, **params))))
     for game in _verdict_games():
         for result in game.results:
             final = result is game.results[-1]
-            for screen in S.verdict_screens(tr, game, result, WIDEST["fingerprint"], final=final):
+            for screen in screens.verdict_screens(tr, game, result, WIDEST["fingerprint"], final=final):
                 out.append((f"verdict round {result.round}", screen))
         corrected = Correct("seat:6", "max0", (5, 6))  # the widest item and card a correction names
-        for screen in S.verdict_screens(tr, game, game.results[-1], WIDEST["fingerprint"], final=False,
+        for screen in screens.verdict_screens(tr, game, game.results[-1], WIDEST["fingerprint"], final=False,
                                         corrected=corrected):
             out.append(("corrected verdict", screen))
-        out += [("over", screen) for screen in S.over_screens(tr, game, WIDEST["fingerprint"], offer_new_game=True)]
+        out += [("over", screen) for screen in screens.over_screens(tr, game, WIDEST["fingerprint"], offer_new_game=True)]
     # Max 0 with no number card in play: only `coyote-pi resolve` can score that, but it has its text.
     nothing = dataclasses.replace(game.results[0], score=score(["max0"], 5))
-    out += [("max0 alone", screen) for screen in S.verdict_screens(tr, game, nothing, "", final=False)]
+    out += [("max0 alone", screen) for screen in screens.verdict_screens(tr, game, nothing, "", final=False)]
     return out
 
 
@@ -173,7 +173,7 @@ def test_a_fingerprint_too_wide_for_a_row_breaks_after_a_hyphen():
 
 def test_a_line_longer_than_a_page_is_cut_after_a_clause():
     tr = Translator("ru")
-    screen = S.extra_screen(tr, 6, (), manual=False, offer_manual=False)
+    screen = screens.extra_screen(tr, 6, (), manual=False, offer_manual=False)
     pages = RENDERER.pages(screen)
     assert len(pages) > 1
     assert pages[0][-1].endswith(",")  # "… тайно посмотрите," then "положите …" on the next page
@@ -181,9 +181,9 @@ def test_a_line_longer_than_a_page_is_cut_after_a_clause():
 
 def test_one_seat_still_to_guess_is_named_in_the_singular():
     for language, singular in [("en", "Waiting for seat "), ("de", "Es fehlt Platz "), ("ru", "Ждём место ")]:
-        lines = S.guess_screen(Translator(language), _guess_game(3)).lines
+        lines = screens.guess_screen(Translator(language), _guess_game(3)).lines
         assert lines[-1].startswith(singular)
-    assert S.guess_screen(Translator("en"), _guess_game(5)).lines[-1].startswith("Waiting: seats ")
+    assert screens.guess_screen(Translator("en"), _guess_game(5)).lines[-1].startswith("Waiting: seats ")
 
 
 def test_an_undo_after_an_undo_says_that_undos_do_not_chain():
@@ -198,11 +198,11 @@ def test_an_undo_after_an_undo_says_that_undos_do_not_chain():
     texts = {language: Translator(language).refusal(refused.value.code, refused.value.params) for language in LANGUAGES}
     assert texts == {"en": "Undos do not chain: 5 stays", "de": "Nur einmal zurück: 5 bleibt",
                      "ru": "Двойной отмены нет: 5 остаётся"}
-    screen = S.message_screen(texts["en"])
+    screen = screens.message_screen(texts["en"])
     assert (screen.title, screen.big) == ("Undos do not chain", "5 stays")
 
 
 def test_a_message_with_a_long_first_part_is_wrapped_whole_not_cut():
     text = "Not saved (no space left on the device): try again"  # a first part too long for the title
-    screen = S.message_screen(text)
+    screen = screens.message_screen(text)
     assert screen.lines == (text,) and RENDERER.overflows(screen) == []

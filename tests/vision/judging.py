@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from coyote_pi.sim.scene import SceneTruth, TableScene
-from coyote_pi.vision.reader import TableReading
+from coyote_pi.vision.reading import TableReading
 
 
 @dataclass

@@ -1,0 +1,148 @@
+"""A scripted game written as the table writes it for its web page: the record and the
+bulletin's ``live.json``, one event at a time.
+
+The web page (:mod:`coyote_pi.web`) reads only the records folder and the bulletin
+folder (docs/web.md). Its tests, ``coyote-pi bench web`` and the page's screenshots
+need a game in progress there without a camera: :class:`SpectatedGame` plays the
+scripted players of :mod:`coyote_pi.engine.players` at a physical table (the cards are
+observed, so reveals have photos), writes each event to the record exactly as the table
+does (sealed while its round is open), keeps the reveal photo private until the round
+closes, and then publishes ``live.json`` with only public information. It also knows
+the cards of the open round (:meth:`SpectatedGame.open_cards`), which the page must
+never show.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from coyote_pi import cards
+from coyote_pi.engine import events
+from coyote_pi.engine.game import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, GameConfig
+from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
+from coyote_pi.engine.views import open_round, public_view
+from coyote_pi.record import RecordedGame, Vault, utc_now
+from coyote_pi.table.play_by_play import describe
+
+#: The table's stage for each phase of the game (table/stages.py names them).
+_STAGES = {DEAL: "deal", BIDDING: "turn", GUESSING: "guess", REVEAL: "reveal", DRAW: "draw", OVER: "over"}
+
+
+def pin_hash(pin: str, salt: str) -> str:
+    """The PIN as the bulletin publishes it: sha256 of the salt's bytes then the PIN's."""
+    return hashlib.sha256(bytes.fromhex(salt) + pin.encode("utf-8")).hexdigest()
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` whole: a reader sees the old file or the new one, never a part."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+class SpectatedGame:
+    """A scripted game at a physical table, recorded in ``records`` and published in ``bulletin``.
+
+    ``photo`` is the JPEG kept for every reveal (any bytes will do for the record; a
+    real picture for screenshots). ``number`` names the record ``game-NNNN.jsonl``.
+    """
+
+    def __init__(self, records: Path, bulletin: Path, config: GameConfig, seed: int | str, *,
+                 language: str = "en", photo: bytes = b"", number: int = 1) -> None:
+        self.records, self.bulletin = Path(records), Path(bulletin)
+        self.records.mkdir(parents=True, exist_ok=True)
+        self.bulletin.mkdir(parents=True, exist_ok=True)
+        self.config, self.seed, self.language, self.photo = config, seed, language, photo
+        self.path = self.records / f"game-{number:04d}.jsonl"
+        self.table = RecordedGame.start(self.path, config, meta={"source": "spectated"})
+        self.players = {seat: ScriptedPlayer() for seat in range(1, config.players + 1)}
+        self.seq = -1
+        self.started = utc_now()
+        self.log: list[str] = []
+        self.pin: dict | None = None
+        self.private_photos = Vault(self.path).folder / self.path.with_suffix(".photos").name
+        self.publish()
+
+    @property
+    def game(self):
+        return self.table.game
+
+    def step(self) -> events.Event | None:
+        """Play the next event (record it, then publish the bulletin); None once the game is over."""
+        event = next_scripted_event(self.game, self.players, self.seed, physical=True)
+        if event is None:
+            return None
+        results = len(self.game.results)
+        self.table.apply(event, photo=self._keep_photo() if isinstance(event, events.Reveal) else None)
+        if len(self.game.results) > results:
+            self._publish_photos()
+        self.log = (self.log + [describe(event)])[-30:]
+        self.publish()
+        return event
+
+    def play_until(self, done) -> events.Event | None:
+        """Step until ``done(game, event)`` holds for the event just played (or the game ends)."""
+        while (event := self.step()) is not None:
+            if done(self.game, event):
+                return event
+        return None
+
+    def open_cards(self) -> dict[str, str]:
+        """The cards of the round in play, as the dealer dealt them: ``{"seat:1": "4",
+        "centre": "10", "deck:1": ...}``; empty between rounds. The page must show none."""
+        r = open_round(self.game)
+        if r is None:
+            return {}
+        deck = cards.shuffled_deck(self.seed, r.number)
+        seats = sorted(r.seat_cards)
+        dealt = {f"seat:{seat}": card for seat, card in zip(seats, deck)}
+        dealt["centre"] = deck[len(seats)]
+        dealt.update({f"deck:{i}": card for i, card in enumerate(deck[len(seats) + 1:len(seats) + 3], start=1)})
+        return dealt
+
+    def set_pin(self, pin: str | None, minutes: float = 10) -> None:
+        """Publish ``pin`` (salted and hashed, with an expiry) as the OLED's chord would; None removes it."""
+        if pin is None:
+            self.pin = None
+        else:
+            salt = os.urandom(16).hex()
+            expires = datetime.now(timezone.utc) + timedelta(minutes=minutes)
+            self.pin = {"salt": salt, "sha256": pin_hash(pin, salt),
+                        "expires": expires.isoformat(timespec="milliseconds").replace("+00:00", "Z")}
+        self.publish()
+
+    def publish(self) -> None:
+        """Write ``live.json`` (public information only), one ``seq`` higher."""
+        self.seq += 1
+        game = self.game
+        round_open = open_round(game) is not None
+        stage = _STAGES[game.phase]
+        if game.phase == DEAL and game.results:
+            stage = "verdict"
+        live = {
+            "version": 1, "seq": self.seq, "started": self.started, "time": utc_now(),
+            "language": self.language, "players": self.config.players, "variant": self.config.variant,
+            "game_file": self.path.name, "stage": stage, "round_open": round_open,
+            "between_games": game.phase == OVER or (game.phase == DEAL and not game.results and game.round is None),
+            "public": public_view(game),
+            "screen": {"title": stage, "big": str(game.turn or ""), "lines": self.log[-1:], "page": [1, 1]},
+            "log": self.log, "camera": "ok",
+            "web": {"url": "http://127.0.0.1/", "pin": self.pin},
+        }
+        write_atomically(self.bulletin / "live.json", json.dumps(live, ensure_ascii=False).encode("utf-8"))
+
+    def _keep_photo(self) -> dict:
+        name = f"round-{self.game.round_number:02d}-reveal.jpg"
+        self.private_photos.mkdir(mode=0o700, parents=True, exist_ok=True)
+        (self.private_photos / name).write_bytes(self.photo)
+        return {"file": name, "sha256": hashlib.sha256(self.photo).hexdigest()}
+
+    def _publish_photos(self) -> None:
+        public = self.path.with_suffix(".photos")
+        for photo in sorted(self.private_photos.glob("*.jpg")) if self.private_photos.is_dir() else ():
+            public.mkdir(exist_ok=True)
+            os.replace(photo, public / photo.name)

@@ -1,0 +1,68 @@
+"""What a camera reading does at a card wait: its problems are noted, a settled look is played.
+
+The controller hands every reading of the four card waits (``deal``, ``extra``,
+``reveal``, ``draw``) here, once :class:`~coyote_pi.table.camera_reads.CameraReads` has
+fed it to the open :class:`~coyote_pi.table.camera_wait.CameraWait`:
+
+- problems the wait has not seen before (a covered card, a stranger card) become a
+  ``camera`` note in the record, so that a game's record shows what the camera saw;
+- a settled look is played as the players would play it with the buttons: the deal, the
+  Coyote card's draw on the extra slot (a note), or the reveal or the draw for ``?``
+  with the frame that settled it kept as a photo
+  (:class:`~coyote_pi.table.photos.Photos`) before the line is written;
+- after ``[pacing] manual_after`` failed reads in a row, the wait goes on the manual path
+  (:mod:`~coyote_pi.table.manual_entry`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from coyote_pi.engine import Deal, DrawReplacement, Reveal
+from coyote_pi.table import store
+from coyote_pi.table.camera_reads import CameraResult
+from coyote_pi.table.camera_wait import CameraWait
+from coyote_pi.table.stages import DEAL_WAIT, EXTRA_WAIT, REVEAL_WAIT
+
+if TYPE_CHECKING:
+    from coyote_pi.table.controller import Controller
+
+
+def on_reading(controller: Controller, wait: CameraWait, settled, result: CameraResult) -> None:
+    """``result`` has been fed to ``wait``, which says what is ``settled`` (None: nothing yet)."""
+    if problems := controller.camera.new_problems():  # observations go to the record too
+        note = dict(table=store.CAMERA, round=controller.wait_round(), wait=wait.name, problems=list(problems))
+        if result.error:
+            note["error"] = result.error
+        controller.note(**note)
+    if settled is not None:
+        _play(controller, wait.name, settled, result)
+    elif wait.failures >= controller.pacing.manual_after:
+        controller.entry.go_manual(f"{wait.failures} failed camera reads")
+
+
+def _play(controller: Controller, name: str, settled, result: CameraResult) -> None:
+    """The wait ``name`` has settled on ``settled``: apply what the cards say."""
+    game = controller.game
+    if name == DEAL_WAIT:
+        controller.log(f"camera: the cards of round {game.round_number + 1} are on the table")
+        controller.apply(Deal(settled))
+    elif name == EXTRA_WAIT:
+        controller.log("camera: the Coyote card's draw lies face down on the extra slot")
+        controller.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="camera")
+    else:
+        round_number = game.round.number
+        if name == REVEAL_WAIT:
+            event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
+        else:
+            event = DrawReplacement(settled)
+        try:
+            photo = controller.photos.keep(round_number, name, result.frame)
+        except OSError as error:  # the cards still count; the record says there is no photo
+            controller.log(f"  the {name} photo was not kept ({error})")
+            photo = None
+        if controller.apply(event, photo):
+            for listener in controller.listeners:
+                listener.on_reveal(round_number, name, result.frame, result.reading)
+        else:
+            controller.photos.discard(photo)

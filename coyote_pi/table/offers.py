@@ -1,0 +1,47 @@
+"""A seat's question to the table: its minus+plus asks, its ok answers yes.
+
+Two questions work this way: at a card wait "enter the cards by hand?"
+(:mod:`~coyote_pi.table.manual_entry`) and at the verdict "correct a card?"
+(:mod:`~coyote_pi.table.correction`). The chord asks (:func:`ask`): for
+:data:`OFFER_SECONDS` the ``OFFER`` timer keeps the asking seat, and the presenter
+shows the question. The next press of that seat is the answer (:func:`answer`): ok
+says yes, any other (not a held button's repeats) says no, and neither does anything
+else. Other seats' presses go on as usual meanwhile.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
+from coyote_pi.table.correction import Correction
+from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.stages import VERDICT, WAITS
+
+if TYPE_CHECKING:
+    from coyote_pi.table.controller import Controller
+
+#: Seconds a seat has to confirm with ok after asking (minus+plus) to enter cards by hand
+#: or, at the verdict, to correct a card.
+OFFER_SECONDS = 6.0
+
+
+def ask(controller: Controller, event: ButtonEvent, question: str) -> None:
+    """``event``'s seat asks ``question`` (for the log: "to enter cards by hand")."""
+    controller.deadlines.set(Timer.OFFER, controller.clock() + OFFER_SECONDS, event.seat)
+    controller.log_press(event, f"asks {question}")
+
+
+def answer(controller: Controller, event: ButtonEvent) -> bool:
+    """Take ``event`` as the answer to the open question, if it is one (False: it is not)."""
+    if event.seat != controller.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
+        return False
+    controller.deadlines.cancel(Timer.OFFER)
+    if event.button == "ok" and event.kind == PRESS:
+        if controller.stage in WAITS:
+            controller.log_press(event, "yes, by hand")
+            controller.entry.go_manual("asked at the table")
+        elif controller.stage == VERDICT:
+            controller.log_press(event, "yes, correct a card")
+            controller.correction = Correction(controller.game.last_result)
+    return True

@@ -1,0 +1,47 @@
+"""The verdict in words, in the table's language: the explanation of a resolved round and
+the names of the cards a correction can put right.
+
+The OLED's verdict pages (:mod:`~coyote_pi.table.screens`) and the web page
+(:mod:`coyote_pi.web`) show the same sentences; this module needs only the rules and
+the texts, so the web page's process uses it without loading the devices.
+"""
+
+from __future__ import annotations
+
+from coyote_pi.engine import RoundResult
+from coyote_pi.table.i18n import Translator, card_text
+
+
+def item_name(tr: Translator, item: str) -> str:
+    """``"centre"``, ``"extra"``, ``"draw"`` or ``"seat:3"`` as a name: "Seat 3"."""
+    if item.startswith("seat:"):
+        return tr("item.seat", seat=int(item[5:]))
+    return tr(f"item.{item}")
+
+
+def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
+    """The verdict step by step, in the table's language (the engine's own is English)."""
+    lines = [tr("expl.seat_card", seat=s, card=card_text(c)) for s, c in sorted(result.seat_cards.items())]
+    lines.append(tr("expl.centre", card=card_text(result.centre)))
+    if result.extra is not None:
+        lines.append(tr("expl.extra", seat=result.extra_drawn_by, card=card_text(result.extra)))
+    score = result.score
+    if score.replacement is not None:
+        lines.append(tr("expl.replacement", card=card_text(score.replacement)))
+    if any(counted.counts_as == "max0" for counted in score.counted):
+        lines.append(tr("expl.max0_zero", card=score.zeroed) if score.zeroed is not None else tr("expl.max0_nothing"))
+    terms = " + ".join(str(c.value) if c.value >= 0 else f"({c.value})" for c in score.counted)
+    lines.append(tr("expl.total", sum=terms, total=score.total))
+    lines.append(tr("expl.challenge", challenger=result.challenger, bidder=result.bidder, bid=score.bid))
+    lines.append(tr("expl.holds" if score.bid_holds else "expl.fails", total=score.total, bid=score.bid))
+    for seat, guess in sorted(result.guesses.items()):
+        lines.append(tr("expl.guess_right" if guess == result.winner else "expl.guess_wrong", seat=seat))
+    for change in result.eye_changes:
+        lines.append(tr(f"eyes.{change.change.replace(' ', '_')}", seat=change.seat))
+    if result.eliminated is not None:
+        lines.append(tr("expl.eliminated", seat=result.eliminated))
+    if result.next_start is not None:
+        lines.append(tr("expl.next_start", seat=result.next_start))
+    if result.coyote_holder is not None:
+        lines.append(tr("expl.coyote_holder", seat=result.coyote_holder))
+    return lines

@@ -1,0 +1,392 @@
+"""The web page's application: Starlette routes over the folders (docs/web.md, "Routes").
+
+:func:`create_app` builds it; ``coyote-pi web`` serves it with Uvicorn. The pages are
+rendered on the server (Jinja2); one small script (``static/page.js``) keeps the table
+page and the setup page up to date from server-sent events. Nothing here writes into the
+records or the bulletin folder: the only writes are the requests folder's files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, quote
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from coyote_pi.table.config import ConfigError
+from coyote_pi.table.i18n import card_text
+from coyote_pi.web import security, setup
+from coyote_pi.web.bulletin import DOCTOR, DOCTOR_WANT, PREVIEW, PREVIEW_INFO, SETTINGS, SETTINGS_RESULT, Folders, Live, read_json, read_live
+from coyote_pi.web.games import Games
+from coyote_pi.web.push import Feed
+from coyote_pi.web.texts import Texts
+from coyote_pi.web.views import round_line, step_model, table_model, verdict
+
+HERE = Path(__file__).parent
+#: Open event streams at most: each costs a little memory, and a table has a few dozen watchers.
+MAX_LISTENERS = 200
+
+
+@dataclass
+class Options:
+    """How the page runs: the table's configuration file to show (read only), the command
+    that prints the device's log, and the test hook (the page's script keeps every message)."""
+
+    config_file: Path | None = None
+    log_command: Sequence[str] | None = setup.JOURNAL
+    test_hook: bool = False
+    interval: float = 0.05
+    clock: Callable[[], float] = field(default=time.time)
+
+
+def create_app(folders: Folders, options: Options | None = None) -> Starlette:
+    options = options or Options()
+    pages = _Pages(folders, options)
+    routes = [
+        Route("/", pages.table),
+        Route("/events", pages.table_events),
+        Route("/history", pages.history),
+        Route("/history/{game}", pages.game),
+        Route("/history/{game}/round/{number:int}", pages.round),
+        Route("/photos/{game}/{file}", pages.photo),
+        Route("/records", pages.records),
+        Route("/records/{game}.zip", pages.archive),
+        Route("/records/{game}.txt", pages.transcript),
+        Route("/login", pages.login, methods=["GET", "POST"]),
+        Route("/logout", pages.logout, methods=["POST"]),
+        Route("/setup", pages.setup),
+        Route("/setup/events", pages.setup_events),
+        Route("/setup/preview.jpg", pages.preview),
+        Route("/setup/settings", pages.settings, methods=["POST"]),
+        Route("/setup/doctor", pages.doctor, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(pages.feed.run())
+        try:
+            yield
+        finally:
+            pages.feed.close()
+            task.cancel()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(_SecurityHeaders)
+    app.state.pages = pages
+    return app
+
+
+class _SecurityHeaders:
+    """Adds :data:`security.HEADERS` to every response (a pure ASGI middleware: it does not
+    hold up the event streams)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in security.HEADERS.items()]
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = dict(message, headers=list(message.get("headers", [])) + self.headers)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class _Pages:
+    def __init__(self, folders: Folders, options: Options) -> None:
+        self.folders, self.options = folders, options
+        self.games = Games(folders.records)
+        self.sessions = security.Sessions(options.clock)
+        self.guard = security.PinGuard()
+        self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
+                                     autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
+        self.templates.filters["card"] = card_text
+        self.feed = Feed(folders, self.table_message, self.setup_message, options.interval)
+
+    # -- helpers ------------------------------------------------------------------------
+
+    @property
+    def live(self) -> Live:
+        """``live.json`` as it is now (read per request: a refusal never rests on a stale copy)."""
+        return read_live(self.folders)
+
+    def render(self, request: Request | None, name: str, status: int = 200, **context) -> HTMLResponse:
+        live = self.live
+        texts = Texts(live.language)
+        session = self.session(request) if request is not None else None
+        html = self.templates.get_template(name).render(
+            t=texts, live=live, session=session, test_hook=self.options.test_hook,
+            path=request.url.path if request is not None else "/", **context)
+        return HTMLResponse(html, status, headers={"Cache-Control": "no-store"})
+
+    def session(self, request: Request) -> security.Session | None:
+        return self.sessions.get(request.cookies.get(security.COOKIE))
+
+    def needs_login(self, request: Request) -> Response | None:
+        if self.session(request) is None:
+            return RedirectResponse(f"/login?next={quote(request.url.path)}", 303)
+        return None
+
+    def refuse(self, request: Request, key: str, status: int = 409) -> HTMLResponse:
+        return self.render(request, "refused.html", status, reason=key)
+
+    def checked_post(self, request: Request, form) -> Response | None:
+        """A POST from this page, in a session, with its CSRF token: None; else the refusal."""
+        session = self.session(request)
+        if not security.same_origin(request.headers, request.headers.get("host", "")):
+            return self.refuse(request, "refused.cross_site", 403)
+        if session is None:
+            return RedirectResponse("/login", 303)
+        if not secrets_equal(form.get("csrf"), session.csrf):
+            return self.refuse(request, "refused.cross_site", 403)
+        return None
+
+    # -- the table ------------------------------------------------------------------------
+
+    def table_message(self, live: Live) -> dict:
+        model = table_model(live, self.games)
+        html = self.templates.get_template("_live.html").render(t=Texts(live.language), m=model)
+        return {"seq": live.seq, "state": model, "html": html}
+
+    async def table(self, request: Request) -> Response:
+        message = self.table_message(self.live)
+        return self.render(request, "table.html", m=message["state"], live_html=message["html"])
+
+    async def table_events(self, request: Request) -> Response:
+        if self.feed.table.listeners >= MAX_LISTENERS:
+            return PlainTextResponse("too many spectators", 503, headers={"Retry-After": "30"})
+        return _event_stream(self.feed.table.stream())
+
+    # -- history ---------------------------------------------------------------------------
+
+    async def history(self, request: Request) -> Response:
+        return self.render(request, "history.html", games=self.games.summaries())
+
+    def loaded(self, game: str):
+        return self.games.load(game) if self.folders.record(game) else None
+
+    async def game(self, request: Request) -> Response:
+        game = request.path_params["game"]
+        loaded = self.loaded(game)
+        if loaded is None:
+            return PlainTextResponse("no such game", 404)
+        texts = Texts(self.live.language)
+        stories = await run_in_threadpool(self.games.stories, game) or []
+        rounds = [{"round": s.number, "text": round_line(texts, s.results[-1]),
+                   "url": f"/history/{game}/round/{s.number}"} for s in stories if s.results]
+        return self.render(request, "game.html", game=game, summary=loaded.summary, rounds=rounds)
+
+    async def round(self, request: Request) -> Response:
+        game, number = request.path_params["game"], request.path_params["number"]
+        loaded = self.loaded(game)
+        stories = await run_in_threadpool(self.games.stories, game) if loaded else None
+        story = next((s for s in stories or () if s.number == number and s.results), None)
+        if story is None:
+            return PlainTextResponse("no such round (or it is not over yet)", 404)
+        texts = Texts(self.live.language)
+        verdicts = []
+        corrections = list(story.corrections)
+        for index, result in enumerate(story.results):
+            corrected = corrections[index - 1] if index else None
+            verdicts.append(verdict(texts, game, result, story.photos if index == 0 else [], corrected))
+        numbers = [s.number for s in stories if s.results]
+        position = numbers.index(number)
+        return self.render(request, "round.html", game=game, summary=loaded.summary, number=number,
+                           steps=[step_model(texts, step, number) for step in story.steps], verdicts=verdicts,
+                           challenger=story.challenger,
+                           previous=numbers[position - 1] if position else None,
+                           next=numbers[position + 1] if position + 1 < len(numbers) else None)
+
+    async def photo(self, request: Request) -> Response:
+        game, file = request.path_params["game"], request.path_params["file"]
+        path = self.games.photo(game, file) if self.folders.record(game) else None
+        if path is None:
+            return PlainTextResponse("no such photo", 404)
+        return FileResponse(path, media_type="image/jpeg")
+
+    # -- records ---------------------------------------------------------------------------
+
+    async def records(self, request: Request) -> Response:
+        summaries = self.games.summaries()
+        checks = {s.name: self.games.check_command(s) for s in summaries}
+        return self.render(request, "records.html", games=summaries, checks=checks)
+
+    def download_refusal(self, request: Request, game: str) -> Response | None:
+        refusal = self.needs_login(request)
+        if refusal is not None:
+            return refusal
+        if self.loaded(game) is None:
+            return PlainTextResponse("no such game", 404)
+        if self.live.locks(game):
+            return self.refuse(request, "refused.round_open")
+        return None
+
+    async def archive(self, request: Request) -> Response:
+        game = request.path_params["game"]
+        refusal = self.download_refusal(request, game)
+        if refusal is not None:
+            return refusal
+        stream = await run_in_threadpool(self.games.archive, game)
+        return StreamingResponse(_chunks(stream), media_type="application/zip",
+                                 headers={"Content-Disposition": f'attachment; filename="{game}.zip"'})
+
+    async def transcript(self, request: Request) -> Response:
+        game = request.path_params["game"]
+        refusal = self.download_refusal(request, game)
+        if refusal is not None:
+            return refusal
+        text = await run_in_threadpool(self.games.transcript, game)
+        return PlainTextResponse(text, headers={"Content-Disposition": f'inline; filename="{game}.txt"'})
+
+    # -- the PIN ---------------------------------------------------------------------------
+
+    async def login(self, request: Request) -> Response:
+        target = request.query_params.get("next", "/setup")
+        # Only a path of this page: never "//host" or "/\\host", which browsers take for another site.
+        target = target if target.startswith("/") and not target.startswith(("//", "/\\")) else "/setup"
+        if request.method == "GET":
+            return self.render(request, "login.html", target=target, error=None)
+        if not security.same_origin(request.headers, request.headers.get("host", "")):
+            return self.refuse(request, "refused.cross_site", 403)
+        client = request.client.host if request.client else "?"
+        wait = self.guard.wait(client)
+        if wait > 0:
+            error = Texts(self.live.language)("login.slow_down", seconds=int(wait) + 1)
+            return self.render(request, "login.html", 429, target=target, error=error)
+        form = await _form(request)
+        if not security.pin_matches(str(form.get("pin", "")).strip(), self.live.pin, self.options.clock()):
+            self.guard.failed(client)
+            return self.render(request, "login.html", 403, target=target,
+                               error=Texts(self.live.language)("login.wrong"))
+        self.guard.succeeded(client)
+        session = self.sessions.open()
+        response = RedirectResponse(target, 303)
+        response.set_cookie(security.COOKIE, session.token, max_age=security.MAX_AGE, httponly=True,
+                            samesite="strict", path="/")
+        return response
+
+    async def logout(self, request: Request) -> Response:
+        form = await _form(request)
+        refusal = self.checked_post(request, form)
+        if refusal is not None:
+            return refusal
+        self.sessions.close(request.cookies.get(security.COOKIE))
+        response = RedirectResponse("/", 303)
+        response.delete_cookie(security.COOKIE, path="/")
+        return response
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def setup_refusal(self, request: Request) -> Response | None:
+        refusal = self.needs_login(request)
+        if refusal is not None:
+            return refusal
+        if not self.live.between_games:
+            return self.refuse(request, "refused.round_open" if self.live.round_open else "refused.game_on")
+        return None
+
+    def setup_message(self, live: Live) -> dict:
+        bulletin = self.folders.bulletin
+        preview = read_json(bulletin / PREVIEW_INFO) if live.between_games else None
+        doctor = read_json(bulletin / DOCTOR)
+        result = read_json(bulletin / SETTINGS_RESULT)
+        model = {"between_games": live.between_games, "preview": preview, "doctor": doctor,
+                 "settings_result": result, "pending": (self.folders.requests / SETTINGS).is_file()}
+        html = self.templates.get_template("_setup_status.html").render(t=Texts(live.language), s=model)
+        return {"state": model, "html": html}
+
+    async def setup(self, request: Request, error: str | None = None, saved: bool = False) -> Response:
+        refusal = self.setup_refusal(request)
+        if refusal is not None:
+            return refusal
+        self.feed.renew_preview()
+        lines = await run_in_threadpool(setup.log_lines, self.options.log_command)
+        status = self.setup_message(self.live)
+        return self.render(request, "setup.html", 400 if error else 200, fields=setup.current_fields(self.options.config_file),
+                           status_html=status["html"], log=lines, error=error, saved=saved,
+                           form=getattr(request.state, "form", {}))
+
+    async def setup_events(self, request: Request) -> Response:
+        refusal = self.setup_refusal(request)
+        if refusal is not None:
+            return refusal
+        return _event_stream(self.feed.setup.stream())
+
+    async def preview(self, request: Request) -> Response:
+        refusal = self.setup_refusal(request)
+        if refusal is not None:
+            return refusal
+        self.feed.renew_preview()
+        path = self.folders.bulletin / PREVIEW
+        if not path.is_file():
+            return PlainTextResponse("no preview yet", 404)
+        return FileResponse(path, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    async def settings(self, request: Request) -> Response:
+        form = await _form(request)
+        refusal = self.checked_post(request, form) or self.setup_refusal(request)
+        if refusal is not None:
+            return refusal
+        try:
+            text = setup.proposal(form)
+        except ConfigError as error:
+            request.state.form = form
+            return await self.setup(request, error=str(error))
+        await run_in_threadpool(setup.write_proposal, self.folders.requests, text)
+        return await self.setup(request, saved=True)
+
+    async def doctor(self, request: Request) -> Response:
+        form = await _form(request)
+        refusal = self.checked_post(request, form) or self.setup_refusal(request)
+        if refusal is not None:
+            return refusal
+        self.folders.touch_request(DOCTOR_WANT)
+        return RedirectResponse("/setup", 303)
+
+
+#: The page's forms are a few short fields; anything longer is not one of them.
+MAX_FORM_BYTES = 16 * 1024
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """A URL-encoded form's fields (the page sends no other kind; no multipart parser needed)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM_BYTES:
+            return {}
+    return {key: values[0] for key, values in parse_qs(body.decode("utf-8", "replace")).items()}
+
+
+def secrets_equal(given: object, expected: str) -> bool:
+    return isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def _event_stream(events) -> StreamingResponse:
+    return StreamingResponse(events, media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def _chunks(stream, size: int = 64 * 1024):
+    try:
+        while chunk := await run_in_threadpool(stream.read, size):
+            yield chunk
+    finally:
+        stream.close()

@@ -1,0 +1,149 @@
+"""The three folders the page works with, and what the table publishes in one of them.
+
+The **records** folder holds the game records and their public photos (read only). The
+**bulletin** folder holds what the table publishes for the page: ``live.json`` (the
+game and the OLED as anyone at the table sees them), between games the camera preview
+and the doctor's checks. The **requests** folder is the page's only way back: empty
+``*.want`` files and proposed settings, all untrusted input to the table.
+
+Everything read here comes from another process and is checked before use: a file
+that is missing, half written or not what the contract says counts as absent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+#: A record's name in the records folder, as the table writes it.
+GAME_FILE = re.compile(r"game-[0-9]{4,6}\.jsonl")
+#: A game as the page's URLs name it: the record's name without ``.jsonl``.
+GAME_NAME = re.compile(r"game-[0-9]{4,6}")
+LIVE, PREVIEW, PREVIEW_INFO, DOCTOR, SETTINGS_RESULT = (
+    "live.json", "preview.jpg", "preview.json", "doctor.json", "settings-result.json")
+PREVIEW_WANT, DOCTOR_WANT, SETTINGS = "preview.want", "doctor.want", "settings.toml"
+
+
+@dataclass(frozen=True)
+class Folders:
+    """Where the records, the bulletin and the requests are (docs/web.md, "Folders")."""
+
+    records: Path
+    bulletin: Path
+    requests: Path
+
+    @classmethod
+    def beside(cls, records: Path, bulletin: Path | None = None, requests: Path | None = None) -> Folders:
+        """The simulated table's layout: ``public/`` and ``requests/`` beside the records folder."""
+        records = Path(records)
+        return cls(records, Path(bulletin or records.parent / "public"), Path(requests or records.parent / "requests"))
+
+    def record(self, game: str) -> Path | None:
+        """The record of ``game`` (``game-0003``), or None for a name that is not one."""
+        return self.records / f"{game}.jsonl" if GAME_NAME.fullmatch(game) else None
+
+    def touch_request(self, name: str) -> None:
+        """Ask the table for something: create ``name`` in the requests folder, or renew its time."""
+        path = self.requests / name
+        self.requests.mkdir(parents=True, exist_ok=True)
+        with open(path, "a"):
+            pass
+        os.utime(path)
+
+
+def read_json(path: Path) -> dict | None:
+    """The JSON object in ``path``; None when it is missing, unreadable or not an object."""
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def parse_time(value: object) -> datetime | None:
+    """An ISO time as the table writes it (``2026-11-23T19:02:11.407Z``); None if it is not one."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class Live:
+    """``live.json``, checked: the fields the page uses, with safe values when one is wrong.
+
+    A missing or broken file is :data:`NOT_RUNNING`: no round open, no game between
+    (so no setup), no PIN.
+    """
+
+    seq: int = -1
+    started: str = ""
+    language: str = "en"
+    players: int = 0
+    variant: str = ""
+    game_file: str | None = None
+    stage: str = ""
+    round_open: bool = False
+    between_games: bool = False
+    running: bool = False
+    public: dict | None = None
+    screen: dict | None = None
+    log: tuple[str, ...] = ()
+    camera: str = ""
+    url: str = ""
+    pin: dict | None = None
+
+    @classmethod
+    def parse(cls, data: dict | None) -> Live:
+        if data is None or data.get("version") != 1:
+            return NOT_RUNNING
+
+        def text(key: str) -> str:
+            return data[key] if isinstance(data.get(key), str) else ""
+
+        game_file = data.get("game_file")
+        web = data.get("web") if isinstance(data.get("web"), dict) else {}
+        pin = web.get("pin")
+        return cls(
+            seq=data["seq"] if isinstance(data.get("seq"), int) else -1,
+            started=text("started"),
+            language=data.get("language") if data.get("language") in ("en", "de", "ru") else "en",
+            players=data["players"] if isinstance(data.get("players"), int) else 0,
+            variant=text("variant"),
+            game_file=game_file if isinstance(game_file, str) and GAME_FILE.fullmatch(game_file) else None,
+            stage=text("stage"),
+            # Anything but a plain false counts as a round in progress: the safe side.
+            round_open=data.get("round_open") is not False,
+            between_games=data.get("between_games") is True,
+            running=True,
+            public=data.get("public") if isinstance(data.get("public"), dict) else None,
+            screen=data.get("screen") if isinstance(data.get("screen"), dict) else None,
+            log=tuple(line for line in data.get("log") or () if isinstance(line, str))[-30:],
+            camera=text("camera"),
+            url=web.get("url") if isinstance(web.get("url"), str) else "",
+            pin=pin if isinstance(pin, dict) else None,
+        )
+
+    @property
+    def game(self) -> str | None:
+        """The game being written (``game-0003``), or None."""
+        return self.game_file[: -len(".jsonl")] if self.game_file else None
+
+    def locks(self, game: str) -> bool:
+        """True while ``game`` is the record being written and one of its rounds is open:
+        its downloads wait for the round's end (and setup waits for the game's)."""
+        return self.round_open and game == self.game
+
+
+NOT_RUNNING = Live()
+
+
+def read_live(folders: Folders) -> Live:
+    return Live.parse(read_json(folders.bulletin / LIVE))

@@ -1,0 +1,295 @@
+"""The games kept on the device, read from their records: a summary of each, each round
+told line by line with the odds every bid held, a printable transcript, an archive.
+
+Only the records folder is read, and a record is public at any moment: the round still
+open at its end is sealed, so it is left out here (it is told once its opening line
+is written). Each record is checked line by line as :func:`coyote_pi.record.read_record`
+checks it, so what the page shows is what ``coyote-pi replay`` accepts; a record being
+written may end in an unfinished line, which is left out as the table itself would.
+
+Records are cached by size and modification time: the page reads the current game's
+record again only when a line was added.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import threading
+import zipfile
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import IO
+
+from coyote_pi.engine import events
+from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
+from coyote_pi.engine.odds import bid_odds
+from coyote_pi.engine.transcript import describe_event
+from coyote_pi.engine.views import seat_view
+from coyote_pi.record import Record, RecordError, RecordFollower, is_sealed
+from coyote_pi.web.bulletin import GAME_FILE
+
+#: A photo's file name as the record names it (the record checks the same shape).
+PHOTO_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One game, as the lists show it."""
+
+    name: str  #: ``game-0003``
+    lines: int = 0
+    fingerprint: str = ""
+    last_hash: str = ""
+    players: int = 0
+    variant: str = ""
+    rounds: int = 0  #: closed rounds
+    finished: bool = False
+    winner: int | None = None
+    open_round: bool = False
+    started: str = ""
+    error: str | None = None  #: why the record does not replay (it is still listed)
+
+
+@dataclass
+class Step:
+    """One line of a round: an event with its cards as read (closed rounds only) and, for
+    a bid, the chance it held from what the bidder could see at that moment."""
+
+    line: int
+    time: str
+    type: str
+    seat: int | None = None
+    amount: int | None = None
+    odds: Fraction | None = None
+    undone: bool = False
+    #: The cards this line names, item -> card: ``seat:2``, ``centre``, ``extra``, ``draw``.
+    cards: dict[str, str] = field(default_factory=dict)
+    winner: int | None = None  #: a Trickster guess: the seat guessed
+    confirmed_by: tuple[int, ...] = ()  #: a correction: the two seats that confirmed it
+    photo: str | None = None
+    text: str = ""  #: the line in English, for the transcript (engine/transcript.py's wording)
+
+
+@dataclass
+class RoundStory:
+    """A closed round: its lines and its verdicts (a correction adds a second)."""
+
+    number: int
+    steps: list[Step] = field(default_factory=list)
+    results: list[RoundResult] = field(default_factory=list)
+    corrections: list[events.Correct] = field(default_factory=list)
+
+    @property
+    def photos(self) -> list[str]:
+        return [step.photo for step in self.steps if step.photo]
+
+    @property
+    def challenger(self) -> int | None:
+        return self.results[0].challenger if self.results else None
+
+
+@dataclass
+class Loaded:
+    summary: Summary
+    record: Record | None
+    stories: list[RoundStory] | None = None  #: told on first use (the odds take a moment)
+
+
+def summarize(name: str, record: Record) -> Summary:
+    game = record.game
+    config = game.config
+    return Summary(name=name, lines=len(record.lines), fingerprint=record.fingerprint, last_hash=record.last_hash,
+                   players=config.players, variant=config.variant, rounds=len({r.round for r in game.results}),
+                   finished=game.phase == OVER, winner=game.winner, open_round=record.open_round is not None,
+                   started=record.lines[0]["time"])
+
+
+def tell_rounds(record: Record) -> list[RoundStory]:
+    """The record's closed rounds, replayed line by line through the rules with their
+    sealed values opened, and the odds of every bid from its bidder's view."""
+    end = record.open_round.first_line - 1 if record.open_round else len(record.lines)
+    lines = record.lines[:end]
+    opened = {opening["seq"]: opening["event"] for line in lines if line["kind"] == "opening"
+              for opening in line["openings"]}
+    game = Game(GameConfig.from_dict(lines[0]["config"]))
+    stories: list[RoundStory] = []
+    for number, line in enumerate(lines[1:], start=2):
+        if line["kind"] not in ("action", "observation"):
+            continue
+        data = opened[line["seq"]] if is_sealed(line["event"]) else line["event"]
+        event = events.from_dict(data)
+        step = Step(line=number, time=line["time"], type=data["type"], seat=getattr(event, "seat", None),
+                    photo=(line.get("photo") or {}).get("file"), text=describe_event(event))
+        if isinstance(event, events.Bid):
+            step.amount = event.amount
+            step.odds = bid_odds(seat_view(game, event.seat), event.amount)
+        elif isinstance(event, events.Undo):
+            undone = next(s for s in reversed(stories[-1].steps) if s.type == "bid" and not s.undone)
+            undone.undone = True
+        elif isinstance(event, events.Guess):
+            step.winner = event.winner
+        elif isinstance(event, events.Correct):
+            step.confirmed_by = event.confirmed_by
+        step.cards = _cards_named(event)
+        results = len(game.results)
+        game.apply(event)
+        if isinstance(event, events.Deal):
+            stories.append(RoundStory(game.round_number))
+        story = stories[-1]
+        story.steps.append(step)
+        if isinstance(event, events.Correct):
+            story.corrections.append(event)
+        story.results += game.results[results:]
+    return stories
+
+
+def _cards_named(event: events.Event) -> dict[str, str]:
+    if isinstance(event, events.Deal):
+        cards = {f"seat:{seat}": card for seat, card in sorted(event.seats.items()) if card is not None}
+        return cards | ({"centre": event.centre} if event.centre else {})
+    if isinstance(event, events.Reveal):
+        cards = {"centre": event.centre} | ({"extra": event.extra} if event.extra else {})
+        return cards | {f"seat:{seat}": card for seat, card in sorted((event.seats or {}).items())}
+    if isinstance(event, events.DrawReplacement):
+        return {"draw": event.card}
+    if isinstance(event, events.Correct):
+        return {event.item: event.card}
+    return {}
+
+
+class Games:
+    """The records folder, read on demand and cached by each file's size and time; a record
+    that grows is followed line by line (:class:`~coyote_pi.record.RecordFollower`)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self._cache: dict[str, tuple[tuple[int, int], Loaded]] = {}
+        self._followers: dict[str, RecordFollower] = {}
+        # The event loop's watch and the worker threads of the history pages both read.
+        self._lock = threading.Lock()
+
+    def names(self) -> list[str]:
+        """The games kept, newest first."""
+        try:
+            files = [path.name for path in self.folder.iterdir() if GAME_FILE.fullmatch(path.name)]
+        except OSError:
+            return []
+        return sorted((name[: -len(".jsonl")] for name in files), reverse=True)
+
+    def load(self, name: str) -> Loaded | None:
+        """The game ``name`` (``game-0003``), or None when there is no such record."""
+        path = self.folder / f"{name}.jsonl"
+        with self._lock:
+            try:
+                stat = path.stat()
+            except OSError:
+                return None
+            key = (stat.st_size, stat.st_mtime_ns)
+            cached = self._cache.get(name)
+            if cached and cached[0] == key:
+                return cached[1]
+            follower = self._followers.setdefault(name, RecordFollower(path))
+            try:
+                record = follower.update()
+                loaded = Loaded(summarize(name, record), record)
+            except (RecordError, OSError) as error:
+                loaded = Loaded(Summary(name, error=str(error)), None)
+            self._cache[name] = (key, loaded)
+            return loaded
+
+    def stories(self, name: str) -> list[RoundStory] | None:
+        loaded = self.load(name)
+        if loaded is None or loaded.record is None:
+            return None
+        if loaded.stories is None:
+            loaded.stories = tell_rounds(loaded.record)
+        return loaded.stories
+
+    def summaries(self) -> list[Summary]:
+        return [loaded.summary for name in self.names() if (loaded := self.load(name)) is not None]
+
+    def photo(self, name: str, file: str) -> Path | None:
+        """A public photo of ``name`` (only the records folder's ``game-NNNN.photos/`` holds them)."""
+        if not PHOTO_FILE.fullmatch(file):
+            return None
+        path = self.folder / f"{name}.photos" / file
+        return path if path.is_file() else None
+
+    def check_command(self, summary: Summary) -> str:
+        """How to check a downloaded record against the fingerprint the table showed."""
+        return f"coyote-pi replay {summary.name}.jsonl --expect {summary.fingerprint} --photos {summary.name}.photos"
+
+    def transcript(self, name: str) -> str | None:
+        """A printable plain-text account of the game: every line of every closed round,
+        the odds of each bid, each verdict, the fingerprint and how to check it."""
+        loaded = self.load(name)
+        if loaded is None or loaded.record is None:
+            return None
+        summary, record = loaded.summary, loaded.record
+        out = [f"coyote-pi game record {name}.jsonl: {summary.players} players, {summary.variant}, "
+               f"started {summary.started}",
+               f"{summary.lines} lines, fingerprint {summary.fingerprint}",
+               f"last hash {summary.last_hash}",
+               f"check it: {self.check_command(summary)}", ""]
+        for story in self.stories(name):
+            out.append(f"Round {story.number}")
+            for step in story.steps:
+                odds = f"   (holds with {percent(step.odds)} from seat {step.seat}'s view)" if step.odds is not None else ""
+                undone = "   (taken back)" if step.undone else ""
+                photo = f"   [photo {step.photo}]" if step.photo else ""
+                out.append(f"  line {step.line:4}  {step.time[11:19]}  {step.text}{odds}{undone}{photo}")
+            for result in story.results:
+                out.append(f"  verdict of round {result.round}:")
+                out += [f"    {line}" for line in result.explanation()]
+            out.append("")
+        if record.open_round is not None:
+            out.append(f"Round in progress from line {record.open_round.first_line}: its cards are sealed until it ends.")
+        elif summary.finished:
+            out.append(f"Seat {summary.winner} won the game.")
+        return "\n".join(out) + "\n"
+
+    def archive(self, name: str) -> IO[bytes] | None:
+        """A zip of the record, its public photos and its transcript, in a temporary file
+        (photos can add up to megabytes: they are not held in memory), at its start."""
+        loaded = self.load(name)
+        if loaded is None:
+            return None
+        spooled = tempfile.TemporaryFile()
+        with zipfile.ZipFile(spooled, "w") as archive:
+            archive.write(self.folder / f"{name}.jsonl", f"{name}/{name}.jsonl", zipfile.ZIP_DEFLATED)
+            photos = self.folder / f"{name}.photos"
+            for photo in sorted(photos.iterdir()) if photos.is_dir() else ():
+                if PHOTO_FILE.fullmatch(photo.name) and photo.is_file():
+                    archive.write(photo, f"{name}/{name}.photos/{photo.name}", zipfile.ZIP_STORED)
+            text = self.transcript(name)
+            if text is not None:
+                archive.writestr(f"{name}/{name}.txt", text.encode("utf-8"), zipfile.ZIP_DEFLATED)
+        spooled.seek(0)
+        return spooled
+
+
+def percent(odds: Fraction) -> str:
+    """``Fraction(2, 3)`` as ``67%`` (below 1% and above 99% shown as such, never a false 0 or 100)."""
+    value = float(odds) * 100
+    if 0 < value < 1:
+        return "<1%"
+    if 99 < value < 100:
+        return ">99%"
+    return f"{value:.0f}%"
+
+
+
+def photos_by_round(record: Record) -> dict[int, list[str]]:
+    """The photos each closed round's lines name (round number -> file names)."""
+    end = record.open_round.first_line - 1 if record.open_round else len(record.lines)
+    photos: dict[int, list[str]] = {}
+    round_number = 0
+    for line in record.lines[:end]:
+        event = line.get("event") or {}
+        if event.get("type") == "deal":
+            round_number += 1
+        if line.get("photo"):
+            photos.setdefault(round_number, []).append(line["photo"]["file"])
+    return photos

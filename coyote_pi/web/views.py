@@ -1,0 +1,134 @@
+"""What each page shows, as plain data: the templates render it, and the table page's
+model is also what every server-sent event carries (docs/web.md, "Messages").
+
+Cards appear only in ``cards`` lists of ``{"item", "card", "round"}``, and only for
+closed rounds: the record holds no card of an open round, and ``live.json``'s public
+view none either. The HTML marks each card the same way (``data-card``, ``data-round``),
+so a test can check every card the page ever shows against the round in play.
+"""
+
+from __future__ import annotations
+
+from coyote_pi.engine import events
+from coyote_pi.engine.game import RoundResult
+from coyote_pi.table.i18n import card_text
+from coyote_pi.table.verdict_text import explanation_lines, item_name
+from coyote_pi.web.bulletin import Live
+from coyote_pi.web.games import Games, Step, percent, photos_by_round
+from coyote_pi.web.texts import Texts
+
+
+def cards_of(texts: Texts, result: RoundResult) -> list[dict]:
+    """The cards of a closed round's verdict, each tagged with its round."""
+    cards = [{"item": f"seat:{seat}", "card": card} for seat, card in sorted(result.seat_cards.items())]
+    cards.append({"item": "centre", "card": result.centre})
+    if result.extra is not None:
+        cards.append({"item": "extra", "card": result.extra})
+    if result.score.replacement is not None:
+        cards.append({"item": "draw", "card": result.score.replacement})
+    return [card_model(texts, card["item"], card["card"], result.round) for card in cards]
+
+
+def card_model(texts: Texts, item: str, card: str, round_number: int) -> dict:
+    """A card where it lay (``seat:2``, ``centre``, ...) in a closed round, with its words."""
+    return {"item": item, "card": card, "round": round_number, "label": item_name(texts.table, item),
+            "text": card_text(card)}
+
+
+def verdict(texts: Texts, game: str, result: RoundResult, photos: list[str], corrected: events.Correct | None = None) -> dict:
+    """A closed round's verdict: headline figures, the explanation line by line, its cards and photos."""
+    lines = explanation_lines(texts.table, result)
+    if corrected is not None:
+        lines.insert(0, texts("expl.corrected", seats=texts.table.seats(corrected.confirmed_by),
+                              item=item_name(texts.table, corrected.item), card=card_text(corrected.card)))
+    return {"round": result.round, "total": result.score.total, "bid": result.score.bid, "winner": result.winner,
+            "loser": result.loser, "lines": lines, "cards": cards_of(texts, result),
+            "photos": [f"/photos/{game}/{name}" for name in photos],
+            "url": f"/history/{game}/round/{result.round}"}
+
+
+def round_line(texts: Texts, result: RoundResult) -> str:
+    return texts("table.round_line", round=result.round, challenger=result.challenger, bidder=result.bidder,
+                 bid=result.score.bid, total=result.score.total, winner=result.winner)
+
+
+def table_model(live: Live, games: Games) -> dict:
+    """The table page: the seats, the round in play (public only), the last verdict, the game so far."""
+    texts = Texts(live.language)
+    public = live.public or {}
+    model = {"seq": live.seq, "running": live.running, "language": texts.language, "stage": live.stage,
+             "round_open": live.round_open, "between_games": live.between_games, "camera": live.camera,
+             "players": live.players, "variant": live.variant, "round": public.get("round"),
+             "phase": public.get("phase"), "turn": public.get("turn"), "bid": public.get("bid"),
+             "bidder": public.get("bidder"), "challenger": public.get("challenger"),
+             "coyote_holder": public.get("coyote_holder"), "winner": public.get("winner"),
+             "bids": [{"seat": seat, "amount": amount} for seat, amount in _pairs(public.get("bids"))],
+             "screen": _screen(live.screen), "log": list(live.log), "seats": [], "verdict": None,
+             "game": None}
+    active = set(public.get("active") or ())
+    peeked = set(public.get("peeked") or ())
+    for seat_key, eyes in sorted((public.get("eyes") or {}).items(), key=lambda item: int(item[0])):
+        seat = int(seat_key)
+        model["seats"].append({"seat": seat, "open": eyes[0], "closed": eyes[1], "active": seat in active,
+                               "turn": seat == model["turn"], "bidder": seat == model["bidder"],
+                               "challenger": seat == model["challenger"], "peeked": seat in peeked,
+                               "coyote": seat == model["coyote_holder"]})
+    loaded = games.load(live.game) if live.game else None
+    if loaded is not None and loaded.record is not None:
+        record = loaded.record
+        results = _last_per_round(record.game.results)
+        model["game"] = {"name": live.game, "fingerprint": loaded.summary.fingerprint, "lines": loaded.summary.lines,
+                         "rounds": [{"round": r.round, "text": round_line(texts, r),
+                                     "url": f"/history/{live.game}/round/{r.round}"} for r in results]}
+        if results and not live.round_open and record.open_round is None:
+            last = results[-1]
+            model["verdict"] = verdict(texts, live.game, last, photos_by_round(record).get(last.round, []),
+                                       _correction(record.game.history))
+    return model
+
+
+def _correction(history) -> events.Correct | None:
+    """The correction of the last round's verdict, if one was made (it follows the round's last deal)."""
+    since_deal = history[max((i for i, e in enumerate(history) if isinstance(e, events.Deal)), default=0):]
+    return next((e for e in reversed(since_deal) if isinstance(e, events.Correct)), None)
+
+
+def _last_per_round(results: list[RoundResult]) -> list[RoundResult]:
+    """Each round's verdict as it stands (a correction's verdict replaces the first)."""
+    latest: dict[int, RoundResult] = {}
+    for result in results:
+        latest[result.round] = result
+    return [latest[number] for number in sorted(latest)]
+
+
+def _pairs(bids) -> list[tuple[int, int]]:
+    return [(b[0], b[1]) for b in bids or () if isinstance(b, list) and len(b) == 2]
+
+
+def _screen(screen: dict | None) -> dict | None:
+    if not screen:
+        return None
+    lines = [line for line in screen.get("lines") or () if isinstance(line, str)]
+    page = screen.get("page") if isinstance(screen.get("page"), list) else None
+    return {"title": str(screen.get("title") or ""), "big": str(screen.get("big") or ""), "lines": lines,
+            "page": page}
+
+
+def step_text(texts: Texts, step: Step) -> str:
+    """A closed round's line in the table's language (its cards are shown beside it)."""
+    if step.type == "correct":
+        item, card = next(iter(step.cards.items()))
+        return texts("expl.corrected", seats=texts.table.seats(step.confirmed_by), item=item_name(texts.table, item),
+                     card=card_text(card))
+    keys = {"deal": "step.deal", "bid": "table.bid", "challenge": "table.challenged", "peek": "peek.title",
+            "coyote_card": "step.coyote_card", "guess": "step.guess", "reveal": "step.reveal", "draw": "item.draw",
+            "undo": "step.undo"}
+    return texts(keys[step.type], seat=step.seat, amount=step.amount, winner=step.winner)
+
+
+def step_model(texts: Texts, step: Step, round_number: int) -> dict:
+    """One line of a closed round, for the history page."""
+    return {"line": step.line, "time": step.time[11:19], "type": step.type, "text": step_text(texts, step),
+            "seat": step.seat, "amount": step.amount, "undone": step.undone,
+            "odds": percent(step.odds) if step.odds is not None else None, "photo": step.photo,
+            "cards": [card_model(texts, item, card, round_number) for item, card in step.cards.items()]}
