@@ -39,7 +39,8 @@ from coyote_pi.sim import vision_trial
 from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.sim.vision_trial import Tally, Trial
-from coyote_pi.vision.markerset import ALL_ROLES, MarkerSet, load_markers
+from coyote_pi.vision import artwork
+from coyote_pi.vision.markerset import ALL_ROLES, MarkerSet, load_markers, role_kind
 from coyote_pi.vision.reader import TableReader
 
 RESOLUTIONS = ((2304, 1296), (4608, 2592))
@@ -145,7 +146,11 @@ def _with_card_size(markers, card_mm: float):
 
 
 def _with_dictionary(markers, name: str):
-    return dataclasses.replace(markers, dictionary=name, codes={role: i for i, role in enumerate(ALL_ROLES)})
+    """``markers`` drawn from dictionary ``name``; a dictionary too small for every role
+    (AprilTag 16h5 has 30 markers) leaves stands without their right markers."""
+    size = artwork.aruco_dictionary(name).bytesList.shape[0]
+    roles = sorted(ALL_ROLES, key=lambda role: role_kind(role) == "stand-right")  # stable: the rest keep their order
+    return dataclasses.replace(markers, dictionary=name, codes={role: i for i, role in enumerate(roles[:size])})
 
 
 def reading_paths() -> list[tuple[str, MarkerSet, TableReader]]:

@@ -3,8 +3,9 @@
     coyote-pi read IMAGE... [--json] [--annotate OUT.png] [--scheme aruco|qr] [--seats 1,2,3] [--threads N]
 
 For each image it prints each seat's card, the centre slots, the Coyote card, cards it
-saw but could not place, duplicates, unknown codes and warnings (``--json``: one JSON
-object per line). A file that cannot be read (missing, not an image, empty, truncated,
+saw but could not place, duplicates, unknown codes, warnings, and each stand that is
+missing or too near the frame's edge to survive a bumped camera
+(:mod:`coyote_pi.vision.framing`) (``--json``: one JSON object per line). A file that cannot be read (missing, not an image, empty, truncated,
 too large) gets one line on stderr; the other files are still read, and the exit
 status is 1. Grey, 16-bit and RGBA images are converted and read.
 
@@ -22,6 +23,7 @@ from pathlib import Path
 import cv2
 
 from coyote_pi.vision.annotate import annotate, summary_lines
+from coyote_pi.vision.framing import framing_advice, framing_problems
 from coyote_pi.vision.image_file import ImageError, load_image
 from coyote_pi.vision.markerset import SCHEMES, load_markers
 from coyote_pi.vision.reader import TableReader, as_bgr
@@ -54,7 +56,7 @@ def _annotate_path(out: Path, image: Path, several: bool) -> Path:
     return out.with_name(f"{out.stem}-{image.stem}{out.suffix or '.png'}")
 
 
-def _report(path: Path, reading) -> str:
+def _report(path: Path, reading, framing: dict[int, str]) -> str:
     lines = [f"{path}:"]
     for line in summary_lines(reading):
         lines.append(f"  {line}")
@@ -62,6 +64,7 @@ def _report(path: Path, reading) -> str:
     details += [f"{n}: {r.detail}" for n, r in reading.slots.items() if r.detail]
     for line in details + reading.warnings:
         lines.append(f"  note: {line}")
+    lines += [f"  set-up: {line}" for line in framing_advice(framing)]
     return "\n".join(lines)
 
 
@@ -79,12 +82,13 @@ def run(args: argparse.Namespace) -> int:
             failed += 1
             continue
         reading = reader.read(image)
+        framing = framing_problems(reading, (image.shape[1], image.shape[0]), seats=args.seats)
         if args.json:
             data = reading.to_dict()
             del data["sightings"]
-            print(json.dumps({"image": str(path), **data}))
+            print(json.dumps({"image": str(path), **data, "framing": {str(s): w for s, w in framing.items()}}))
         else:
-            print(_report(path, reading))
+            print(_report(path, reading, framing))
         if args.annotate:
             out = _annotate_path(args.annotate, path, several)
             try:

@@ -15,6 +15,9 @@ checked here). The checks, in the order a host sets the device up:
 - I2C bus and OLED: ``/dev/i2c-1`` exists and something answers at the display's
   address (``[display]`` port and address; 0x3C on bus 1 by default).
 - camera: picamera2 finds a camera and a full-resolution still arrives.
+- stands in view: in one still, every stand (seats 1 up to the highest found) is found
+  and lies well inside the frame (:mod:`coyote_pi.vision.framing`), so a bumped camera
+  does not lose it.
 - camera focus: where the lens is fixed, calibrated or from the table's geometry; with
   ``--focus`` one autofocus cycle finds the table again and the result is kept in
   ``[camera] focus_file`` (after the mast or the camera moved).
@@ -135,6 +138,27 @@ def probe_camera() -> str:
     does not load (a numpy of another release), :class:`CameraProbeError` when no camera
     is found or it delivers nothing usable, ``RuntimeError`` from libcamera otherwise.
     """
+    model, frame = capture_still()
+    height, width = frame.shape[:2]
+    return f"{model} delivered a {width}x{height} still"
+
+
+def probe_stands() -> list[str]:
+    """Read the stands in one still (raising as :func:`probe_camera` does): one line for
+    each stand that is missing or too near the frame's edge, with what to do (none:
+    every stand is well in view)."""
+    from coyote_pi.vision.framing import framing_advice, framing_problems
+    from coyote_pi.vision.reader import TableReader
+
+    _, frame = capture_still()
+    reading = TableReader().read(frame)
+    if not reading.seats:
+        return ["no stand found: is the camera over the table, and are the stand markers stuck on?"]
+    return framing_advice(framing_problems(reading, (frame.shape[1], frame.shape[0])))
+
+
+def capture_still():
+    """(the camera's model, one full-resolution still from it), or raise as :func:`probe_camera` says."""
     os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
     from coyote_pi.devices.camera import load_picamera2
 
@@ -150,10 +174,10 @@ def probe_camera() -> str:
         frame = camera.capture_array()
     finally:
         camera.close()
+    model = cameras[0].get("Model", "camera")
     if frame.size == 0 or int(frame.max()) == int(frame.min()):
-        raise CameraProbeError(f"the {cameras[0].get('Model', 'camera')} delivers blank frames")
-    height, width = frame.shape[:2]
-    return f"{cameras[0].get('Model', 'camera')} delivered a {width}x{height} still"
+        raise CameraProbeError(f"the {model} delivers blank frames")
+    return model, frame
 
 
 def probe_focus(camera: CameraConfig) -> float:
@@ -218,6 +242,7 @@ class Host:
     query: Callable[[Sequence[str]], tuple[int, str]] = run_query
     i2c_probe: Callable[[Path, int], None] = probe_i2c_address
     camera_probe: Callable[[], str] = probe_camera
+    stands_probe: Callable[[], list[str]] = probe_stands
     focus_probe: Callable[[CameraConfig], float] = probe_focus
     gpio_probe: Callable[[Sequence[int]], dict[int, str]] = probe_gpio_pins
     http_probe: Callable[[str], int] = probe_http
@@ -271,6 +296,7 @@ class Doctor:
             self.i2c_bus(display.port),
             self.oled(display.port, display.address),
             self.camera(),
+            self.stands_in_view(),
             self.camera_focus(devices.camera),
             self.gpio_chip(),
             pins_result,
@@ -379,6 +405,20 @@ class Doctor:
                 "camera_auto_detect=1 in config.txt; `rpicam-hello --list-cameras` lists what the Pi sees",
             )
         return Result(PASS, "camera", found)
+
+    def stands_in_view(self) -> Result:
+        name = "stands in view"
+        if not self.model:
+            return Result(SKIP, name, "not a Raspberry Pi")
+        if self._service_active():
+            return Result(SKIP, name, f"the running service holds the camera: to test it, {STOP_SERVICE}")
+        try:
+            problems = self.host.stands_probe()
+        except Exception as err:  # the camera check above says what is wrong with the camera
+            return Result(SKIP, name, f"no still to look at ({type(err).__name__}: {err})")
+        if problems:
+            return Result(FAIL, name, "; ".join(problems))
+        return Result(PASS, name, "every stand is found, well inside the frame")
 
     def camera_focus(self, camera: CameraConfig) -> Result:
         name = "camera focus"

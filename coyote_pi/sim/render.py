@@ -40,7 +40,7 @@ from coyote_pi.vision.geometry import (
     stand_plane,
     table_plane,
 )
-from coyote_pi.vision.markerset import COYOTE_ROLE, SLOTS, card_role, load_markers
+from coyote_pi.vision.markerset import COYOTE_ROLE, SLOTS, card_role, load_markers, stand_right_role, stand_role
 from coyote_pi.vision.states import SlotState
 
 # ------------------------------------------------------------------------- the layout
@@ -88,6 +88,7 @@ class _Sticker:
     plane: Plane
     corners: np.ndarray
     sprite: int  # index of the sprite it is printed on; later sprites are drawn over it
+    index: int = 0  # which print of its role on that object (a card carries two)
 
 
 @dataclass(frozen=True)
@@ -129,15 +130,18 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
     stickers: list[_Sticker] = []
     fingers: list[_Finger] = []
 
-    def add_card(plane: Plane, card_name_or_role: str, place: str, face_up: bool = True) -> None:
-        if not face_up:
-            sprites.append(_Sprite(("back", card.width, card.height, card.back_rgb), plane, card_rect))
-            return
+    def add_card(plane: Plane, card_name_or_role: str, place: str, face_up: bool = True) -> np.ndarray:
+        """Lay a card; return where its first sticker is (on a back: would be) in its plane."""
         role = card_name_or_role if card_name_or_role == COYOTE_ROLE else card_role(card_name_or_role)
-        sprites.append(_Sprite(artwork.role_texture_id(markers, role), plane, card_rect))
-        centre, angle = artwork.sticker_placement(markers, role)
-        corners = _rotate(square_corners(centre, markers.marker_mm(role)), centre, angle)
-        stickers.append(_Sticker(role, place, plane, corners, len(sprites) - 1))
+        texture = artwork.role_texture_id(markers, role) if face_up else ("back", card.width, card.height,
+                                                                          card.back_rgb)
+        sprites.append(_Sprite(texture, plane, card_rect))
+        spots = [_rotate(square_corners(centre, markers.marker_mm(role)), centre, angle)
+                 for centre, angle in artwork.sticker_placements(markers, role)]
+        if face_up:
+            stickers.extend(_Sticker(role, place, plane, corners, len(sprites) - 1, index)
+                            for index, corners in enumerate(spots))
+        return spots[0]
 
     # The mat and what lies on it.
     mat_centre = tuple(rng.uniform(-25, 25, size=2) * jitter)
@@ -155,11 +159,9 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
         sx, sy = markers.mat.slots[slot]
         turn = float(rng.uniform(-5, 5) * jitter + (180 if rng.random() < 0.5 else 0))
         plane = mat.offset(0.4).sub_plane((sx + rng.uniform(-4, 4) * jitter, sy + rng.uniform(-4, 4) * jitter), turn)
-        add_card(plane, value or ALL_CARDS[0], f"slot:{slot}", face_up=state == SlotState.FACE_UP)
+        spot = add_card(plane, value or ALL_CARDS[0], f"slot:{slot}", face_up=state == SlotState.FACE_UP)
         if slot in conditions.finger_slots:
-            # Over the sticker of a face-up card, over the same spot of a back.
-            spot = stickers[-1].corners if state == SlotState.FACE_UP else square_corners(
-                artwork.sticker_placement(markers, card_role(value or ALL_CARDS[0]))[0], markers.size_mm["card"])
+            # Over the first sticker of a face-up card, over the same spot of a back.
             fingers.append(_finger(plane, spot, rng, conditions.finger_cover))
 
     # Stands, the cards in them, and the ledges that hide the cards' bottom edges.
@@ -172,18 +174,19 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
         layout = markers.stand
         sprites.append(_Sprite(("stand", markers, seat), board, (-layout.board_width / 2, 0.0,
                                                                   layout.board_width / 2, layout.board_height)))
-        stickers.append(_Sticker(f"stand:{seat}", f"stand:{seat}", board,
-                                 square_corners(layout.marker_centre, markers.marker_mm(f"stand:{seat}")),
-                                 len(sprites) - 1))
+        for role in [r for r in (stand_role(seat), stand_right_role(seat)) if r in markers.codes]:
+            stickers.append(_Sticker(role, role, board, square_corners(markers.stand_marker_centre(role),
+                                                                       markers.marker_mm(role)), len(sprites) - 1))
         value = scene.seat_cards.get(seat)
         if value is not None:
             centre = (layout.card_centre_u + rng.uniform(-4, 4) * jitter,
                       layout.card_bottom_v + card.height / 2 + rng.uniform(-1, 3) * jitter)
             plane = board.offset(2.0).sub_plane(centre, float(rng.uniform(-3, 3) * jitter))
-            add_card(plane, value, f"seat:{seat}")
+            spot = add_card(plane, value, f"seat:{seat}")
             if seat in conditions.finger_seats:
-                # The player's hand is behind the stand: fingers come over the card's top.
-                fingers.append(_finger(plane, stickers[-1].corners, rng, conditions.finger_cover, (40.0, 140.0)))
+                # The player's hand is behind the stand: fingers come over the card's top,
+                # onto its first sticker.
+                fingers.append(_finger(plane, spot, rng, conditions.finger_cover, (40.0, 140.0)))
         ledge = board.offset(6.0)
         sprites.append(_Sprite(("solid", (35, 70, 110)), ledge,
                                (layout.card_centre_u - card.width / 2 - 6, 0.0,
@@ -253,7 +256,7 @@ def _finger(plane: Plane, sticker_mm: np.ndarray, rng: np.random.Generator, cove
 def _glare(rng, conditions, width, height, camera, stickers) -> _Glare:
     """A highlight: half the time on a card (glossy cards reflect the lamp), else anywhere."""
     scale = width / FULL_WIDTH
-    card_stickers = [s for s in stickers if s.role.startswith("card:")]
+    card_stickers = [s for s in stickers if s.role.startswith("card:") and s.index == 0]
     if card_stickers and rng.random() < 0.5:
         sticker = card_stickers[int(rng.integers(len(card_stickers)))]
         x, y = camera.project(sticker.plane.to_world(sticker.corners.mean(axis=0, keepdims=True)))[0]
@@ -265,9 +268,11 @@ def _glare(rng, conditions, width, height, camera, stickers) -> _Glare:
 
 
 def _specular(rng, conditions, camera, stickers) -> _Glare:
-    """A lamp's reflection on a marker: centred within half a side of a card sticker or a
-    stand marker, its radius a share of that marker's side on screen."""
-    targets = [s for s in stickers if s.role.startswith(("card:", "stand:"))]
+    """A lamp's reflection on a marker: centred within half a side of a card's first
+    sticker or a stand's (left) marker, its radius a share of that marker's side on
+    screen. The second markers are never the target: the bench asks whether they save
+    a card or stand whose first marking is washed out."""
+    targets = [s for s in stickers if s.role.startswith(("card:", "stand:")) and s.index == 0]
     sticker = targets[int(rng.integers(len(targets)))]
     image = camera.project(sticker.plane.to_world(sticker.corners))
     side = float(np.linalg.norm(image - np.roll(image, 1, axis=0), axis=1).mean())
@@ -305,9 +310,12 @@ def _truth(layout: _Layout) -> SceneTruth:
                 occluded=_covered_fraction(with_quiet_zone, above),
                 glare=glare,
                 in_frame=in_frame,
+                index=sticker.index,
             )
         )
-    stands_in_frame = {s.place.split(":")[1] for s in result if s.place.startswith("stand:") and s.in_frame}
+    # A stand is in view when either of its markers is.
+    stands_in_frame = {s.place.split(":")[1] for s in result if s.place.startswith(("stand:", "stand-right:"))
+                       and s.in_frame}
     result = [dataclasses.replace(s, stand_in_frame=s.place.split(":")[1] in stands_in_frame)
               if s.place.startswith("seat:") else s for s in result]
     return SceneTruth(tuple(result), camera)

@@ -180,7 +180,7 @@ class StickerTruth:
     """Where one marker landed in the frame."""
 
     role: str
-    place: str  # "seat:3", "slot:centre", "coyote", "table", "stand:3", "mat:left", ...
+    place: str  # "seat:3", "slot:centre", "coyote", "table", "stand:3", "stand-right:3", "mat:left", ...
     corners: np.ndarray  # (4, 2) image pixels: top-left, top-right, bottom-right, bottom-left
     width_px: float  # mean length of the top and bottom edges
     height_px: float
@@ -188,7 +188,8 @@ class StickerTruth:
     occluded: float  # fraction of the sticker a finger hides
     glare: float  # grey levels of glare added at the sticker's brightest corner
     in_frame: bool
-    stand_in_frame: bool = True  # for a card in a stand: is that stand's marker in view?
+    stand_in_frame: bool = True  # for a card in a stand: is one of that stand's markers in view?
+    index: int = 0  # which print of its role on its object (a playing card carries two)
 
     @property
     def card(self) -> str | None:
@@ -224,7 +225,13 @@ class SceneTruth:
     camera: Camera
 
     def cards(self) -> list[StickerTruth]:
-        return [s for s in self.stickers if s.role.startswith("card:") or s.role == COYOTE_ROLE]
+        """One entry per card face up on the table: of a card's prints, the first that a
+        reader must read (either suffices), else its first print."""
+        prints: dict[tuple[str, str], list[StickerTruth]] = {}
+        for s in self.stickers:
+            if s.role.startswith("card:") or s.role == COYOTE_ROLE:
+                prints.setdefault((s.role, s.place), []).append(s)
+        return [next((s for s in group if s.must_read), group[0]) for group in prints.values()]
 
     def by_place(self, place: str) -> StickerTruth | None:
         return next((s for s in self.stickers if s.place == place), None)

@@ -15,8 +15,10 @@ and the demo read is drawn by :mod:`coyote_pi.sim.render`.
 
 Modules: :mod:`.markerset` (the mapping file), :mod:`.artwork` (markers and textures),
 :mod:`.geometry` (camera and planes), :mod:`.detect` (marker detectors),
-:mod:`.reader` (a frame -> a table), :mod:`.reading` (what a reading says), :mod:`.annotate`, :mod:`.sheets` (printable
-stickers), :mod:`.image_file` (camera images from files). The ``read`` and ``markers`` commands live in :mod:`coyote_pi.commands`.
+:mod:`.reader` (a frame -> a table), :mod:`.reading` (what a reading says), :mod:`.annotate`,
+:mod:`.sheets` (printable stickers), :mod:`.image_file` (camera images from files),
+:mod:`.framing` (is every stand well in view?). The ``read`` and ``markers`` commands live
+in :mod:`coyote_pi.commands`.
 """
 
 from __future__ import annotations

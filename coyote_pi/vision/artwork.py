@@ -32,6 +32,7 @@ from coyote_pi.vision.markerset import (
     role_kind,
     role_subject,
     slot_role,
+    stand_right_role,
     stand_role,
 )
 
@@ -133,14 +134,19 @@ def paste_patch(canvas: np.ndarray, centre_px, side_px: float) -> None:
 # ------------------------------------------------------------------------------- cards
 
 
-def sticker_placement(markers: MarkerSet, role: str) -> tuple[tuple[float, float], float]:
-    """Where the hand-applied sticker sits on a card: centre (mm, card-centred, y up) and
-    rotation (degrees, counter-clockwise). Slightly off the nominal spot, the same way on
-    every draw."""
-    rng = stable_rng("sticker", markers.scheme, role)
-    nominal_y = markers.card.height / 2 - markers.card.sticker_below_top
-    dx, dy = rng.uniform(-1.2, 1.2, size=2)
-    return (float(dx), float(nominal_y + dy)), float(rng.uniform(-3.0, 3.0))
+def sticker_placements(markers: MarkerSet, role: str) -> list[tuple[tuple[float, float], float]]:
+    """Where the hand-applied stickers sit on a card: centre (mm, card-centred, y up) and
+    rotation (degrees, counter-clockwise) of each print (one on the Coyote card, as
+    :meth:`MarkerSet.card_print_places` says on a playing card). Slightly off the nominal
+    spots, the same way on every draw."""
+    places = markers.card_print_places()[:1] if role == COYOTE_ROLE else markers.card_print_places()
+    placed = []
+    for index, ((x, y), turn) in enumerate(places):
+        # The first print's draws come first, so it lies where it lay before cards had two.
+        rng = stable_rng("sticker", markers.scheme, role, *((index,) if index else ()))
+        dx, dy = rng.uniform(-1.2, 1.2, size=2)
+        placed.append(((float(x + dx), float(y + dy)), float(turn + rng.uniform(-3.0, 3.0))))
+    return placed
 
 
 def _palette(rng: np.random.Generator) -> list[tuple[int, int, int]]:
@@ -222,9 +228,9 @@ def card_face(markers: MarkerSet, role: str) -> np.ndarray:
     _put_text(rotated, label, (2.5 * ppm, 9 * ppm), corner, INK, max(1, ppm // 3))
     canvas[:] = rotated[::-1, ::-1]
     cv2.rectangle(canvas, (ppm, ppm), (w - ppm, h - ppm), INK, max(1, ppm // 2), cv2.LINE_AA)
-    (sx, sy), angle = sticker_placement(markers, role)
-    # Card millimetres have y up, the canvas y down: the same turn has the opposite sign.
-    paste_sticker(canvas, markers, role, (w / 2 + sx * ppm, h / 2 - sy * ppm), ppm, -angle)
+    for (sx, sy), angle in sticker_placements(markers, role):
+        # Card millimetres have y up, the canvas y down: the same turn has the opposite sign.
+        paste_sticker(canvas, markers, role, (w / 2 + sx * ppm, h / 2 - sy * ppm), ppm, -angle)
     canvas.flags.writeable = False
     return canvas
 
@@ -253,8 +259,8 @@ def card_back(width_mm: float, height_mm: float, rgb: tuple[int, int, int]) -> n
 
 
 def stand_board(markers: MarkerSet, seat: int) -> np.ndarray:
-    """A stand's face (stand coordinates, image top = top of the board): wood, its marker
-    and the seat number."""
+    """A stand's face (stand coordinates, image top = top of the board): wood, its two
+    markers and the seat number."""
     ppm = BASE_PPM
     layout = markers.stand
     canvas = _mm_canvas(layout.board_width, layout.board_height, ppm)
@@ -264,10 +270,12 @@ def stand_board(markers: MarkerSet, seat: int) -> np.ndarray:
     rows = np.arange(h, dtype=np.float32)[:, None]
     grain = 0.85 + 0.15 * np.sin(rows / (1.7 * ppm) + 3 * np.sin(np.arange(w, dtype=np.float32)[None, :] / (23 * ppm)))
     _shade(canvas, grain, base, np.zeros(3, np.float32))
-    mu, mv = layout.marker_centre
-    cx = (mu + layout.board_width / 2) * ppm
-    cy = (layout.board_height - mv) * ppm
-    paste_sticker(canvas, markers, stand_role(seat), (cx, cy), ppm)
+    # A set without a right marker's code (a stand of before it, a small dictionary) has none.
+    for role in [r for r in (stand_right_role(seat),) if r in markers.codes] + [stand_role(seat)]:
+        mu, mv = markers.stand_marker_centre(role)
+        cx = (mu + layout.board_width / 2) * ppm
+        cy = (layout.board_height - mv) * ppm
+        paste_sticker(canvas, markers, role, (cx, cy), ppm)
     (pu, pv), side = layout.empty_patch_centre, layout.empty_patch_side
     paste_patch(canvas, ((pu + layout.board_width / 2) * ppm, (layout.board_height - pv) * ppm), side * ppm)
     label_y = cy + (markers.sticker_mm(stand_role(seat)) / 2 + 6) * ppm

@@ -25,7 +25,9 @@ from coyote_pi.vision import artwork
 from coyote_pi.vision.markerset import MarkerSet, role_kind
 
 #: Roles the low-resolution pass looks for: large markers, found in a small image.
-ANCHOR_KINDS = ("stand", "mat", "slot", "coyote")
+ANCHOR_KINDS = ("stand", "stand-right", "mat", "slot", "coyote")
+#: The kinds of a stand's two markers.
+STAND_KINDS = ("stand", "stand-right")
 
 
 @dataclass(frozen=True)
@@ -292,16 +294,20 @@ class ArucoDetector:
         """Stands, mat markers and the Coyote card, found in a 1/``factor`` copy of the frame."""
         return self._large(frame_bgr, factor, keep=ANCHOR_KINDS)
 
-    def stands(self, frame_bgr: np.ndarray, factor: int) -> Detections:
-        """Stand markers only, found in a 1/``factor`` copy of the frame."""
-        return self._large(frame_bgr, factor, keep=("stand",))
+    def stands(self, frame_bgr: np.ndarray, factor: int, box: tuple[int, int, int, int] | None = None) -> Detections:
+        """Stand markers only, found in a 1/``factor`` copy of the frame (or of its part
+        ``box``: x0, y0, x1, y1)."""
+        return self._large(frame_bgr, factor, keep=STAND_KINDS, box=box)
 
-    def _large(self, frame_bgr: np.ndarray, factor: int, keep=None) -> Detections:
-        """Large markers (of the roles ``keep``, or all), found in a 1/``factor`` copy."""
+    def _large(self, frame_bgr: np.ndarray, factor: int, keep=None,
+               box: tuple[int, int, int, int] | None = None) -> Detections:
+        """Large markers (of the roles ``keep``, or all), found in a 1/``factor`` copy of
+        the frame or of its part ``box``."""
+        x0, y0, x1, y1 = box or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
         scale = 1.0 / factor
-        small = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-        return self._collect(frame_bgr, detect_padded(self._anchor, padded_gray(small)), scale, (0.0, 0.0),
-                             keep=keep)
+        small = cv2.resize(frame_bgr[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        return self._collect(frame_bgr, detect_padded(self._anchor, padded_gray(small)), scale,
+                             (float(x0), float(y0)), keep=keep)
 
     def region(self, frame_bgr: np.ndarray, box: tuple[int, int, int, int], sticker_px: float,
                enough: Callable[[list[Marker]], bool]) -> Detections:

@@ -5,7 +5,8 @@ Every marker has a *role*, a short string that says what it marks:
 ===================  =========================================================
 ``card:<name>``      a playing card's face, ``<name>`` as in :mod:`coyote_pi.cards`
 ``coyote``           the Trickster variant's Coyote card
-``stand:<seat>``     the stand of seat 1..6
+``stand:<seat>``     the stand of seat 1..6 (its marker left of the card)
+``stand-right:<seat>`` the same stand's second marker, right of the card
 ``mat:left|right``   the centre mat's two locating markers
 ``slot:<slot>``      a centre-mat slot: ``centre``, ``extra`` or ``draw``
 ===================  =========================================================
@@ -39,6 +40,10 @@ def stand_role(seat: int) -> str:
     return f"stand:{seat}"
 
 
+def stand_right_role(seat: int) -> str:
+    return f"stand-right:{seat}"
+
+
 def slot_role(slot: str) -> str:
     return f"slot:{slot}"
 
@@ -48,18 +53,20 @@ def locator_role(name: str) -> str:
 
 
 COYOTE_ROLE = "coyote"
-#: Every role, in a fixed order: the cards, the Coyote card, stands, mat locators, slots.
+#: Every role, in a fixed order: the cards, the Coyote card, stands (their left markers,
+#: then their right ones), mat locators, slots.
 ALL_ROLES: tuple[str, ...] = (
     tuple(card_role(c) for c in ALL_CARDS)
     + (COYOTE_ROLE,)
     + tuple(stand_role(s) for s in SEATS)
+    + tuple(stand_right_role(s) for s in SEATS)
     + tuple(locator_role(n) for n in LOCATORS)
     + tuple(slot_role(s) for s in SLOTS)
 )
 
 
 def role_kind(role: str) -> str:
-    """``"card"``, ``"coyote"``, ``"stand"``, ``"mat"`` or ``"slot"``."""
+    """``"card"``, ``"coyote"``, ``"stand"``, ``"stand-right"``, ``"mat"`` or ``"slot"``."""
     return role.split(":", 1)[0]
 
 
@@ -85,6 +92,7 @@ class StandLayout:
     board_width: float
     board_height: float
     marker_centre: tuple[float, float]
+    right_marker_centre: tuple[float, float]  # the stand's second marker, right of the card
     card_centre_u: float
     card_bottom_v: float
     card_slack: float
@@ -119,6 +127,7 @@ class MarkerSet:
     stand: StandLayout
     mat: MatLayout
     dictionary: str | None = None
+    card_prints: int = 1  # how often each playing card carries its marker (see card_print_places)
 
     def role_of(self, code: int | str) -> str | None:
         """The role a decoded id or payload stands for, or None for an unknown code."""
@@ -138,6 +147,21 @@ class MarkerSet:
         if self.scheme == "qr":
             return 21
         return _dictionary_marker_bits(self.dictionary) + 2
+
+    def card_print_places(self) -> list[tuple[tuple[float, float], float]]:
+        """Where a playing card carries its marker: (centre, turn) of each print, the
+        centre in millimetres from the card's centre (y towards its top edge), the turn
+        in degrees counter-clockwise. The first print sits below the top edge; a second
+        one is the first turned half a turn about the card's centre, as a playing card
+        repeats its index in the opposite corner, so a card put in upside down shows a
+        print in the same places."""
+        below_top = self.card.height / 2 - self.card.sticker_below_top
+        return [((0.0, below_top), 0.0), ((0.0, -below_top), 180.0)][: self.card_prints]
+
+    def stand_marker_centre(self, role: str) -> tuple[float, float]:
+        """Centre of a stand's marker (``stand:<seat>`` or ``stand-right:<seat>``) on its
+        board, in stand millimetres."""
+        return self.stand.right_marker_centre if role_kind(role) == "stand-right" else self.stand.marker_centre
 
     def sticker_mm(self, role: str) -> float:
         """Side of the cut sticker: the marker plus its white quiet zone all round."""
@@ -173,6 +197,12 @@ def _rgb(value: object, where: str) -> tuple[int, int, int]:
     return (value[0], value[1], value[2])
 
 
+def _card_prints(value: object, scheme: str) -> int:
+    if value not in (1, 2):
+        raise MarkerFileError(f"[{scheme}] card_prints must be 1 or 2, got {value!r}")
+    return int(value)
+
+
 def parse_marker_file(text: str, scheme: str) -> MarkerSet:
     """Build the :class:`MarkerSet` for ``scheme`` from the TOML text of a mapping file."""
     if scheme not in SCHEMES:
@@ -194,12 +224,14 @@ def parse_marker_file(text: str, scheme: str) -> MarkerSet:
         size_mm={kind: float(v) for kind, v in section["size_mm"].items()},
         quiet_zone_modules=int(section["quiet_zone_modules"]),
         dictionary=section.get("dictionary"),
+        card_prints=_card_prints(section.get("card_prints", 1), scheme),
         card=CardLayout(float(card["width"]), float(card["height"]), float(card["sticker_below_top"]),
                         _rgb(card["back_rgb"], "layout.card.back_rgb")),
         stand=StandLayout(
             board_width=float(stand["board_width"]),
             board_height=float(stand["board_height"]),
             marker_centre=_pair(stand["marker_centre"], "layout.stand.marker_centre"),
+            right_marker_centre=_pair(stand["right_marker_centre"], "layout.stand.right_marker_centre"),
             card_centre_u=float(stand["card_centre_u"]),
             card_bottom_v=float(stand["card_bottom_v"]),
             card_slack=float(stand["card_slack"]),

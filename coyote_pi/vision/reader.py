@@ -40,6 +40,7 @@ import numpy as np
 from coyote_pi.cards import ALL_CARDS, display_name
 from coyote_pi.vision.artwork import empty_patch_cells
 from coyote_pi.vision.detect import (
+    STAND_KINDS,
     ArucoDetector,
     Detections,
     Marker,
@@ -61,6 +62,7 @@ from coyote_pi.vision.markerset import (
     role_kind,
     role_subject,
     slot_role,
+    stand_right_role,
     stand_role,
 )
 from coyote_pi.vision.reading import CoyoteRead, SeatRead, Sighting, SlotRead, TableReading
@@ -96,6 +98,17 @@ BACK_SAMPLE_MM = (44.0, 72.0)
 #: any other stand; it is "in the centre" when it lies on the mat (on its Coyote spot).
 COYOTE_SEAT_MM = 160.0
 COYOTE_SEAT_MARGIN_MM = 60.0
+#: A stand's stickers are looked for first where they are when the card stands this
+#: close (mm) to its place: the region holding both prints is then no larger than the
+#: one a single print needed with the whole slack.
+STICKER_SLACK_MM = 6.0
+#: The stand search looks this far (degrees, round the mat) beyond the found stands on
+#: either side of a missing one: its markers lie between their feet, and a stand's
+#: height moves them a few degrees in the image.
+SEARCH_MARGIN_DEG = 10.0
+#: Two prints of one code belong to one card when one lies within this distance (card
+#: millimetres, its centre) of where the other says the card's other print is.
+PRINT_PAIR_MM = 8.0
 
 
 @dataclass(frozen=True)
@@ -153,7 +166,7 @@ class TableReader:
         reading = self._assign(frame, detections, ["anchors", "regions"])
         if self.thorough == "auto" and self._stands_not_found(reading):
             found = {seat for seat, r in reading.seats.items() if r.status != SeatState.NO_STAND}
-            detections.extend(self._stand_search(frame, found))
+            detections.extend(self._stand_search(frame, found, _merge(detections.markers)))
             reading = self._assign(frame, detections, ["anchors", "regions", "stand-search"])
         return reading
 
@@ -176,8 +189,9 @@ class TableReader:
         h, w = frame.shape[:2]
         found = Detections([], np.zeros((0, 4, 2)))
         for stand in stands:
-            # The sticker's own place first (small, so the detector sees it at its best),
-            # then the whole card place for a card not where it should be.
+            # The stickers' own places first (small, so the detector sees them at their
+            # best; both prints at once, so two that disagree are seen to), then the whole
+            # card place for a card not where it should be.
             for box, sticker_px in (self._stand_sticker_region(stand, (w, h)), self._stand_card_region(stand, (w, h))):
                 read = self._aruco.region(frame, box, sticker_px, _has_card) if box else None
                 if read is not None:
@@ -191,14 +205,59 @@ class TableReader:
         empty stand proves itself by its patch, a covered one is covered wherever one looks."""
         return not reading.seats or any(r.status == SeatState.NO_STAND for r in reading.seats.values())
 
-    def _stand_search(self, frame: np.ndarray, found: set[int]) -> Detections:
+    def _stand_search(self, frame: np.ndarray, found: set[int], anchors: list[Marker]) -> Detections:
         """Stand markers looked for again at twice the anchor pass's resolution (a stand
-        seen nearly edge-on or on a busy cloth can be lost at the lower one), and the
-        cards of the stands it adds. Still far cheaper than reading the whole frame."""
-        detections = self._aruco.stands(frame, max(1, _anchor_factor(frame.shape[1]) // 2))
+        seen nearly edge-on or on a busy cloth can be lost at the lower one), only where
+        the missing stands can be (:meth:`_search_boxes`), and the cards of the stands it
+        adds. Still far cheaper than reading the whole frame."""
+        factor = max(1, _anchor_factor(frame.shape[1]) // 2)
+        detections = Detections([], np.zeros((0, 4, 2)))
+        for box in self._search_boxes(frame.shape, found, anchors):
+            detections.extend(self._aruco.stands(frame, factor, box))
         stands, _ = self._locate(detections.markers, warnings=[])
         detections.extend(self._read_stands(frame, [s for seat, s in stands.items() if seat not in found]))
         return detections
+
+    def _search_boxes(self, shape, found: set[int], anchors: list[Marker]) -> list[tuple[int, int, int, int] | None]:
+        """Where the stands not found can be: for each run of missing seats, the part of
+        the frame over the wedge of the table between the found stands on either side
+        (seats go round the table in order), from half the nearest stand's distance
+        from the mat outwards. Angles are measured on the table itself (through the
+        mat's markers), so a tilted or turned camera does not move the wedge off its
+        stands. Without the mat, the seats expected, or two stands found, the whole frame
+        (``[None]``)."""
+        stands, mat = self._locate(anchors, warnings=[])
+        stands = {seat: s for seat, s in stands.items() if seat in found}
+        expected = self.expected_seats or ()
+        if mat is None or len(stands) < 2 or not expected:
+            return [None]
+        to_table = np.linalg.inv(mat)
+        feet = {seat: apply_homography(to_table, apply_homography(s.to_image, np.zeros((1, 2))))[0]
+                for seat, s in stands.items()}
+        angle = {seat: float(np.arctan2(y, x)) for seat, (x, y) in feet.items()}
+        near, far = 0.5 * min(map(np.linalg.norm, feet.values())), 2.0 * max(map(np.linalg.norm, feet.values()))
+        order = list(expected)
+        gaps = set()
+        for index, seat in enumerate(order):
+            if seat in stands:
+                continue
+            around = [order[(index + k) % len(order)] for k in range(1, len(order))]
+            gaps.add((next(s for s in reversed(around) if s in stands), next(s for s in around if s in stands)))
+        boxes = []
+        h, w = shape[:2]
+        margin = np.radians(SEARCH_MARGIN_DEG)
+        for before, after in sorted(gaps):
+            # Seats go clockwise (angles falling) from ``before`` to ``after``.
+            sweep = (angle[before] - angle[after]) % (2 * np.pi) or 2 * np.pi
+            if sweep + 2 * margin >= 2 * np.pi:
+                return [None]
+            turns = angle[after] - margin + np.linspace(0.0, sweep + 2 * margin, 24)
+            ring = np.concatenate([np.stack([r * np.cos(turns), r * np.sin(turns)], axis=1) for r in (near, far)])
+            box = _box(apply_homography(mat, ring), (w, h), pad=0)
+            if box:
+                boxes.append(box)
+        # Wedges that together cover most of the frame are read as one: they overlap.
+        return boxes if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) < 0.8 * w * h else [None]
 
     # ------------------------------------------------------------------ geometry
 
@@ -210,12 +269,32 @@ class TableReader:
         sticker = apply_homography(to_image, square_corners(sticker_centre_mm, self.markers.size_mm["card"]))
         return box, _shorter_side(sticker)
 
-    def _stand_sticker_region(self, stand: _Stand, size):
-        """Where a card standing upright in its place has its sticker."""
+    def _stand_needs(self) -> np.ndarray:
+        """The corners (stand millimetres) of the part of a stand's board the reader
+        needs to see: both markers with their quiet zones and the place a card counts in."""
         layout, card = self.markers.stand, self.markers.card
-        sticker = (layout.card_centre_u, layout.card_bottom_v + card.height - card.sticker_below_top)
-        reach = self.markers.sticker_mm("card:0") / 2 + layout.card_slack
-        return self._sticker_region(stand.to_image, sticker, reach, sticker, size)
+        us, vs = [layout.card_centre_u - card.width / 2 - layout.card_slack,
+                  layout.card_centre_u + card.width / 2 + layout.card_slack], [layout.card_bottom_v,
+                                                                                 layout.card_bottom_v + card.height]
+        for role in (stand_role(1), stand_right_role(1)):
+            (u, v), half = self.markers.stand_marker_centre(role), self.markers.sticker_mm(role) / 2
+            us += [u - half, u + half]
+            vs += [v - half, v + half]
+        return np.array([(min(us), max(vs)), (max(us), max(vs)), (max(us), min(vs)), (min(us), min(vs))])
+
+    def _stand_print_centres(self) -> list[tuple[float, float]]:
+        """Where a card standing upright in its place has its stickers, in stand millimetres."""
+        layout, card = self.markers.stand, self.markers.card
+        middle_v = layout.card_bottom_v + card.height / 2
+        return [(layout.card_centre_u + x, middle_v + y) for (x, y), _ in self.markers.card_print_places()]
+
+    def _stand_sticker_region(self, stand: _Stand, size):
+        """Where a card standing upright in its place, give or take :data:`STICKER_SLACK_MM`,
+        has its stickers (all its prints; a card further off is read in its whole place)."""
+        prints = np.array(self._stand_print_centres())
+        centre = prints.mean(axis=0)
+        reach = self.markers.sticker_mm("card:0") / 2 + STICKER_SLACK_MM + np.abs(prints - centre).max(axis=0)
+        return self._sticker_region(stand.to_image, centre, reach, prints[0], size)
 
     def _stand_card_region(self, stand: _Stand, size):
         """The whole place where a card counts as this seat's (see :meth:`_place_in_stand`):
@@ -224,8 +303,7 @@ class TableReader:
         layout, card = self.markers.stand, self.markers.card
         centre = (layout.card_centre_u, layout.card_bottom_v + card.height / 2)
         reach = (card.width / 2 + layout.card_slack, card.height / 2 + layout.card_slack)
-        sticker = (layout.card_centre_u, layout.card_bottom_v + card.height - card.sticker_below_top)
-        return self._sticker_region(stand.to_image, centre, reach, sticker, size)
+        return self._sticker_region(stand.to_image, centre, reach, self._stand_print_centres()[0], size)
 
     def _slot_region(self, mat: np.ndarray, slot: str, size):
         """A whole slot: a card on it may lie either way up, and the slot's own marker
@@ -237,8 +315,8 @@ class TableReader:
     def _marker_plane_points(self, role: str) -> np.ndarray:
         """The printed corners of an anchor marker in its own plane's millimetres."""
         kind, size = role_kind(role), self.markers.marker_mm(role)
-        if kind == "stand":
-            return square_corners(self.markers.stand.marker_centre, size)
+        if kind in STAND_KINDS:
+            return square_corners(self.markers.stand_marker_centre(role), size)
         if kind == "mat":
             return square_corners(self.markers.mat.locators[role_subject(role)], size)
         return square_corners(self.markers.mat.slots[role_subject(role)], size)
@@ -248,34 +326,44 @@ class TableReader:
         stands: dict[int, _Stand] = {}
         by_role: dict[str, list[Marker]] = {}
         for m in markers:
-            if m.role and role_kind(m.role) in ("stand", "mat", "slot"):
+            if m.role and role_kind(m.role) in (*STAND_KINDS, "mat", "slot"):
                 by_role.setdefault(m.role, []).append(m)
         for seat in SEATS:
-            seen = by_role.get(stand_role(seat), [])
-            if len(seen) > 1:
-                warnings.append(f"stand {seat}'s marker is seen {len(seen)} times; seat {seat} ignored")
-            elif seen:
-                h = fit_homography(self._marker_plane_points(stand_role(seat)), seen[0].corners)
+            roles = (stand_role(seat), stand_right_role(seat))
+            seen = {role: by_role.get(role, []) for role in roles}
+            if any(len(found) > 1 for found in seen.values()):
+                warnings.append(f"a marker of stand {seat} is seen more than once; seat {seat} ignored")
+                continue
+            # Either of the stand's two markers places it; both place it more precisely.
+            h = self._plane_from(roles, seen, warnings, f"stand {seat}'s two markers disagree about where it "
+                                                       f"stands; seat {seat} ignored")
+            if h is not None:
                 stands[seat] = _Stand(seat, h, np.linalg.inv(h))
-        plane_pts, image_pts = [], []
-        for role in [locator_role(n) for n in LOCATORS] + [slot_role(s) for s in SLOTS]:
-            seen = by_role.get(role, [])
-            if len(seen) == 1:
-                plane_pts.append(self._marker_plane_points(role))
-                image_pts.append(seen[0].corners)
-            elif len(seen) > 1:
-                warnings.append(f"the mat marker {role_subject(role)} is seen {len(seen)} times; not used")
-        mat = None
-        if plane_pts:
-            src, dst = np.concatenate(plane_pts), np.concatenate(image_pts)
-            mat = fit_homography(src, dst)
-            residual = np.linalg.norm(apply_homography(mat, src) - dst, axis=1).max()
-            # statistics, not numpy: np.median imports numpy.ma (over 1 MB) for a handful of numbers.
-            typical_side = statistics.median(_shorter_side(q) for q in image_pts)
-            if residual > 0.25 * typical_side:
-                warnings.append("the mat's markers disagree about where the mat is (is it folded?)")
-                mat = None
+        mat_roles = [locator_role(n) for n in LOCATORS] + [slot_role(s) for s in SLOTS]
+        seen = {role: by_role.get(role, []) for role in mat_roles}
+        for role, found in seen.items():
+            if len(found) > 1:
+                warnings.append(f"the mat marker {role_subject(role)} is seen {len(found)} times; not used")
+        mat = self._plane_from(mat_roles, seen, warnings, "the mat's markers disagree about where the mat is "
+                                                          "(is it folded?)")
         return stands, mat
+
+    def _plane_from(self, roles, seen: dict[str, list[Marker]], warnings: list[str], disagree: str):
+        """The homography from a plane's millimetres to the image, fitted to every marker
+        of ``roles`` seen exactly once on it (None if none is, or if they disagree)."""
+        used = [role for role in roles if len(seen[role]) == 1]
+        if not used:
+            return None
+        src = np.concatenate([self._marker_plane_points(role) for role in used])
+        image_pts = [seen[role][0].corners for role in used]
+        dst = np.concatenate(image_pts)
+        h = fit_homography(src, dst)
+        residual = np.linalg.norm(apply_homography(h, src) - dst, axis=1).max()
+        # statistics, not numpy: np.median imports numpy.ma (over 1 MB) for a handful of numbers.
+        if residual > 0.25 * statistics.median(_shorter_side(q) for q in image_pts):
+            warnings.append(disagree)
+            return None
+        return h
 
     def _in_plane(self, to_plane: np.ndarray, corners: np.ndarray, kind: str) -> tuple[bool, np.ndarray]:
         """Does a marker lie in this plane? Its printed size tells: mapped into the plane's
@@ -311,38 +399,44 @@ class TableReader:
         mat_to_plane = None if mat is None else np.linalg.inv(mat)
         sightings: list[Sighting] = []
 
-        cards = [m for m in markers if m.role and role_kind(m.role) == "card"]
-        seen_at: dict[str, list[Marker]] = {}
-        for m in cards:
-            seen_at.setdefault(m.role, []).append(m)
-        duplicates = sorted({role_subject(r) for r, ms in seen_at.items() if len(ms) > 1}, key=_card_order)
+        cards = self._cards_seen([m for m in markers if m.role and role_kind(m.role) == "card"])
+        size = (frame.shape[1], frame.shape[0])
+        card_boxes = {seat: self._stand_card_region(stand, size)[0] for seat, stand in stands.items()}
+        seen_at: dict[str, int] = {}
+        for prints in cards:
+            seen_at[prints[0].role] = seen_at.get(prints[0].role, 0) + 1
+        duplicates = sorted({role_subject(r) for r, n in seen_at.items() if n > 1}, key=_card_order)
 
         seat_cards: dict[int, list[Marker]] = {s: [] for s in stands}
         slot_cards: dict[str, list[Marker]] = {s: [] for s in SLOTS}
         unplaced: list[str] = []
-        for m in cards:
-            seats = [s.seat for s in stands.values() if self._place_in_stand(s, m.corners)]
-            slot = None if mat_to_plane is None else self._slot_at(mat_to_plane, m.corners)
-            places = [("seat", s) for s in seats] + ([("slot", slot)] if slot else [])
-            name = role_subject(m.role)
+        for prints in cards:
+            # A card is where any of its prints puts it; prints that put it in two places
+            # leave it unplaced, as a single print lying between two places does.
+            places = list(dict.fromkeys(place for m in prints
+                                        for place in self._places(stands, card_boxes, mat_to_plane, m)))
+            name = role_subject(prints[0].role)
             shown = display_name(name)
             if len(places) == 1 and places[0][0] == "seat":
-                seat_cards[places[0][1]].append(m)
-                sightings.append(Sighting(f"seat {places[0][1]}: {shown}", "card", _pts(m.corners)))
+                seat_cards[places[0][1]].append(prints[0])
+                sightings += [Sighting(f"seat {places[0][1]}: {shown}", "card", _pts(m.corners)) for m in prints]
             elif len(places) == 1:
-                slot_cards[places[0][1]].append(m)
-                sightings.append(Sighting(f"{places[0][1]}: {shown}", "card", _pts(m.corners), show_label=False))
+                slot_cards[places[0][1]].append(prints[0])
+                sightings += [Sighting(f"{places[0][1]}: {shown}", "card", _pts(m.corners), show_label=False)
+                              for m in prints]
             else:
                 unplaced.append(name)
                 if len(places) > 1:
                     where = " or ".join(f"{kind} {place}" for kind, place in places)
                     warnings.append(f"card {name} lies where it could belong to {where}")
-                sightings.append(Sighting(f"unplaced: {shown}", "problem", _pts(m.corners)))
+                sightings += [Sighting(f"unplaced: {shown}", "problem", _pts(m.corners)) for m in prints]
 
         seats: dict[int, SeatRead] = {}
         for seat, stand in sorted(stands.items()):
             seats[seat] = self._seat_result(frame, stand, seat_cards[seat], candidates, duplicates)
-            sightings.append(Sighting(f"stand {seat}", "anchor", _pts(self._anchor_corners(markers, stand_role(seat)))))
+            for m in markers:
+                if m.role in (stand_role(seat), stand_right_role(seat)):
+                    sightings.append(Sighting(f"stand {seat}", "anchor", _pts(m.corners)))
         for seat in self.expected_seats or ():
             if seat not in seats:
                 seats[seat] = SeatRead(None, SeatState.NO_STAND, f"stand {seat}'s marker is not in view")
@@ -365,6 +459,7 @@ class TableReader:
             seats=seats, slots=slots, coyote=coyote, unplaced=sorted(unplaced, key=_card_order),
             duplicates=duplicates, unknown_ids=sorted(set(unknown)), warnings=warnings, scheme=self.scheme,
             passes=passes, sightings=sightings, card_areas=self._card_areas(stands, mat),
+            stand_outlines={seat: _pts(apply_homography(s.to_image, self._stand_needs())) for seat, s in stands.items()},
         )
 
     def _card_areas(self, stands: dict[int, _Stand], mat: np.ndarray | None) -> list[list[list[float]]]:
@@ -378,9 +473,49 @@ class TableReader:
             areas += [_quad(mat, mat_layout.slots[slot], slot_reach) for slot in SLOTS]
         return areas
 
-    @staticmethod
-    def _anchor_corners(markers: list[Marker], role: str) -> np.ndarray:
-        return next(m.corners for m in markers if m.role == role)
+    def _places(self, stands: dict[int, _Stand], card_boxes, mat_to_plane, marker: Marker) -> list[tuple[str, int | str]]:
+        """Every place one card print lies in: ("seat", n) and ("slot", name). Only the
+        stands whose card place's box (``card_boxes``, by seat) holds the print are
+        tried: the box bounds the very rectangle :meth:`_place_in_stand` accepts."""
+        (x, y) = marker.centre
+        seats = [("seat", seat) for seat, box in card_boxes.items()
+                 if box and box[0] <= x <= box[2] and box[1] <= y <= box[3]
+                 and self._place_in_stand(stands[seat], marker.corners)]
+        slot = None if mat_to_plane is None else self._slot_at(mat_to_plane, marker.corners)
+        return seats + ([("slot", slot)] if slot else [])
+
+    def _cards_seen(self, prints: list[Marker]) -> list[list[Marker]]:
+        """Card markers grouped by the card they are printed on: a card carries its
+        marker twice (:meth:`MarkerSet.card_print_places`), so two prints of one code
+        are one card when each lies where the other's square says the card's second
+        print must be; otherwise they are two cards (a duplicate)."""
+        cards: list[list[Marker]] = []
+        for m in prints:
+            pair = next((c for c in cards if self.markers.card_prints == 2 and len(c) == 1 and c[0].code == m.code
+                         and self._prints_of_one_card(c[0], m)), None)
+            if pair is not None:
+                pair.append(m)
+            else:
+                cards.append([m])
+        return cards
+
+    def _prints_of_one_card(self, a: Marker, b: Marker) -> bool:
+        """Are ``a`` and ``b`` (one code) the two prints on one card? Each print's own
+        square says where the other must be; a small square's perspective is shaky that
+        far out, so either one saying it is enough."""
+        return self._lies_as_other_print(a, b) or self._lies_as_other_print(b, a)
+
+    def _lies_as_other_print(self, first: Marker, other: Marker) -> bool:
+        """Does ``other`` lie where ``first``'s card has its other print? In a print's own
+        millimetres (y up, origin at its centre) the card's centre lies straight below it,
+        and the other print is this one turned half a turn about that centre: its centre
+        twice as far below, its top edge running the other way."""
+        own = square_corners((0.0, 0.0), self.markers.size_mm["card"])
+        (_, below_top), _ = self.markers.card_print_places()[0]
+        to_own = cv2.getPerspectiveTransform(np.float32(first.corners), np.float32(own)).astype(np.float64)
+        seen = apply_homography(to_own, other.corners)
+        return bool(np.linalg.norm(seen.mean(axis=0) - (0.0, -2 * below_top)) <= PRINT_PAIR_MM
+                    and seen[1, 0] < seen[0, 0])
 
     def _sticker_sized(self, to_plane: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For (N, 4, 2) image quads: which are about a card sticker's size in the plane,

@@ -77,6 +77,9 @@ class TableReading:
     #: Every place a card can lie, in image pixels (each stand's card window, each mat
     #: slot): what the web page's camera view blanks (not in :meth:`to_dict`).
     card_areas: list[list[list[float]]] = field(default_factory=list)
+    #: Where each stand found lies in the frame: the four image corners of the part of its
+    #: board the reader needs (both markers and the card's place), by seat.
+    stand_outlines: dict[int, list[list[float]]] = field(default_factory=dict)
 
     def card_values(self) -> dict[str, str]:
         """Every certain card: ``{"seat 1": "7", "slot centre": "?", ...}``."""
@@ -94,6 +97,7 @@ class TableReading:
         data = asdict(self)
         data.pop("card_areas")
         data["seats"] = {str(k): v for k, v in data["seats"].items()}
+        data["stand_outlines"] = {str(k): v for k, v in data["stand_outlines"].items()}
         return data
 
     def to_json(self, *, indent: int | None = None, with_sightings: bool = True) -> str:

@@ -58,6 +58,8 @@ def describe(role: str) -> str:
         return "Coyote card"
     if kind == "stand":
         return f"stand seat {subject}"
+    if kind == "stand-right":
+        return f"seat {subject} right"
     if kind == "mat":
         return f"mat {subject}"
     return f"slot {subject}"
@@ -165,15 +167,22 @@ def empty_patch_key(seat: int) -> str:
     return f"empty-patch:{seat}"
 
 
+#: The last label line of each print of a card that carries two (see MarkerSet.card_print_places).
+PRINT_LABELS = ("top", "bottom, turned")
+
+
 def _sections(markers: MarkerSet) -> list[list[tuple]]:
-    """The sheet's sections: cards, the Coyote card, stands, the stands' empty-stand
-    patches; each item (key, printed side, cut side, cells (True = black), label lines)."""
+    """The sheet's sections: cards (each print of each), the Coyote card, stands (left
+    markers, then right ones), the stands' empty-stand patches; each item (key, printed
+    side, cut side, cells (True = black), label lines)."""
     sections = []
-    for kind in ("card", "coyote", "stand"):
+    for kind in ("card", "coyote", "stand", "stand-right"):
+        prints = PRINT_LABELS if kind == "card" and markers.card_prints == 2 else ("",)
         sections.append([(role, markers.marker_mm(role), markers.sticker_mm(role),
                           artwork.marker_modules(markers, role),
-                          [describe(role), _code_text(markers, role), f"{markers.marker_mm(role):g} mm"])
-                         for role in ALL_ROLES if role_kind(role) == kind])
+                          [describe(role), _code_text(markers, role), f"{markers.marker_mm(role):g} mm"]
+                          + ([where] if where else []))
+                         for role in ALL_ROLES if role_kind(role) == kind for where in prints])
     side = markers.stand.empty_patch_side
     u, v = markers.stand.empty_patch_centre
     sections.append([(empty_patch_key(seat), side, side, artwork.empty_patch_cells(),

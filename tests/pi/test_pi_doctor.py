@@ -29,6 +29,7 @@ class FakeProbes:
         self.i2c_error: OSError | None = None
         self.i2c_calls: list[tuple[str, int]] = []
         self.camera_error: Exception | None = None
+        self.stand_problems: list[str] = []
         self.pin_states: dict[int, str] = {}
         self.gpio_error: Exception | None = None
         self.focus_found: float | Exception = 1.6
@@ -50,6 +51,11 @@ class FakeProbes:
         if self.camera_error:
             raise self.camera_error
         return CAMERA
+
+    def stands(self) -> list[str]:
+        if self.camera_error:
+            raise self.camera_error
+        return list(self.stand_problems)
 
     def focus(self, camera) -> float:
         self.focus_calls.append(camera)
@@ -105,7 +111,7 @@ def check(root: Path, probes: FakeProbes, **options) -> dict[str, doctor.Result]
 
 def fake_host(root: Path, probes: FakeProbes) -> Host:
     return Host(root=root, query=probes.query, i2c_probe=probes.i2c, camera_probe=probes.camera, gpio_probe=probes.gpio,
-                focus_probe=probes.focus, http_probe=probes.get)
+                focus_probe=probes.focus, stands_probe=probes.stands, http_probe=probes.get)
 
 
 def statuses(results: dict[str, doctor.Result]) -> dict[str, str]:
@@ -117,8 +123,8 @@ def test_a_healthy_running_device_passes_and_says_what_it_could_not_test(pi, pro
 
     assert statuses(results) == {
         "board": PASS, "configuration": PASS, "config.txt": PASS, "I2C bus": PASS, "OLED": PASS, "camera": SKIP,
-        "camera focus": SKIP, "GPIO chip": PASS, "pin map": PASS, "button pins": SKIP, "service user": PASS, "service": PASS,
-        "web page": SKIP, "marker sheet": SKIP,
+        "stands in view": SKIP, "camera focus": SKIP, "GPIO chip": PASS, "pin map": PASS, "button pins": SKIP,
+        "service user": PASS, "service": PASS, "web page": SKIP, "marker sheet": SKIP,
     }  # fmt: skip
     assert results["board"].detail == MODEL
     assert probes.i2c_calls == [("i2c-1", 0x3D)]  # the address from [display]
@@ -132,9 +138,19 @@ def test_with_the_service_stopped_the_camera_and_pins_are_tested(pi, probes):
     results = check(pi, probes)
 
     assert results["camera"] == doctor.Result(PASS, "camera", CAMERA)
+    assert results["stands in view"].status == PASS
     assert results["button pins"] == doctor.Result(PASS, "button pins", "all 18 button pins free and not pressed")
     assert results["service"].status == FAIL
     assert "sudo systemctl start coyote-pi" in results["service"].detail
+
+
+def test_a_stand_near_the_frames_edge_fails_the_stands_check_with_what_to_do(pi, probes):
+    probes.service["is-active"] = "inactive"
+    probes.stand_problems = ["stand 4 only 35 px from the top edge (keep 78 px): move the stand towards the centre"]
+    results = check(pi, probes)
+    assert results["stands in view"] == doctor.Result(FAIL, "stands in view", probes.stand_problems[0])
+    probes.camera_error = RuntimeError("no camera")
+    assert check(pi, probes)["stands in view"].status == SKIP  # the camera check says why
 
 
 def test_on_a_machine_that_is_not_a_pi_everything_it_cannot_check_is_skipped(tmp_path, capsys):

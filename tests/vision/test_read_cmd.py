@@ -117,7 +117,11 @@ def test_the_installed_command_exits_non_zero_without_a_traceback(tmp_path):
 
 def test_seats_option_reports_a_missing_stand(table, capsys):
     assert main(["read", str(table["jpg"]), "--seats", "1,2,3,4,5"]) == 0
-    assert "  seat 5: no stand\n" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "  seat 5: no stand\n" in out
+    assert "  set-up: stand 5 not in view: neither of its markers was found" in out
+    assert main(["read", "--json", str(table["jpg"]), "--seats", "1,2,3,4,5"]) == 0
+    assert json.loads(capsys.readouterr().out)["framing"] == {"5": "not in view: neither of its markers was found"}
     with pytest.raises(SystemExit):
         main(["read", str(table["jpg"]), "--seats", "0,9"])
     assert "seats are numbered 1 to 6" in capsys.readouterr().err
