@@ -161,7 +161,7 @@ def test_on_a_machine_that_is_not_a_pi_everything_it_cannot_check_is_skipped(tmp
 
     lines = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert len(lines) == 15 and lines[-1] == "Summary: 1 pass, 0 fail, 13 skip"
+    assert len(lines) == 16 and lines[-1] == "Summary: 1 pass, 0 fail, 14 skip"
     assert (
         lines[0]
         == "SKIP  board          not a Raspberry Pi: the I2C, OLED, camera, GPIO and pin checks cannot run here"
