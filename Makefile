@@ -21,9 +21,9 @@ PI_OS_VENVS    := $(PI_OS_RELEASES:%=.venv-%)
 # The tests that import numpy, Pillow, OpenCV, luma or gpiozero (the rules engine and
 # the installer need none of them), with one chunk of each vision sweep instead of all
 # 28 (the sweep alone is a third of `make test`): the whole CI stays within 30 minutes.
-# And the web page's tests: it runs on the release's Python with its own libraries.
+# And the web page's tests but those in a browser: the page runs on the release's Python.
 PI_OS_TESTS ?= tests/devices tests/table tests/sim tests/vision tests/web tests/pi/test_pi_doctor.py tests/test_cli.py \
-               tests/test_memory.py tests/test_packaging.py -k "not test_sweep or [0]"
+               tests/test_memory.py tests/test_packaging.py -k "(not test_sweep or [0]) and not test_browser"
 
 .PHONY: all demo test test-pi-os bench golden venv system-deps install uninstall clean
 
