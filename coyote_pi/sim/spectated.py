@@ -2,14 +2,21 @@
 bulletin's ``live.json``, one event at a time.
 
 The web page (:mod:`coyote_pi.web`) reads only the records folder and the bulletin
-folder (docs/web.md). Its tests, ``coyote-pi bench web`` and the page's screenshots
-need a game in progress there without a camera: :class:`SpectatedGame` plays the
-scripted players of :mod:`coyote_pi.engine.players` at a physical table (the cards are
-observed, so reveals have photos), writes each event to the record exactly as the table
-does (sealed while its round is open), keeps the reveal photo private until the round
-closes, and then publishes ``live.json`` with only public information. It also knows
-the cards of the open round (:meth:`SpectatedGame.open_cards`), which the page must
-never show.
+folder (docs/web.md). The real simulated table (:func:`~coyote_pi.sim.rig.open_sim_rig`
+with ``[web] enabled``) feeds the page in ``run --sim --web``, ``demo --web``, ``coyote-pi
+bench web`` and the end-to-end tests (``tests/web/test_browser_table.py``,
+``tests/web/test_table_contract.py``). This module exists beside it for the page's own
+unit tests, which need what a running table does not give: a game that stands still
+exactly where a test wants it (a bid made, a round open, a PIN published), at once, on
+the test's thread, the same every time, with no controller, buttons or camera threads.
+:class:`SpectatedGame` plays the scripted players of :mod:`coyote_pi.engine.players` at
+a physical table (the cards are observed, so reveals have photos), writes each event to
+the record exactly as the table does (sealed while its round is open), keeps the reveal
+photo private until the round closes, and then publishes ``live.json`` with only public
+information, in the fields the table's bulletin writes
+(:mod:`coyote_pi.table.bulletin`; the contract test holds the two to the same reader).
+It also knows the cards of the open round (:meth:`SpectatedGame.open_cards`), which the
+page must never show.
 """
 
 from __future__ import annotations

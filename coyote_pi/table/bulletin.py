@@ -168,6 +168,11 @@ class Bulletin:
         except OSError as error:
             self._failed(error)
 
+    @property
+    def seq(self) -> int:
+        """The ``seq`` of the last ``live.json`` written (-1: none yet)."""
+        return self._seq
+
     # -- what it is told
 
     def facts(self, facts: TableFacts) -> None:
