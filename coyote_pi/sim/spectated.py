@@ -33,22 +33,12 @@ from coyote_pi.engine.game import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, G
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.record import RecordedGame, Vault, utc_now
+from coyote_pi.table.bulletin import write_atomically
 from coyote_pi.table.play_by_play import describe
+from coyote_pi.table.web_access import pin_hash
 
 #: The table's stage for each phase of the game (table/stages.py names them).
 _STAGES = {DEAL: "deal", BIDDING: "turn", GUESSING: "guess", REVEAL: "reveal", DRAW: "draw", OVER: "over"}
-
-
-def pin_hash(pin: str, salt: str) -> str:
-    """The PIN as the bulletin publishes it: sha256 of the salt's bytes then the PIN's."""
-    return hashlib.sha256(bytes.fromhex(salt) + pin.encode("utf-8")).hexdigest()
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` whole: a reader sees the old file or the new one, never a part."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
 
 
 class SpectatedGame:

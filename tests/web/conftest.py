@@ -28,7 +28,7 @@ from coyote_pi.table import bulletin as table_bulletin
 from coyote_pi.table.i18n import card_text
 from coyote_pi.table.verdict_text import explanation_lines
 from coyote_pi.web.app import Options, create_app
-from coyote_pi.web.bulletin import Folders
+from coyote_pi.web.bulletin import Folders, read_live
 
 PIN = "246810"
 
@@ -273,6 +273,8 @@ class LiveWrites:
     def __init__(self, monkeypatch) -> None:
         self._monkeypatch = monkeypatch
         self.by_seq: dict[int, Written] = {}
+        #: The newest write (set in one step: the table's thread adds while tests read).
+        self.last: Written | None = None
 
     def install(self, rig) -> None:
         real_write = table_bulletin.write_atomically
@@ -289,7 +291,7 @@ class LiveWrites:
         def spying_write(path, data):
             if path.name == table_bulletin.LIVE:
                 document = json.loads(data)
-                self.by_seq[document["seq"]] = dataclasses.replace(truth[0], document=document)
+                self.by_seq[document["seq"]] = self.last = dataclasses.replace(truth[0], document=document)
             real_write(path, data)
 
         bulletin.facts = facts_told
@@ -312,6 +314,16 @@ class LiveWrites:
                        tuple(r.bids[-1]) if r is not None and r.bids else None,
                        table_bulletin.between_games(controller))
 
-    @property
-    def last(self) -> Written:
-        return self.by_seq[max(self.by_seq)]
+
+def ask_for_pin(spy, fingers, seat: int, folders: Folders, url: str) -> tuple[str, dict]:
+    """At "Who starts?", ``seat`` presses the chord (the page's address shows, ``url``) and
+    ok: the PIN as the OLED shows it, and as ``live.json`` publishes it once the page can read it."""
+    spy.wait_for(lambda p: p.setup == ("start", None))
+    fingers.chord(seat)
+    spy.wait_for_screen(lambda stage, s: s.qr == url)
+    fingers.tap(seat, "ok")
+    shown = spy.wait_for_screen(lambda stage, s: s.title == "Web page PIN").big
+    deadline = time.monotonic() + 5
+    while read_live(folders).pin is None and time.monotonic() < deadline:
+        time.sleep(0.02)  # published with the pass's end, at most 50 ms later
+    return shown, read_live(folders).pin

@@ -9,6 +9,7 @@ card of the open round, as the simulated hands dealt them."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from coyote_pi.engine import events
@@ -20,14 +21,14 @@ from coyote_pi.web.bulletin import Folders
 from coyote_pi.web.security import COOKIE
 from coyote_pi.web.texts import Texts
 from tests.table.conftest import running_table, sim_devices, table_config
-from tests.web.conftest import Client, LiveWrites, assert_no_card_of, json_cards, needs_chromium, served
+from tests.web.conftest import Client, LiveWrites, ask_for_pin, assert_no_card_of, json_cards, needs_chromium, served
 
 pytestmark = needs_chromium
 
 URL = "http://table.test/"
 #: Each seat thinks a little before its turn: every bid stays on the page long enough
 #: for the test to look at it.
-PACE = SimPace(think=0.3, hold=0.03, gap=0.025, retry=2.0)
+PACE = SimPace(think=0.4, hold=0.03, gap=0.025, retry=2.0)
 #: One look at the browser's table page: the live.json write it shows, its DOM, whose
 #: turn it says and the last bid of its list.
 SNAPSHOT = """
@@ -36,6 +37,11 @@ SNAPSHOT = """
     return {seq: document.body.getAttribute('data-seq'), html: live.innerHTML,
             turn: turn ? Number(turn.getAttribute('data-turn')) : null,
             bid: last ? [Number(last.getAttribute('data-seat')), Number(last.getAttribute('data-bid'))] : null};"""
+
+
+#: Whose turn, and each bid (seat, amount), as the table page's HTML marks them.
+TURN = re.compile(r'data-turn="([0-9]+)"')
+BIDS = re.compile(r'data-bid="([0-9]+)" data-seat="([0-9]+)"')
 
 
 def bids_made(history) -> set[tuple[int, int, int]]:
@@ -51,22 +57,16 @@ def bids_made(history) -> set[tuple[int, int, int]]:
 def test_the_real_table_plays_while_the_page_follows_it_in_a_browser(tmp_path, browser, monkeypatch):
     config = table_config(tmp_path / "games", 2, "basic", start=None).with_web(enabled=True, url=URL)
     writes = LiveWrites(monkeypatch)
+    folders = Folders.beside(tmp_path / "games")
     sim = SimOptions(seed=3, fingers="pins", camera="scene", pace=PACE)
     with running_table(config, sim, devices=sim_devices(), before_start=writes.install) as (rig, spy), \
-            served(Folders.beside(tmp_path / "games"), Options(test_hook=True, log_command=None)) as port:
+            served(folders, Options(test_hook=True, log_command=None)) as port:
         base = f"http://127.0.0.1:{port}"
         fingers = rig.sim.fingers  # the scripted players' own fingers on the mock GPIO pins
 
         # Before the game, "Who starts?": the chord shows the page's address, ok a PIN.
-        spy.wait_for(lambda p: p.setup == ("start", None))
-        fingers.chord(2)
-        spy.wait_for_screen(lambda stage, s: s.qr == URL)
-        fingers.tap(2, "ok")
-        shown = spy.wait_for_screen(lambda stage, s: s.title == "Web page PIN").big
-        deadline = time.monotonic() + 5
-        while writes.last.document["web"]["pin"] is None and time.monotonic() < deadline:
-            time.sleep(0.02)  # published with the pass's end, at most 50 ms later
-        assert writes.last.document["web"]["pin"] and shown not in json.dumps(writes.last.document)
+        shown, published = ask_for_pin(spy, fingers, 2, folders, URL)
+        assert published and shown not in json.dumps(writes.last.document)
         browser.get(base + "/setup")
         assert browser.current_url.startswith(base + "/login")
         browser.find_element("id", "pin").send_keys(shown)  # as the OLED shows it: "123 456"
@@ -90,9 +90,9 @@ def test_the_real_table_plays_while_the_page_follows_it_in_a_browser(tmp_path, b
         browser.get(base + "/")
         fingers.tap(1, "ok")  # ... and seat 1 starts; the scripted players play on
 
-        checked, bids_seen, refusals = 0, set(), []
+        checked, refusals = 0, []
         deadline = time.monotonic() + 45
-        while not (writes.by_seq and writes.last.document["stage"] == "over"
+        while not (writes.last.document["stage"] == "over"
                    and browser.execute_script("return document.body.getAttribute('data-seq')")
                    == str(writes.last.document["seq"])):
             assert time.monotonic() < deadline, "the game did not end in time"
@@ -104,8 +104,6 @@ def test_the_real_table_plays_while_the_page_follows_it_in_a_browser(tmp_path, b
             if truth.open_round is not None:
                 assert closed == 0  # no verdict shows while a round is open
                 assert look["bid"] == (list(truth.last_bid) if truth.last_bid else None)
-                if truth.last_bid:
-                    bids_seen.add((truth.open_round, *truth.last_bid))
             if truth.turn is not None:
                 assert look["turn"] == truth.turn
             checked += 1
@@ -117,18 +115,24 @@ def test_the_real_table_plays_while_the_page_follows_it_in_a_browser(tmp_path, b
 
         refusal = Texts("en")("refused.round_open")
         assert [(reply.status, refusal in reply.text) for reply in refusals] == [(409, True)] * 2
-        # Every bid of the game was the page's last bid at some look.
         assert rig.controller.game.winner is not None and checked > 20
-        assert bids_seen == bids_made(read_record(rig.controller.table.path).game.history)
 
-        # Every message the page's script received, checked against the table's truth then.
+        # Every message the page's script put into the page, checked against the table's
+        # truth as it wrote that live.json: whose turn, the last bid, no card of the open round.
         messages = [json.loads(m["data"]) for m in browser.execute_script("return window.coyoteMessages")]
         assert len(messages) > 20
+        bids_seen = set()
         for message in messages:
-            truth = writes.by_seq[message["seq"]]
+            truth, html = writes.by_seq[message["seq"]], message["html"]
             assert message["state"]["round_open"] == (truth.open_round is not None)
-            assert_no_card_of(truth.open_round, truth.dealt, truth.results, "en", html=message["html"],
-                              message=message["state"])
+            assert_no_card_of(truth.open_round, truth.dealt, truth.results, "en", html=html, message=message["state"])
+            turn = TURN.search(html)
+            last_bid = [(int(seat), int(amount)) for amount, seat in BIDS.findall(html)][-1:]
+            assert (int(turn.group(1)) if turn else None) == truth.turn
+            assert (last_bid[0] if last_bid else None) == truth.last_bid
+            bids_seen.update((truth.open_round, *bid) for bid in last_bid)
+        # Every bid of the game was the page's last bid after its press.
+        assert bids_seen == bids_made(read_record(rig.controller.table.path).game.history)
         assert any(json_cards(message["state"]) for message in messages)  # verdicts showed their cards
 
         # Between games again: the session opens the setup page.

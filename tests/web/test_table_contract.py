@@ -20,7 +20,7 @@ from coyote_pi.web.bulletin import Folders, Live, read_live
 from coyote_pi.web.games import Games
 from coyote_pi.web.views import table_model
 from tests.table.conftest import fast_sim, running_table, sim_devices, table_config
-from tests.web.conftest import LiveWrites
+from tests.web.conftest import LiveWrites, ask_for_pin
 
 URL = "http://table.test/"
 STAGES = {stages.SETUP, stages.TURN, stages.GUESS, stages.VERDICT, stages.CORRECT, stages.GAME_OVER, stages.RECORD,
@@ -63,16 +63,7 @@ def test_every_live_json_of_a_real_game_reads_as_the_page_expects(tmp_path, monk
 def test_the_pin_the_oled_shows_opens_the_page_and_no_other(tmp_path):
     folders = Folders.beside(tmp_path / "games")
     with running_table(web_table(tmp_path, 2, start=None), fast_sim(players=False)) as (rig, spy):
-        fingers = QueueFingers(rig.controller.queue)
-        spy.wait_for(lambda p: p.setup == ("start", None))
-        fingers.chord(1)
-        spy.wait_for_screen(lambda stage, s: s.qr == URL)
-        fingers.tap(1, "ok")
-        shown = spy.wait_for_screen(lambda stage, s: s.title == "Web page PIN").big
-        deadline = time.monotonic() + 5
-        while read_live(folders).pin is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        published = read_live(folders).pin
+        shown, published = ask_for_pin(spy, QueueFingers(rig.controller.queue), 1, folders, URL)
     assert " " in shown  # two groups of three, as people read it off the OLED and type it
     assert security.pin_matches(shown, published, time.time())
     assert security.pin_matches(shown.replace(" ", ""), published, time.time())
