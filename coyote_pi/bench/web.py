@@ -1,23 +1,28 @@
 """The web page's figures: press to browser, CPU with 20 spectators, memory, weight.
 
-A scripted 4-player game (:class:`~coyote_pi.sim.spectated.SpectatedGame`) is played at
-a steady pace while the page runs as its own process (``coyote-pi web``, as on the Pi),
-one real headless Chromium watches the table page and 20 more spectators hold its event
-stream open. For each event the time runs from just before the record's line and
-``live.json`` are written to the moment the page's script has put the update into the
-browser's page (its test hook notes that moment); the page process's CPU time over the
-game, its peak resident memory and the table page's bytes are read at the end.
+The simulated table (:func:`~coyote_pi.sim.rig.open_sim_rig`: the real controller,
+record and bulletin; the perfect-reading camera) plays a 4-player game, its scripted
+players pressing gpiozero's mock GPIO pins, while the page runs as its own process
+(``coyote-pi web``, as on the Pi), one real headless Chromium watches the table page and
+20 more spectators hold its event stream open. For each press during a turn the time
+runs from the moment the finger drives the pin low, through the buttons' debounce, the
+controller, the record's fsync'd line, the bulletin's ``live.json``, the page's watch
+and its server-sent event, to the moment the page's script has put the first update
+written after the press into the browser's page (its test hook notes that moment). A
+press whose update the next press overtook is not counted (it is not clear which of the
+two it shows). The page process's CPU time over the game, its peak resident memory and
+the table page's bytes are read at the end.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import http.client
 import os
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -25,8 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coyote_pi.bench.browser import chromium, wait_for
-from coyote_pi.engine.game import GameConfig
-from coyote_pi.sim.spectated import SpectatedGame
+from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.sim.rig import SimOptions, open_sim_rig
+from coyote_pi.sim.table import SimPace
+from coyote_pi.sim.web_page import page_command
+from coyote_pi.table import stages
+from coyote_pi.table.config import GameSettings, Pacing, TableConfig
 
 TARGET_UPDATE_MS = 200
 TARGET_CPU_PERCENT = 5.0
@@ -37,7 +46,9 @@ SPECTATORS = 20
 
 @dataclass(frozen=True)
 class WebFigures:
+    #: Presses during turns whose update was measured, of all of them.
     updates: int
+    presses: int
     median_ms: float
     worst_ms: float
     cpu_percent: float
@@ -76,12 +87,52 @@ def _spectator(port: int, stop: threading.Event) -> None:
     connection.close()
 
 
+class _TimedFingers:
+    """The scripted players' fingers, noting when each press during a turn starts (wall
+    clock, ms, as the browser tells time) and the bulletin's last ``seq`` then."""
+
+    def __init__(self, fingers, controller) -> None:
+        self._fingers, self._controller = fingers, controller
+        self.presses: list[tuple[float, int]] = []
+
+    def _note(self) -> None:
+        if self._controller.stage == stages.TURN:
+            self.presses.append((time.time() * 1000, self._controller.web.bulletin.seq))
+
+    def tap(self, seat: int, button: str) -> None:
+        self._note()
+        self._fingers.tap(seat, button)
+
+    def hold(self, seat: int, button: str, repeats: int) -> None:
+        self._note()
+        self._fingers.hold(seat, button, repeats)
+
+    def chord(self, seat: int) -> None:
+        self._note()
+        self._fingers.chord(seat)
+
+
+def press_delays(presses: list[tuple[float, int]], shown: list[tuple[float, int]]) -> list[float]:
+    """For each press ``(moment, seq before it)``, ms until the browser showed (``shown``:
+    ``(moment, seq)`` in the order shown) the first ``live.json`` written after it; a
+    press is left out when none was shown or the next press came first."""
+    moments = [moment for moment, _ in shown]
+    delays = []
+    for index, (pressed, seq) in enumerate(presses):
+        start = bisect.bisect_left(moments, pressed)
+        update = next((moment for moment, shown_seq in shown[start:] if shown_seq > seq), None)
+        next_press = presses[index + 1][0] if index + 1 < len(presses) else float("inf")
+        if update is not None and update < next_press:
+            delays.append(update - pressed)
+    return delays
+
+
 @contextlib.contextmanager
 def page_process(root: Path, port: int):
-    """``coyote-pi web`` on ``root/games`` as its own process, until the block ends."""
-    process = subprocess.Popen([sys.executable, "-m", "coyote_pi", "web", "--records", str(root / "games"),
-                                "--listen", f"127.0.0.1:{port}", "--test-hook"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    """``coyote-pi web`` on the simulated table's folders under ``root``, as its own
+    process, until the block ends."""
+    command = page_command(root / "games", root / "public", root / "requests", f"127.0.0.1:{port}")
+    process = subprocess.Popen([*command, "--test-hook"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -97,37 +148,40 @@ def page_process(root: Path, port: int):
 
 
 def measure(pace: float = 0.25, seed: int = 11) -> WebFigures:
-    """Play one game at ``pace`` seconds per event with the page watched; the figures."""
+    """Play one game with the page watched, each seat thinking ``pace`` seconds before its
+    turn and between its presses; the figures."""
     with tempfile.TemporaryDirectory(prefix="coyote-bench-web-") as folder:
         root = Path(folder)
-        game = SpectatedGame(root / "games", root / "public", GameConfig(4, "trickster"), seed)
         port = _free_port()
-        with page_process(root, port) as process, chromium() as browser:
-            browser.get(f"http://127.0.0.1:{port}/")
-            wait_for(browser, "return document.getElementById('connection').className.indexOf('up') >= 0")
-            stop = threading.Event()
-            spectators = [threading.Thread(target=_spectator, args=(port, stop), daemon=True) for _ in range(SPECTATORS)]
-            for spectator in spectators:
-                spectator.start()
-            time.sleep(0.5)
-            delays, cpu_start, wall_start = [], _cpu_seconds(process.pid), time.monotonic()
-            while True:
-                pressed = time.time() * 1000
-                if game.step() is None:
-                    break
-                seq = game.seq
-                shown = wait_for(browser, "var m = (window.coyoteMessages || []).filter(function (m) {"
-                                       f" return JSON.parse(m.data).seq === {seq}; }}); return m.length ? m[0].shown : null")
-                delays.append(shown - pressed)
-                time.sleep(max(0.0, pace - (time.time() * 1000 - pressed) / 1000))
-            game_seconds = time.monotonic() - wall_start
-            cpu = _cpu_seconds(process.pid) - cpu_start
-            weight = browser.execute_script(
-                "var n = performance.getEntriesByType('navigation')[0].encodedBodySize;"
-                "performance.getEntriesByType('resource').forEach(function (r) {"
-                " if (r.initiatorType !== 'img') { n += r.encodedBodySize; } }); return n;")
-            stop.set()
-            peak = _peak_rss_mb(process.pid)
-    return WebFigures(len(delays), statistics.median(delays), max(delays), 100 * cpu / game_seconds,
-                      game_seconds, peak, weight / 1024)
-
+        config = TableConfig(game=GameSettings(4, "trickster", "en", 1),
+                             pacing=Pacing(camera_interval=0.0, page_seconds=pace, message_seconds=pace),
+                             record_dir=root / "games").with_web(enabled=True, url=f"http://127.0.0.1:{port}/")
+        rig = open_sim_rig(config, DevicesConfig.preset("sim"),
+                           SimOptions(seed=seed, camera="scene", pace=SimPace(think=pace, gap=pace)))
+        fingers = rig.sim.fingers = _TimedFingers(rig.sim.fingers, rig.controller)
+        try:
+            with page_process(root, port) as process, chromium() as browser:
+                browser.get(f"http://127.0.0.1:{port}/")
+                wait_for(browser, "return document.getElementById('connection').className.indexOf('up') >= 0")
+                stop = threading.Event()
+                for _ in range(SPECTATORS):
+                    threading.Thread(target=_spectator, args=(port, stop), daemon=True).start()
+                time.sleep(0.5)
+                cpu_start, wall_start = _cpu_seconds(process.pid), time.monotonic()
+                rig.run(until_over=True)
+                time.sleep(0.3)  # the last update reaches the browser
+                game_seconds = time.monotonic() - wall_start
+                cpu = _cpu_seconds(process.pid) - cpu_start
+                shown = browser.execute_script("return window.coyoteMessages.map(function (m) {"
+                                               " return [m.shown, JSON.parse(m.data).seq]; })")
+                weight = browser.execute_script(
+                    "var n = performance.getEntriesByType('navigation')[0].encodedBodySize;"
+                    "performance.getEntriesByType('resource').forEach(function (r) {"
+                    " if (r.initiatorType !== 'img') { n += r.encodedBodySize; } }); return n;")
+                stop.set()
+                peak = _peak_rss_mb(process.pid)
+        finally:
+            rig.close()
+    delays = press_delays(fingers.presses, shown)
+    return WebFigures(len(delays), len(fingers.presses), statistics.median(delays), max(delays),
+                      100 * cpu / game_seconds, game_seconds, peak, weight / 1024)

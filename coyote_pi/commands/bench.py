@@ -234,7 +234,8 @@ def _report_soak(soak: ModuleType, args: argparse.Namespace) -> None:
 
 
 def _configure_web(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pace", type=float, default=0.25, help="seconds between the game's events (default 0.25)")
+    parser.add_argument("--pace", type=float, default=0.25,
+                        help="seconds each seat thinks before its turn and between its presses (default 0.25)")
 
 
 def _report_web(web: ModuleType, args: argparse.Namespace) -> None:
@@ -245,7 +246,7 @@ def _report_web(web: ModuleType, args: argparse.Namespace) -> None:
         mark = "ok" if (value <= target if below else value >= target) else "MISSED"
         print(f"  {text:44} {value:8.1f} {unit:4} (target {'<=' if below else '>='} {target} {unit}: {mark})")
 
-    print(f"  {figures.updates} updates over {figures.game_seconds:.1f} s of play")
+    print(f"  {figures.updates} of {figures.presses} presses during turns measured, over {figures.game_seconds:.1f} s of play")
     line("press to browser update, median", figures.median_ms, "ms", web.TARGET_UPDATE_MS)
     line("press to browser update, worst", figures.worst_ms, "ms", web.TARGET_UPDATE_MS)
     line(f"page process CPU, {web.SPECTATORS + 1} spectators", figures.cpu_percent, "%", web.TARGET_CPU_PERCENT)

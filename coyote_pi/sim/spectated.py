@@ -2,14 +2,21 @@
 bulletin's ``live.json``, one event at a time.
 
 The web page (:mod:`coyote_pi.web`) reads only the records folder and the bulletin
-folder (docs/web.md). Its tests, ``coyote-pi bench web`` and the page's screenshots
-need a game in progress there without a camera: :class:`SpectatedGame` plays the
-scripted players of :mod:`coyote_pi.engine.players` at a physical table (the cards are
-observed, so reveals have photos), writes each event to the record exactly as the table
-does (sealed while its round is open), keeps the reveal photo private until the round
-closes, and then publishes ``live.json`` with only public information. It also knows
-the cards of the open round (:meth:`SpectatedGame.open_cards`), which the page must
-never show.
+folder (docs/web.md). The real simulated table (:func:`~coyote_pi.sim.rig.open_sim_rig`
+with ``[web] enabled``) feeds the page in ``run --sim --web``, ``demo --web``, ``coyote-pi
+bench web`` and the end-to-end tests (``tests/web/test_browser_table.py``,
+``tests/web/test_table_contract.py``). This module exists beside it for the page's own
+unit tests, which need what a running table does not give: a game that stands still
+exactly where a test wants it (a bid made, a round open, a PIN published), at once, on
+the test's thread, the same every time, with no controller, buttons or camera threads.
+:class:`SpectatedGame` plays the scripted players of :mod:`coyote_pi.engine.players` at
+a physical table (the cards are observed, so reveals have photos), writes each event to
+the record exactly as the table does (sealed while its round is open), keeps the reveal
+photo private until the round closes, and then publishes ``live.json`` with only public
+information, in the fields the table's bulletin writes
+(:mod:`coyote_pi.table.bulletin`; the contract test holds the two to the same reader).
+It also knows the cards of the open round (:meth:`SpectatedGame.open_cards`), which the
+page must never show.
 """
 
 from __future__ import annotations
@@ -26,22 +33,12 @@ from coyote_pi.engine.game import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, G
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.record import RecordedGame, Vault, utc_now
+from coyote_pi.table.bulletin import write_atomically
 from coyote_pi.table.play_by_play import describe
+from coyote_pi.table.web_access import pin_hash
 
 #: The table's stage for each phase of the game (table/stages.py names them).
 _STAGES = {DEAL: "deal", BIDDING: "turn", GUESSING: "guess", REVEAL: "reveal", DRAW: "draw", OVER: "over"}
-
-
-def pin_hash(pin: str, salt: str) -> str:
-    """The PIN as the bulletin publishes it: sha256 of the salt's bytes then the PIN's."""
-    return hashlib.sha256(bytes.fromhex(salt) + pin.encode("utf-8")).hexdigest()
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` whole: a reader sees the old file or the new one, never a part."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
 
 
 class SpectatedGame:

@@ -22,6 +22,12 @@ nothing else, and the game reaches it only as :class:`TableFacts`, built by
 for the people at the table only (the PIN, the Wi-Fi password) are veiled before they
 are kept (``veil``).
 
+One pass of the controller's loop is one change: the screens, play-by-play lines and
+PIN a pass brings are kept aside until its end, when :meth:`Bulletin.facts` hears where
+the table stands, and are published together with those facts. A write in the middle of
+a pass (the gap's timer) writes the state of the pass before: no ``live.json`` pairs a
+round's verdict lines with the stage that still waits for its cards.
+
 Cost: the controller's thread writes the file itself (a few KB into a tmpfs), at most
 once per :data:`MIN_GAP` (20 a second): a change within that gap sets the ``BULLETIN``
 timer for its end, so a burst of presses is one write and the last state is never more
@@ -153,18 +159,33 @@ class Bulletin:
         self._pin: dict | None = None
         self._last_write: float | None = None
         self._held = False  # a change waits for the end of the gap
+        self._dirty = False  # a screen, line or PIN waits for the end of the loop's pass
+        #: The screen, log and PIN as of the last end of a pass: what a write publishes.
+        self._told: dict = {"screen": None, "log": [], "pin": None}
         self._failing = False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             self._failed(error)
 
+    @property
+    def seq(self) -> int:
+        """The ``seq`` of the last ``live.json`` written (-1: none yet)."""
+        return self._seq
+
     # -- what it is told
 
     def facts(self, facts: TableFacts) -> None:
-        if facts != self._facts:
-            self._facts = facts
+        """Where the table stands, at the end of every pass of the controller's loop: what
+        changed in the pass is written now (or at the end of the gap)."""
+        if facts != self._facts or self._dirty:
+            self._tell(facts)
             self._changed()
+
+    def _tell(self, facts: TableFacts) -> None:
+        """Take ``facts`` and what the pass brought with them as the state to publish."""
+        self._facts, self._dirty = facts, False
+        self._told = {"screen": self._screen, "log": list(self._log), "pin": self._pin}
 
     def screen(self, screen: Screen) -> None:
         screen = self._veil(screen)
@@ -173,16 +194,16 @@ class Bulletin:
                  "page": [screen.page % pages + 1, pages]}
         if shown != self._screen:
             self._screen = shown
-            self._changed()
+            self._dirty = True
 
     def log(self, line: str) -> None:
         self._log.append(line)
-        self._changed()
+        self._dirty = True
 
     def pin(self, pin: dict | None) -> None:
         """The salted hash and expiry of the PIN shown on the OLED (None: none)."""
         self._pin = pin
-        self._changed()
+        self._dirty = True
 
     # -- writing
 
@@ -195,7 +216,10 @@ class Bulletin:
             self._deadlines.set(Timer.BULLETIN, self._last_write + MIN_GAP)
 
     def flush_held(self) -> None:
-        """Write a change still held back (the table stops: no timer will)."""
+        """Write a change still held back (the table stops: no timer or pass will)."""
+        if self._dirty and self._facts is not None:
+            self._tell(self._facts)
+            self._held = True
         if self._held:
             self.flush()
 
@@ -208,8 +232,8 @@ class Bulletin:
         self._last_write = self._clock()
         self._seq += 1
         document = {"version": VERSION, "seq": self._seq, "started": self._started, "time": iso_time(),
-                    **asdict(self._facts), "screen": self._screen, "log": list(self._log),
-                    "web": {"url": self._url, "pin": self._pin}}
+                    **asdict(self._facts), "screen": self._told["screen"], "log": self._told["log"],
+                    "web": {"url": self._url, "pin": self._told["pin"]}}
         self.write(LIVE, json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode())
 
     def write(self, name: str, data: bytes) -> bool:

@@ -345,7 +345,7 @@ class _Pages:
         if refusal is not None:
             return refusal
         try:
-            text = setup.proposal(form)
+            text = setup.proposal(form, setup.current_fields(self.options.config_file))
         except ConfigError as error:
             request.state.form = form
             return await self.setup(request, error=str(error))

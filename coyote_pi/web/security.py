@@ -35,8 +35,12 @@ GLOBAL, BACKOFF, MAX_BACKOFF = 20, 30.0, 600.0
 
 
 def pin_matches(pin: str, published: dict | None, now: float) -> bool:
-    """True when ``pin`` is the one ``live.json`` published and it has not expired."""
-    if not published or not isinstance(pin, str) or not pin.isdigit() or len(pin) > 12:
+    """True when ``pin`` is the one ``live.json`` published and it has not expired. Spaces
+    do not count: the OLED shows the PIN in two groups of three (``123 456``)."""
+    if not published or not isinstance(pin, str):
+        return False
+    pin = "".join(pin.split())
+    if not pin.isdigit() or len(pin) > 12:
         return False
     salt, digest, expires = published.get("salt"), published.get("sha256"), parse_time(published.get("expires"))
     if not (isinstance(salt, str) and isinstance(digest, str) and expires) or expires.timestamp() <= now:

@@ -1,11 +1,15 @@
 """What the setup page may propose to the table, and the device's log.
 
-The page may propose the table's pacing (``[table]``) and the card stickers' scheme
-(``[vision]``); the players, the variant, the language and the GPIO pins are set at the
-table. A proposal is checked with the table's own validator
-(:func:`coyote_pi.table.config.load_config_text`) and written atomically to
-``requests/settings.toml``; the table checks it again, applies it when the next game
-starts and deletes it, or says why not in the bulletin's ``settings-result.json``.
+The page may propose exactly what the table takes from it
+(:data:`coyote_pi.table.config.PAGE_SETTABLE`): the table's pacing and how many games
+keep their photos (``[table]``), and who starts the next game (``[game] start_seat``).
+The players, the variant, the language, the card stickers' scheme and the GPIO pins are
+set at the table or in its configuration file. Only the settings a person changed are
+proposed (the others stay as the table has them), checked with the validator the table
+itself applies to the page's settings (:func:`coyote_pi.table.config.with_page_settings`)
+and written atomically to ``requests/settings.toml``; the table checks them again,
+applies them when the next game starts and deletes the file, or says why not in the
+bulletin's ``settings-result.json``.
 """
 
 from __future__ import annotations
@@ -18,14 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from coyote_pi.table.config import SCHEMES, ConfigError, Pacing, TableConfig, load_config, load_config_text
+from coyote_pi.table.config import PAGE_SETTABLE, ConfigError, Pacing, TableConfig, load_config, with_page_settings
 
-#: The settings the page offers: (section, key); everything else is set at the table.
-EDITABLE: tuple[tuple[str, str], ...] = (
-    *(("table", f.name) for f in dataclasses.fields(Pacing)),
-    ("table", "keep_photos_games"),
-    ("vision", "scheme"),
-)
+#: The settings the page offers, (section, key): the ones the table takes from it.
+EDITABLE: tuple[tuple[str, str], ...] = tuple((section, key) for section, keys in PAGE_SETTABLE.items() for key in keys)
 #: The log's last lines, when the system has a journal (the page's user reads it through
 #: the systemd-journal group).
 JOURNAL = ("journalctl", "-u", "coyote-pi", "-n", "50", "--no-pager", "-o", "short-iso")
@@ -36,7 +36,6 @@ class Field:
     section: str
     key: str
     value: object
-    choices: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -52,30 +51,37 @@ def current_fields(config_file: Path | None) -> list[Field]:
         config = TableConfig()
     values = {("table", f.name): getattr(config.pacing, f.name) for f in dataclasses.fields(Pacing)}
     values[("table", "keep_photos_games")] = config.keep_photos_games
-    values[("vision", "scheme")] = config.scheme
-    return [Field(section, key, values[(section, key)], SCHEMES if key == "scheme" else ()) for section, key in EDITABLE]
+    values[("game", "start_seat")] = "ask" if config.game.start_seat is None else config.game.start_seat
+    return [Field(section, key, values[(section, key)]) for section, key in EDITABLE]
 
 
-def proposal(form: Mapping[str, str]) -> str:
-    """The TOML of the settings in ``form`` (``table.page_seconds`` -> ``[table] page_seconds``),
-    checked as the table checks its configuration; ConfigError says what is wrong."""
+def proposal(form: Mapping[str, str], current: Sequence[Field] = ()) -> str:
+    """The TOML of the settings in ``form`` (``table.page_seconds`` -> ``[table] page_seconds``)
+    that differ from the ``current`` ones shown, checked as the table will check them;
+    ConfigError says what is wrong."""
+    shown = {field.name: _toml_value(str(field.value)) for field in current}
     sections: dict[str, list[str]] = {}
     for section, key in EDITABLE:
         raw = (form.get(f"{section}.{key}") or "").strip()
         if not raw:
             continue
-        if key == "scheme":
-            value = '"' + raw.replace("\\", "").replace('"', "") + '"'
-        else:
-            try:
-                value = repr(int(raw)) if raw.lstrip("-").isdigit() else repr(float(raw))
-            except ValueError:
-                raise ConfigError(f"[{section}] {key} must be a number, not {raw!r}") from None
-        sections.setdefault(section, []).append(f"{key} = {value}")
+        value = _toml_value(raw)
+        if value != shown.get(f"{section}.{key}"):
+            sections.setdefault(section, []).append(f"{key} = {value}")
     text = "".join(f"[{section}]\n" + "".join(line + "\n" for line in lines) + "\n"
                    for section, lines in sections.items())
-    load_config_text(text, source="the proposed settings")
+    with_page_settings(TableConfig(), text, source="the proposed settings")
     return "# proposed by the web page; the table applies it at the next game start\n" + text
+
+
+def _toml_value(raw: str) -> str:
+    """A form's text as a TOML value: a number as such (``5`` and ``5.0`` alike), else a
+    string stripped of what could end it."""
+    try:
+        number = float(raw)
+    except ValueError:
+        return '"' + raw.replace("\\", "").replace('"', "") + '"'
+    return repr(int(number)) if number.is_integer() else repr(number)
 
 
 def write_proposal(requests: Path, text: str) -> None:

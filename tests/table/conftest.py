@@ -168,11 +168,14 @@ def run_rig(rig, spy: Spy, timeout: float) -> None:
 
 
 @contextlib.contextmanager
-def running_table(config: TableConfig, sim: SimOptions, **rig_options):
-    """A table running on a thread while the test presses and watches: yields ``(rig, spy)``."""
+def running_table(config: TableConfig, sim: SimOptions, *, before_start=None, **rig_options):
+    """A table running on a thread while the test presses and watches: yields ``(rig, spy)``.
+    ``before_start(rig)`` is called once the rig is built, before its controller runs."""
     spy = Spy()
     rig = open_sim_rig(config, rig_options.pop("devices", None) or sim_devices(), sim,
                        listeners=[spy, *rig_options.pop("listeners", ())], **rig_options)
+    if before_start is not None:
+        before_start(rig)
     thread = threading.Thread(target=rig.run, name="table under test", daemon=True)
     thread.start()
     try:

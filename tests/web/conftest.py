@@ -1,10 +1,12 @@
 """Helpers for the web page's tests: a spectated game in temporary folders, the page served
-on a free local port (in a thread), a small HTTP client that keeps its cookie, and a
-listener that collects every server-sent event."""
+on a free local port (in a thread), a small HTTP client that keeps its cookie, a
+listener that collects every server-sent event, the real table's ``live.json`` writes
+with what the table knew at each, and a headless Chromium."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import http.client
 import json
 import re
@@ -18,13 +20,15 @@ from urllib.parse import urlencode
 import pytest
 import uvicorn
 
-from coyote_pi.engine.game import GameConfig
+from coyote_pi.bench import browser as chromium_browser
+from coyote_pi.engine.game import BIDDING, GameConfig
 from coyote_pi.engine.views import open_round
 from coyote_pi.sim.spectated import SpectatedGame
+from coyote_pi.table import bulletin as table_bulletin
 from coyote_pi.table.i18n import card_text
 from coyote_pi.table.verdict_text import explanation_lines
 from coyote_pi.web.app import Options, create_app
-from coyote_pi.web.bulletin import Folders
+from coyote_pi.web.bulletin import Folders, read_live
 
 PIN = "246810"
 
@@ -190,12 +194,13 @@ def json_cards(value, round_number: int | None = None) -> list[tuple[str, int | 
     return found
 
 
-def secret_sentences(game: SpectatedGame, texts) -> list[str]:
-    """What the verdict would say about the open round's cards ("Seat 2: 7", "Centre: 10"),
-    leaving out any sentence a closed round of this game said too (that one is public)."""
-    said = {line for result in game.game.results for line in explanation_lines(texts, result)}
+def secret_sentences(dealt: dict[str, str], results, texts) -> list[str]:
+    """What the verdict would say about the ``dealt`` cards of the open round ("Seat 2: 7",
+    "Centre: 10"), leaving out any sentence a closed round (``results``) said too (that one
+    is public)."""
+    said = {line for result in results for line in explanation_lines(texts, result)}
     sentences = []
-    for item, card in game.open_cards().items():
+    for item, card in dealt.items():
         if item.startswith("seat:"):
             sentences.append(texts("expl.seat_card", seat=int(item[5:]), card=card_text(card)))
         elif item == "centre":
@@ -203,22 +208,122 @@ def secret_sentences(game: SpectatedGame, texts) -> list[str]:
     return [sentence for sentence in sentences if sentence not in said]
 
 
-def assert_no_open_card(game: SpectatedGame, *, html: str = "", message=None) -> int:
-    """Neither ``html`` nor ``message`` shows a card of ``game``'s open round; returns how
-    many cards of closed rounds they showed (so a test knows its check saw something)."""
+def assert_no_card_of(open_round: int | None, dealt: dict[str, str], results, language: str, *, html: str = "",
+                      message=None) -> int:
+    """Neither ``html`` nor ``message`` shows a card of the open round ``open_round`` (None:
+    no round is open), whose cards were ``dealt`` (``{"seat:1": "4", "centre": "10", ...}``):
+    every card shown is tagged with a round, none with the open one, and no sentence
+    names a dealt card where it lies, unless a closed round (``results``) said it too.
+    Returns how many cards of closed rounds they showed (so a test knows its check saw
+    something)."""
     from coyote_pi.table.i18n import Translator
 
-    open_round = open_round_number(game)
     cards = html_cards(html) + (json_cards(message) if message is not None else [])
     if open_round is not None:
         assert all(round_number is not None for _, round_number in cards), cards
         assert [c for c in cards if c[1] == open_round] == [], f"a card of the open round {open_round}"
         text = html + (json.dumps(message, ensure_ascii=False) if message is not None else "")
-        for sentence in secret_sentences(game, Translator(game.language)):
+        for sentence in secret_sentences(dealt, results, Translator(language)):
             assert sentence not in text, sentence
     return len(cards)
+
+
+def assert_no_open_card(game: SpectatedGame, *, html: str = "", message=None) -> int:
+    """:func:`assert_no_card_of` the spectated ``game``'s open round."""
+    return assert_no_card_of(open_round_number(game), game.open_cards(), game.game.results, game.language,
+                             html=html, message=message)
 
 
 def open_round_number(game: SpectatedGame) -> int | None:
     r = open_round(game.game)
     return r.number if r is not None else None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium, one per test module (a module using it skips without it)."""
+    with chromium_browser.chromium() as driver:
+        yield driver
+
+
+needs_chromium = pytest.mark.skipif(chromium_browser.missing() is not None,
+                                    reason=f"no browser: {chromium_browser.missing()}")
+
+
+@dataclass(frozen=True)
+class Written:
+    """One ``live.json`` the real table wrote, and what the table knew as it wrote it."""
+
+    document: dict
+    #: The round open then (None: none), and its cards as the simulated hands dealt them.
+    open_round: int | None
+    dealt: dict
+    #: The verdicts of the rounds closed by then.
+    results: tuple
+    turn: int | None
+    last_bid: tuple[int, int] | None
+    between_games: bool
+
+
+class LiveWrites:
+    """Every ``live.json`` a simulated table writes, by ``seq``, each with the truth of that
+    moment (taken on the controller's thread, as it writes): ``running_table(...,
+    before_start=writes.install)``."""
+
+    def __init__(self, monkeypatch) -> None:
+        self._monkeypatch = monkeypatch
+        self.by_seq: dict[int, Written] = {}
+        #: The newest write (set in one step: the table's thread adds while tests read).
+        self.last: Written | None = None
+
+    def install(self, rig) -> None:
+        real_write = table_bulletin.write_atomically
+        bulletin = rig.controller.web.bulletin
+        real_facts = bulletin.facts
+        truth: list[Written] = []
+
+        def facts_told(facts):
+            # What live.json says is the table as it stood when its facts were last told
+            # (a write at the end of a gap may come in the middle of a later pass).
+            truth[:] = [self._truth(rig)]
+            real_facts(facts)
+
+        def spying_write(path, data):
+            if path.name == table_bulletin.LIVE:
+                document = json.loads(data)
+                self.by_seq[document["seq"]] = self.last = dataclasses.replace(truth[0], document=document)
+            real_write(path, data)
+
+        bulletin.facts = facts_told
+        self._monkeypatch.setattr(table_bulletin, "write_atomically", spying_write)
+
+    @staticmethod
+    def _truth(rig) -> Written:
+        controller = rig.controller
+        game = controller.game
+        r = None if game is None else open_round(game)
+        dealt = {}
+        if r is not None:
+            seats = sorted(r.seat_cards)
+            order = rig.sim.deck(r.number, len(seats))
+            dealt = {f"seat:{seat}": card for seat, card in zip(seats, order)}
+            dealt["centre"] = order[len(seats)]
+            dealt.update({f"deck:{i}": card for i, card in enumerate(order[len(seats) + 1:len(seats) + 3], start=1)})
+        return Written({}, None if r is None else r.number, dealt, tuple(game.results) if game else (),
+                       game.turn if game is not None and game.phase == BIDDING else None,
+                       tuple(r.bids[-1]) if r is not None and r.bids else None,
+                       table_bulletin.between_games(controller))
+
+
+def ask_for_pin(spy, fingers, seat: int, folders: Folders, url: str) -> tuple[str, dict]:
+    """At "Who starts?", ``seat`` presses the chord (the page's address shows, ``url``) and
+    ok: the PIN as the OLED shows it, and as ``live.json`` publishes it once the page can read it."""
+    spy.wait_for(lambda p: p.setup == ("start", None))
+    fingers.chord(seat)
+    spy.wait_for_screen(lambda stage, s: s.qr == url)
+    fingers.tap(seat, "ok")
+    shown = spy.wait_for_screen(lambda stage, s: s.title == "Web page PIN").big
+    deadline = time.monotonic() + 5
+    while read_live(folders).pin is None and time.monotonic() < deadline:
+        time.sleep(0.02)  # published with the pass's end, at most 50 ms later
+    return shown, read_live(folders).pin

@@ -10,25 +10,15 @@ import io
 import json
 import zipfile
 
-import pytest
-
-from coyote_pi.bench import browser as chromium_browser
 from coyote_pi.cli import main
 from coyote_pi.record import read_record
 from coyote_pi.bench.browser import wait_for
 from coyote_pi.engine import events
 from coyote_pi.web.app import Options
 from coyote_pi.web.screenshots import save_screenshots
-from tests.web.conftest import PIN, assert_no_open_card, json_cards, open_round_number, served, spectated
+from tests.web.conftest import PIN, assert_no_open_card, json_cards, needs_chromium, open_round_number, served, spectated
 
-pytestmark = pytest.mark.skipif(chromium_browser.missing() is not None,
-                                reason=f"no browser: {chromium_browser.missing()}")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium_browser.chromium() as driver:
-        yield driver
+pytestmark = needs_chromium
 
 
 def download(browser, path: str) -> bytes:

@@ -1,0 +1,120 @@
+"""The table and its page read the same contract (docs/web.md): what the real table's
+bulletin writes during a simulated game is what the page's reader and views expect,
+field by field; the PIN the OLED shows opens the page; the settings the page proposes
+are the ones the table takes; the camera view, the checks and the settings' answer the
+table writes are what the setup page shows."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+
+from coyote_pi.sim.presser import QueueFingers
+from coyote_pi.sim.rig import SimOptions
+from coyote_pi.table import stages
+from coyote_pi.table.config import PAGE_SETTABLE, TableConfig, with_page_settings
+from coyote_pi.web import security, setup
+from coyote_pi.web.app import Options, create_app
+from coyote_pi.web.bulletin import Folders, Live, read_live
+from coyote_pi.web.games import Games
+from coyote_pi.web.views import table_model
+from tests.table.conftest import fast_sim, running_table, sim_devices, table_config
+from tests.web.conftest import LiveWrites, ask_for_pin
+
+URL = "http://table.test/"
+STAGES = {stages.SETUP, stages.TURN, stages.GUESS, stages.VERDICT, stages.CORRECT, stages.GAME_OVER, stages.RECORD,
+          *stages.WAITS}
+
+
+def web_table(folder, players, variant="basic", **options):
+    return table_config(folder / "games", players, variant, **options).with_web(enabled=True, url=URL)
+
+
+def test_every_live_json_of_a_real_game_reads_as_the_page_expects(tmp_path, monkeypatch):
+    writes = LiveWrites(monkeypatch)
+    config = web_table(tmp_path, 3, "trickster", language="de")
+    with running_table(config, fast_sim(seed=4), before_start=writes.install) as (rig, spy):
+        spy.wait_for(lambda p: p.stage == stages.GAME_OVER, timeout=60)
+    games = Games(tmp_path / "games")
+    seen_stages, rounds_open = set(), set()
+    for seq, written in sorted(writes.by_seq.items()):
+        document, live = written.document, Live.parse(written.document)
+        assert (live.running, live.seq, live.language, live.players, live.variant) == (True, seq, "de", 3, "trickster")
+        # The record's name is one the page takes (else it would follow no game).
+        assert live.game_file == document["game_file"]
+        assert live.stage in STAGES and live.camera in ("ok", "restarting", "manual")
+        assert live.round_open == (written.open_round is not None) and live.between_games == written.between_games
+        assert live.locks(live.game) == (live.game is not None and written.open_round is not None)
+        assert live.url == URL and live.screen == document["screen"] and list(live.log) == document["log"]
+        if document["public"] is None:
+            continue
+        model = table_model(live, games)
+        assert model["turn"] == written.turn and model["round"] == document["public"]["round"]
+        last_bid = model["bids"][-1] if model["bids"] else None
+        assert (None if last_bid is None else (last_bid["seat"], last_bid["amount"])) == written.last_bid
+        assert [(s["seat"], [s["open"], s["closed"]]) for s in model["seats"]] == \
+            [(int(seat), eyes) for seat, eyes in sorted(document["public"]["eyes"].items())]
+        seen_stages.add(live.stage)
+        rounds_open.add(written.open_round)
+    assert {stages.TURN, stages.VERDICT, stages.GAME_OVER} <= seen_stages and len(rounds_open) > 2
+
+
+def test_the_pin_the_oled_shows_opens_the_page_and_no_other(tmp_path):
+    folders = Folders.beside(tmp_path / "games")
+    with running_table(web_table(tmp_path, 2, start=None), fast_sim(players=False)) as (rig, spy):
+        shown, published = ask_for_pin(spy, QueueFingers(rig.controller.queue), 1, folders, URL)
+    assert " " in shown  # two groups of three, as people read it off the OLED and type it
+    assert security.pin_matches(shown, published, time.time())
+    assert security.pin_matches(shown.replace(" ", ""), published, time.time())
+    wrong = f"{(int(shown.replace(' ', '')) + 1) % 1_000_000:06d}"
+    assert not security.pin_matches(wrong, published, time.time())
+    assert not security.pin_matches(shown, published, time.time() + 601)  # ten minutes, then no more
+
+
+def test_the_page_offers_exactly_what_the_table_takes_from_it():
+    assert {(section, key) for section, keys in PAGE_SETTABLE.items() for key in keys} == set(setup.EDITABLE)
+    current = setup.current_fields(None)
+    form = {field.name: str(field.value) for field in current}  # the form as the browser sends it
+    assert setup.proposal(form, current).splitlines()[1:] == []  # nothing changed, nothing proposed
+    form.update({"table.page_seconds": "6", "game.start_seat": "2"})
+    taken = with_page_settings(TableConfig(), setup.proposal(form, current))
+    assert taken.pacing == dataclasses.replace(TableConfig().pacing, page_seconds=6) and taken.game.start_seat == 2
+
+
+def test_what_the_table_answers_is_what_the_setup_page_shows(tmp_path):
+    folders = Folders.beside(tmp_path / "games")
+    folders.touch_request("preview.want")
+    folders.touch_request("doctor.want")
+    current = setup.current_fields(None)
+    setup.write_proposal(folders.requests, setup.proposal({"table.verdict_seconds": "9"}, current))
+    checks = [{"name": "board", "ok": None, "detail": "not a Raspberry Pi"},
+              {"name": "camera", "ok": False, "detail": "no camera found"}]
+    config = web_table(tmp_path, 3, start=None)
+    with running_table(config, SimOptions(players=False, camera="render"), devices=sim_devices(),
+                       web_doctor=lambda: checks) as (rig, spy):
+        spy.wait_for(lambda p: p.setup == ("start", None))
+        deadline = time.monotonic() + 30
+        while not (folders.bulletin / "preview.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert rig.controller.pacing.verdict_seconds == 9
+        message = create_app(folders, Options(log_command=None)).state.pages.setup_message(read_live(folders))
+    state, html = message["state"], message["html"]
+    assert state["between_games"] and state["settings_result"]["ok"] is True and not state["pending"]
+    assert html.count("stand-ok") == 3 and 'id="preview"' in html
+    assert "no camera found" in html and "check-fail" in html and "check-skip" in html
+    assert json.loads((folders.bulletin / "doctor.json").read_text())["checks"] == checks
+
+
+def test_a_proposal_the_table_refuses_is_said_on_the_setup_page(tmp_path):
+    folders = Folders.beside(tmp_path / "games")
+    folders.requests.mkdir(parents=True)
+    (folders.requests / "settings.toml").write_text("[vision]\nscheme = \"qr\"\n")  # set at the table only
+    with running_table(web_table(tmp_path, 2, start=None), fast_sim(players=False)) as (rig, spy):
+        spy.wait_for(lambda p: p.setup == ("start", None))
+        deadline = time.monotonic() + 10
+        while (folders.requests / "settings.toml").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        message = create_app(folders, Options(log_command=None)).state.pages.setup_message(read_live(folders))
+    assert message["state"]["settings_result"]["ok"] is False
+    assert "[vision] is not settable from the web page" in message["html"]
