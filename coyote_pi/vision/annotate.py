@@ -94,7 +94,7 @@ def setup_view(frame: np.ndarray, reading: TableReading, width: int = 1024) -> n
     card window and each mat slot, from the markers' geometry, whether or not a card
     was read there) and every card sticker seen, read or not, filled in grey; then the
     stands, the slots and unknown markers outlined. No card is named."""
-    image = np.array(frame, copy=False)
+    image = np.asarray(frame)  # no copy; numpy 2 refuses copy=False when one is needed
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     elif image.shape[2] == 4:
