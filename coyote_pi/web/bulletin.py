@@ -21,6 +21,8 @@ from pathlib import Path
 
 #: A record's name in the records folder, as the table writes it.
 GAME_FILE = re.compile(r"game-[0-9]{4,6}\.jsonl")
+#: The camera's states in live.json (the page words each; anything else is not shown).
+CAMERA_STATES = ("ok", "restarting", "manual")
 #: A game as the page's URLs name it: the record's name without ``.jsonl``.
 GAME_NAME = re.compile(r"game-[0-9]{4,6}")
 LIVE, PREVIEW, PREVIEW_INFO, DOCTOR, SETTINGS_RESULT = (
@@ -126,7 +128,7 @@ class Live:
             public=data.get("public") if isinstance(data.get("public"), dict) else None,
             screen=data.get("screen") if isinstance(data.get("screen"), dict) else None,
             log=tuple(line for line in data.get("log") or () if isinstance(line, str))[-30:],
-            camera=text("camera"),
+            camera=text("camera") if text("camera") in CAMERA_STATES else "",
             url=web.get("url") if isinstance(web.get("url"), str) else "",
             pin=pin if isinstance(pin, dict) else None,
         )

@@ -43,6 +43,10 @@ PAGE: dict[str, dict[str, str]] = {
     "table.game_so_far": {"en": "The game so far", "de": "Das Spiel bisher", "ru": "Игра до сих пор"},
     "table.log": {"en": "Play by play", "de": "Spielverlauf", "ru": "Ход игры"},
     "table.camera": {"en": "Camera: {state}", "de": "Kamera: {state}", "ru": "Камера: {state}"},
+    # The camera's states as live.json names them.
+    "camera.ok": {"en": "ok", "de": "ok", "ru": "в порядке"},
+    "camera.restarting": {"en": "restarting", "de": "startet neu", "ru": "перезапуск"},
+    "camera.manual": {"en": "cards by hand", "de": "Karten per Hand", "ru": "карты вручную"},
     "table.live": {"en": "live", "de": "live", "ru": "в эфире"},
     "table.offline": {"en": "reconnecting…", "de": "verbinde neu…", "ru": "переподключение…"},
     "table.round_line": {"en": "Round {round}: seat {challenger} doubted seat {bidder}'s {bid}, total {total}: seat {winner} wins",

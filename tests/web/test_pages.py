@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from coyote_pi.engine import events
@@ -45,3 +46,18 @@ def test_the_devices_english_play_by_play_is_shown_only_to_an_english_table(tmp_
     assert '<section class="log">' in pages["en"] and "bids" in pages["en"]
     assert '<section class="log">' not in pages["de"]  # its bids are told in German instead
     assert 'lang="de"' in pages["de"] and "Gebote" in pages["de"]
+
+
+def test_the_cameras_state_is_worded_in_the_tables_language_and_an_unknown_one_is_left_out(tmp_path):
+    root = tmp_path / "de"
+    game = spectated(root, players=3, variant="basic", seed=4, language="de")
+    game.play_until(lambda g, event: isinstance(event, events.Bid))
+    folders = Folders.beside(root / "games")
+    live = folders.bulletin / "live.json"
+    with served(folders) as port:
+        for state, shown in (("manual", "Kamera: Karten per Hand"), ("restarting", "Kamera: startet neu")):
+            live.write_text(json.dumps({**json.loads(live.read_text()), "camera": state, "seq": 900}))
+            assert shown in Client(port).get("/").text
+        live.write_text(json.dumps({**json.loads(live.read_text()), "camera": "<b>on fire</b>", "seq": 901}))
+        page = Client(port).get("/").text
+    assert "Kamera:" not in page and "on fire" not in page
