@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from coyote_pi.vision.detect import STAND_KINDS, Marker
+from coyote_pi.vision.detect import STAND_KINDS, Marker, bounds, sides
 from coyote_pi.vision.geometry import apply_homography, fit_homography, square_corners
 from coyote_pi.vision.markerset import (
     LOCATORS,
@@ -73,6 +73,7 @@ class TableGeometry:
 
     def __init__(self, markers: MarkerSet):
         self.markers = markers
+        self._plane_points: dict[str, np.ndarray] = {}
 
     def sticker_region(self, to_image: np.ndarray, centre_mm, reach_mm, sticker_centre_mm, size):
         """Image box around ``centre_mm`` (in the plane ``to_image`` maps from) give or
@@ -126,13 +127,19 @@ class TableGeometry:
         return self.sticker_region(mat, layout.slots[slot], reach, layout.slots[slot], size)
 
     def marker_plane_points(self, role: str) -> np.ndarray:
-        """The printed corners of an anchor marker in its own plane's millimetres."""
-        kind, size = role_kind(role), self.markers.marker_mm(role)
-        if kind in STAND_KINDS:
-            return square_corners(self.markers.stand_marker_centre(role), size)
-        if kind == "mat":
-            return square_corners(self.markers.mat.locators[role_subject(role)], size)
-        return square_corners(self.markers.mat.slots[role_subject(role)], size)
+        """The printed corners of an anchor marker in its own plane's millimetres (worked
+        out once per role: every plane fit asks for them)."""
+        if role not in self._plane_points:
+            kind, size = role_kind(role), self.markers.marker_mm(role)
+            if kind in STAND_KINDS:
+                centre = self.markers.stand_marker_centre(role)
+            elif kind == "mat":
+                centre = self.markers.mat.locators[role_subject(role)]
+            else:
+                centre = self.markers.mat.slots[role_subject(role)]
+            self._plane_points[role] = square_corners(centre, size)
+            self._plane_points[role].flags.writeable = False
+        return self._plane_points[role]
 
     def locate(self, markers: list[Marker], warnings: list[str]):
         """Stand homographies by seat, and the mat's homography (or None)."""
@@ -171,6 +178,8 @@ class TableGeometry:
         image_pts = [seen[role][0].corners for role in used]
         dst = np.concatenate(image_pts)
         h = fit_homography(src, dst)
+        if len(used) == 1:
+            return h  # one marker's four corners: fitted exactly, nothing to disagree
         residual = np.linalg.norm(apply_homography(h, src) - dst, axis=1).max()
         # statistics, not numpy: np.median imports numpy.ma (over 1 MB) for a handful of numbers.
         if residual > 0.25 * statistics.median(_shorter_side(q) for q in image_pts):
@@ -182,8 +191,8 @@ class TableGeometry:
         """Does a marker lie in this plane? Its printed size tells: mapped into the plane's
         millimetres, its sides must come out about the printed length."""
         local = apply_homography(to_plane, corners)
-        sides = np.linalg.norm(local - np.roll(local, 1, axis=0), axis=1) / self.markers.size_mm[kind]
-        return bool(sides.min() >= PLANE_FIT_RANGE[0] and sides.max() <= PLANE_FIT_RANGE[1]), local.mean(axis=0)
+        ratios = sides(local) / self.markers.size_mm[kind]
+        return bool(ratios.min() >= PLANE_FIT_RANGE[0] and ratios.max() <= PLANE_FIT_RANGE[1]), local.mean(axis=0)
 
     def place_in_stand(self, stand: Stand, corners: np.ndarray) -> bool:
         fits, (u, v) = self.in_plane(stand.to_plane, corners, "card")
@@ -219,9 +228,9 @@ class TableGeometry:
         if not len(quads):
             return np.zeros(0, bool), np.zeros((0, 2))
         local = apply_homography(to_plane, quads.reshape(-1, 2)).reshape(-1, 4, 2)
-        sides = np.linalg.norm(local - np.roll(local, 1, axis=1), axis=2)
-        ratio = sides.mean(axis=1) / self.markers.size_mm["card"]
-        square = sides.min(axis=1) >= CANDIDATE_MIN_SQUARENESS * sides.max(axis=1)
+        lengths = sides(local)
+        ratio = lengths.mean(axis=1) / self.markers.size_mm["card"]
+        square = lengths.min(axis=1) >= CANDIDATE_MIN_SQUARENESS * lengths.max(axis=1)
         sized = square & (ratio >= CANDIDATE_SIZE_RANGE[0]) & (ratio <= CANDIDATE_SIZE_RANGE[1])
         return sized, local.mean(axis=1)
 
@@ -243,10 +252,7 @@ class TableGeometry:
 
 
 def image_box(points: np.ndarray, size, pad: int = 6) -> tuple[int, int, int, int] | None:
-    w, h = size
-    x0, y0 = np.floor(points.min(axis=0)).astype(int) - pad
-    x1, y1 = np.ceil(points.max(axis=0)).astype(int) + pad
-    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
+    x0, y0, x1, y1 = bounds(points, (size[1], size[0]), pad, pad)
     return (x0, y0, x1, y1) if x1 - x0 >= 16 and y1 - y0 >= 16 else None
 
 
@@ -262,7 +268,7 @@ def _quad(to_image: np.ndarray, centre_mm, reach_mm) -> list[list[float]]:
 
 
 def _shorter_side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).min())
+    return float(sides(quad).min())
 
 
 def point_list(corners: np.ndarray) -> list[list[float]]:
