@@ -168,7 +168,8 @@ class TableReader:
             # The stickers' own places first (small, so the detector sees them at their
             # best; both prints at once, so two that disagree are seen to), then the whole
             # card place for a card not where it should be.
-            regions = (self.geometry.stand_sticker_region(stand, (w, h)), self.geometry.stand_card_region(stand, (w, h)))
+            regions = (self.geometry.stand_sticker_region(stand, (w, h)),
+                       self.geometry.stand_card_region(stand, (w, h)))
             for box, sticker_px in regions:
                 read = self._aruco.region(frame, box, sticker_px, _has_card) if box else None
                 if read is not None:

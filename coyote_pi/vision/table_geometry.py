@@ -56,6 +56,8 @@ PLANE_FIT_RANGE = (0.6, 1.6)
 #: close (mm) to its place: the region holding both prints is then no larger than the
 #: one a single print needed with the whole slack.
 STICKER_SLACK_MM = 6.0
+#: Plane fits remembered (a frame fits at most 7 planes a few times over).
+FITS_REMEMBERED = 64
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ class TableGeometry:
     def __init__(self, markers: MarkerSet):
         self.markers = markers
         self._plane_points: dict[str, np.ndarray] = {}
+        self._fits: dict[tuple, np.ndarray | None] = {}
 
     def sticker_region(self, to_image: np.ndarray, centre_mm, reach_mm, sticker_centre_mm, size):
         """Image box around ``centre_mm`` (in the plane ``to_image`` maps from) give or
@@ -170,12 +173,28 @@ class TableGeometry:
 
     def _plane_from(self, roles, seen: dict[str, list[Marker]], warnings: list[str], disagree: str):
         """The homography from a plane's millimetres to the image, fitted to every marker
-        of ``roles`` seen exactly once on it (None if none is, or if they disagree)."""
-        used = [role for role in roles if len(seen[role]) == 1]
+        of ``roles`` seen exactly once on it (None if none is, or if they disagree).
+
+        A reading places the same markers several times (after the anchor pass, after the
+        regions, after a stand search), so fits are remembered by the exact corners they
+        were made from: the same corners give the same plane without fitting again."""
+        used = tuple(role for role in roles if len(seen[role]) == 1)
         if not used:
             return None
-        src = np.concatenate([self.marker_plane_points(role) for role in used])
         image_pts = [seen[role][0].corners for role in used]
+        key = (used, b"".join(q.tobytes() for q in image_pts))
+        if key not in self._fits:
+            if len(self._fits) >= FITS_REMEMBERED:
+                del self._fits[next(iter(self._fits))]  # the oldest: a past frame's
+            self._fits[key] = self._fit(used, image_pts)
+        h = self._fits[key]
+        if h is None:
+            warnings.append(disagree)
+        return h
+
+    def _fit(self, used: tuple[str, ...], image_pts: list[np.ndarray]) -> np.ndarray | None:
+        """:meth:`_plane_from`'s fit: None when the markers disagree about the plane."""
+        src = np.concatenate([self.marker_plane_points(role) for role in used])
         dst = np.concatenate(image_pts)
         h = fit_homography(src, dst)
         if len(used) == 1:
@@ -183,7 +202,6 @@ class TableGeometry:
         residual = np.linalg.norm(apply_homography(h, src) - dst, axis=1).max()
         # statistics, not numpy: np.median imports numpy.ma (over 1 MB) for a handful of numbers.
         if residual > 0.25 * statistics.median(_shorter_side(q) for q in image_pts):
-            warnings.append(disagree)
             return None
         return h
 
@@ -272,4 +290,5 @@ def _shorter_side(quad: np.ndarray) -> float:
 
 
 def point_list(corners: np.ndarray) -> list[list[float]]:
-    return [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
+    """Image points as plain lists rounded to 0.1 px (the sightings' JSON)."""
+    return [[round(x, 1), round(y, 1)] for x, y in np.asarray(corners, dtype=np.float64).tolist()]
