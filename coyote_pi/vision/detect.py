@@ -14,9 +14,10 @@ is demoted to a candidate. This is how "never guess" is enforced at pixel level.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -39,13 +40,14 @@ class Marker:
     corners: np.ndarray  # (4, 2) float, full-frame pixels
     scale: float = 1.0  # the resolution it was found at (1 = full resolution)
 
-    @property
+    # Cached: the reader compares every marker with every other one (repeats, candidates).
+    @cached_property
     def centre(self) -> np.ndarray:
         return self.corners.mean(axis=0)
 
-    @property
+    @cached_property
     def side_px(self) -> float:
-        return float(np.linalg.norm(self.corners - np.roll(self.corners, 1, axis=0), axis=1).mean())
+        return float(side_lengths(self.corners[None])[0])
 
 
 def no_candidates() -> np.ndarray:
@@ -65,9 +67,21 @@ class Detections:
         self.candidates = np.concatenate([self.candidates, other.candidates])
 
 
+#: Each corner's predecessor round a quadrilateral: ``quad[PREVIOUS]`` is
+#: ``np.roll(quad, 1, axis=0)`` at a fraction of the cost (the reader does it thousands
+#: of times a frame on four points).
+PREVIOUS = [3, 0, 1, 2]
+
+
+def sides(quads: np.ndarray) -> np.ndarray:
+    """The four side lengths of each of (..., 4, 2) quadrilaterals."""
+    d = quads - quads[..., PREVIOUS, :]
+    return np.sqrt((d * d).sum(axis=-1))
+
+
 def side_lengths(quads: np.ndarray) -> np.ndarray:
     """Mean side length of each of (N, 4, 2) quadrilaterals."""
-    return np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
+    return sides(quads).mean(axis=1)
 
 
 # ------------------------------------------------------------------ confirming a read
@@ -99,22 +113,29 @@ def cell_agreement(means: np.ndarray, expected_black: np.ndarray) -> tuple[float
     The margin is each cell's distance from the black/white midpoint towards its
     expected side, divided by the contrast; it is negative for a cell on the wrong side.
     """
-    black = means[expected_black]
-    white = means[~expected_black]
-    contrast = float(white.mean() - black.mean())
+    black = float(means[expected_black].mean())
+    white = float(means[~expected_black].mean())
+    contrast = white - black
     if contrast < MIN_CONTRAST:
         return -1.0, 0.0
-    mid = (float(white.mean()) + float(black.mean())) / 2
-    signed = np.where(expected_black, mid - means, means - mid) / contrast
-    return float(signed.min()), float((signed > 0).mean())
+    signed = np.where(expected_black, -1.0, 1.0) * (means - (white + black) / 2) / contrast
+    return float(signed.min()), float(np.count_nonzero(signed > 0)) / signed.size
+
+
+def bounds(points: np.ndarray, shape, before: int, after: int) -> tuple[int, int, int, int]:
+    """The pixel box (x0, y0, x1, y1) round ``points``, ``before`` pixels wider on the
+    top and left and ``after`` on the bottom and right, cut to a frame of ``shape``. In
+    plain Python: the reader asks for thousands of these a frame, and numpy's per-call
+    cost on four points outweighs the work."""
+    (left, top), (right, bottom) = points.min(axis=0).tolist(), points.max(axis=0).tolist()
+    return (max(math.floor(left) - before, 0), max(math.floor(top) - before, 0),
+            min(math.ceil(right) + after, shape[1]), min(math.ceil(bottom) + after, shape[0]))
 
 
 def cell_means_in_frame(frame: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray | None:
     """:func:`cell_means` for a quad given in full-frame pixels (None if it is off the
     frame), converting only the part of the frame it covers to grey."""
-    h, w = frame.shape[:2]
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
-    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 3, (w, h))
+    x0, y0, x1, y1 = bounds(corners, frame.shape, 2, 3)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return None
     return cell_means(to_gray(frame[y0:y1, x0:x1]), corners - (x0, y0), cells)
@@ -124,9 +145,7 @@ def cell_colours(frame: np.ndarray, corners: np.ndarray, cols: int, rows: int) -
     """Mean BGR colour of each of ``rows`` x ``cols`` cells of the quad ``corners``
     (full-frame pixels, clockwise from the top-left), shape (rows, cols, 3); None if the
     quad is off the frame."""
-    h, w = frame.shape[:2]
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
-    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 3, (w, h))
+    x0, y0, x1, y1 = bounds(corners, frame.shape, 2, 3)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return None
     n = _SAMPLES_PER_CELL
@@ -162,10 +181,8 @@ def refine_corners(frame: np.ndarray, corners: np.ndarray, scale: float) -> np.n
     side = float(side_lengths(corners[None])[0])
     # The window must reach the true corner (about one pixel of the small copy away) but
     # stay within the marker's border module: wider windows settle on the wrong corner.
-    half = int(np.clip(round(1.5 / scale), 2, max(2, side / 7)))
-    h, w = frame.shape[:2]
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2 * half, 0)
-    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 2 * half + 1, (w, h))
+    half = int(min(max(round(1.5 / scale), 2), max(2, side / 7)))
+    x0, y0, x1, y1 = bounds(corners, frame.shape, 2 * half, 2 * half + 1)
     patch = to_gray(frame[y0:y1, x0:x1])
     points = (corners - (x0, y0)).astype(np.float32).reshape(-1, 1, 2)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
@@ -318,8 +335,9 @@ class ArucoDetector:
         gray = to_gray(frame_bgr[y0:y1, x0:x1])
         scale = float(np.clip(ROI_STICKER_PX / max(sticker_px, 1.0), 0.5, 2.0))
         if abs(scale - 1.0) > 0.1:
-            interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-            gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=interpolation)
+            # Linear, not area: area averaging costs ten times as much at the usual
+            # non-integer scales and read no more markers on the bench's frames.
+            gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
         else:
             scale = 1.0
         expected = sticker_px * scale

@@ -21,17 +21,14 @@ card region *and* in the stand's plane; two different cards in one place, one ca
 two places, a marker-shaped thing that cannot be decoded - each is reported as such,
 with no value.
 
-What a reading says is the plain data of :mod:`~coyote_pi.vision.reading`. The reader
-itself stays one module, over 600 lines: its passes, the geometry of stands and mat and
-the assignment share one :class:`TableReader`'s markers, planes and thresholds, and each
-decision (a seat's state, a slot's) leans on all three, so split apart they would only
-pass the same state back and forth.
+What a reading says is the plain data of :mod:`~coyote_pi.vision.reading`; where the
+stands, the mat, their card places and slots lie in the image is
+:mod:`~coyote_pi.vision.table_geometry`'s. The reader keeps the passes and the
+decisions: which card is whose, and what each seat and slot truly shows.
 """
 
 from __future__ import annotations
 
-import statistics
-from dataclasses import dataclass
 from functools import partial
 
 import cv2
@@ -40,7 +37,6 @@ import numpy as np
 from coyote_pi.cards import ALL_CARDS, display_name
 from coyote_pi.vision.artwork import empty_patch_cells
 from coyote_pi.vision.detect import (
-    STAND_KINDS,
     ArucoDetector,
     Detections,
     Marker,
@@ -50,15 +46,12 @@ from coyote_pi.vision.detect import (
     expected_cells,
     pattern_agreement,
 )
-from coyote_pi.vision.geometry import apply_homography, fit_homography, square_corners
+from coyote_pi.vision.geometry import apply_homography, square_corners
 from coyote_pi.vision.markerset import (
     COYOTE_ROLE,
-    LOCATORS,
-    SEATS,
     SLOTS,
     MarkerSet,
     load_markers,
-    locator_role,
     role_kind,
     role_subject,
     slot_role,
@@ -67,18 +60,11 @@ from coyote_pi.vision.markerset import (
 )
 from coyote_pi.vision.reading import CoyoteRead, SeatRead, Sighting, SlotRead, TableReading
 from coyote_pi.vision.states import SeatState, SlotState
+from coyote_pi.vision.table_geometry import Stand, TableGeometry, image_box, point_list
 
 METHODS = ("tuned", "opencv-default")
 #: Width (pixels) of the shrunken copy the anchors are found in.
 ANCHOR_PASS_WIDTH = 768
-#: A candidate quad counts as "an unreadable sticker" when its size is within this
-#: factor of the sticker expected at that place.
-CANDIDATE_SIZE_RANGE = (0.5, 1.8)
-#: ... and it is about square in its plane (shortest side over longest at least this).
-CANDIDATE_MIN_SQUARENESS = 0.6
-#: A marker read in a plane (stand face, mat) must map to a square this close to its
-#: printed size there (ratio of each side), or it is not lying in that plane.
-PLANE_FIT_RANGE = (0.6, 1.6)
 #: A slot's marker that is not decoded still counts as visible when this share of its
 #: cells, sampled where the mat says it is, matches its pattern; at or below the second
 #: share it counts as hidden (a face-down card), and in between as partly covered.
@@ -98,10 +84,6 @@ BACK_SAMPLE_MM = (44.0, 72.0)
 #: any other stand; it is "in the centre" when it lies on the mat (on its Coyote spot).
 COYOTE_SEAT_MM = 160.0
 COYOTE_SEAT_MARGIN_MM = 60.0
-#: A stand's stickers are looked for first where they are when the card stands this
-#: close (mm) to its place: the region holding both prints is then no larger than the
-#: one a single print needed with the whole slack.
-STICKER_SLACK_MM = 6.0
 #: The stand search looks this far (degrees, round the mat) beyond the found stands on
 #: either side of a missing one: its markers lie between their feet, and a stand's
 #: height moves them a few degrees in the image.
@@ -109,13 +91,6 @@ SEARCH_MARGIN_DEG = 10.0
 #: Two prints of one code belong to one card when one lies within this distance (card
 #: millimetres, its centre) of where the other says the card's other print is.
 PRINT_PAIR_MM = 8.0
-
-
-@dataclass(frozen=True)
-class _Stand:
-    seat: int
-    to_image: np.ndarray  # stand mm -> image px
-    to_plane: np.ndarray
 
 
 class TableReader:
@@ -142,6 +117,7 @@ class TableReader:
         if thorough not in ("auto", "always", "never"):
             raise ValueError(f"thorough must be auto, always or never, not {thorough!r}")
         self.markers = markers or load_markers(scheme)
+        self.geometry = TableGeometry(self.markers)
         self.scheme = self.markers.scheme
         self.expected_seats = tuple(sorted(seats)) if seats is not None else None
         self.method = method
@@ -173,10 +149,10 @@ class TableReader:
     def _fast_pass(self, frame: np.ndarray) -> Detections:
         h, w = frame.shape[:2]
         detections = self._aruco.anchors(frame, _anchor_factor(w))
-        stands, mat = self._locate(detections.markers, warnings=[])
+        stands, mat = self.geometry.locate(detections.markers, warnings=[])
         # Each region with the test that says its reading is done: a seat is done when it
         # shows a card, a slot when it shows a card or its own marker.
-        regions = [(*self._slot_region(mat, slot, (w, h)), partial(_has_card_or, slot_role(slot)))
+        regions = [(*self.geometry.slot_region(mat, slot, (w, h)), partial(_has_card_or, slot_role(slot)))
                    for slot in SLOTS] if mat is not None else []
         detections.extend(self._read_stands(frame, stands.values()))
         for box, sticker_px, enough in regions:
@@ -192,7 +168,9 @@ class TableReader:
             # The stickers' own places first (small, so the detector sees them at their
             # best; both prints at once, so two that disagree are seen to), then the whole
             # card place for a card not where it should be.
-            for box, sticker_px in (self._stand_sticker_region(stand, (w, h)), self._stand_card_region(stand, (w, h))):
+            regions = (self.geometry.stand_sticker_region(stand, (w, h)),
+                       self.geometry.stand_card_region(stand, (w, h)))
+            for box, sticker_px in regions:
                 read = self._aruco.region(frame, box, sticker_px, _has_card) if box else None
                 if read is not None:
                     found.extend(read)
@@ -214,7 +192,7 @@ class TableReader:
         detections = Detections([], np.zeros((0, 4, 2)))
         for box in self._search_boxes(frame.shape, found, anchors):
             detections.extend(self._aruco.stands(frame, factor, box))
-        stands, _ = self._locate(detections.markers, warnings=[])
+        stands, _ = self.geometry.locate(detections.markers, warnings=[])
         detections.extend(self._read_stands(frame, [s for seat, s in stands.items() if seat not in found]))
         return detections
 
@@ -226,7 +204,7 @@ class TableReader:
         mat's markers), so a tilted or turned camera does not move the wedge off its
         stands. Without the mat, the seats expected, or two stands found, the whole frame
         (``[None]``)."""
-        stands, mat = self._locate(anchors, warnings=[])
+        stands, mat = self.geometry.locate(anchors, warnings=[])
         stands = {seat: s for seat, s in stands.items() if seat in found}
         expected = self.expected_seats or ()
         if mat is None or len(stands) < 2 or not expected:
@@ -253,141 +231,11 @@ class TableReader:
                 return [None]
             turns = angle[after] - margin + np.linspace(0.0, sweep + 2 * margin, 24)
             ring = np.concatenate([np.stack([r * np.cos(turns), r * np.sin(turns)], axis=1) for r in (near, far)])
-            box = _box(apply_homography(mat, ring), (w, h), pad=0)
+            box = image_box(apply_homography(mat, ring), (w, h), pad=0)
             if box:
                 boxes.append(box)
         # Wedges that together cover most of the frame are read as one: they overlap.
         return boxes if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) < 0.8 * w * h else [None]
-
-    # ------------------------------------------------------------------ geometry
-
-    def _sticker_region(self, to_image: np.ndarray, centre_mm, reach_mm, sticker_centre_mm, size):
-        """Image box around ``centre_mm`` (in the plane ``to_image`` maps from) give or
-        take ``reach_mm`` (one length, or one along each axis), and the shorter side in
-        pixels of a card sticker at ``sticker_centre_mm``."""
-        box = _box(apply_homography(to_image, _rectangle(centre_mm, np.broadcast_to(reach_mm, 2))), size)
-        sticker = apply_homography(to_image, square_corners(sticker_centre_mm, self.markers.size_mm["card"]))
-        return box, _shorter_side(sticker)
-
-    def _stand_needs(self) -> np.ndarray:
-        """The corners (stand millimetres) of the part of a stand's board the reader
-        needs to see: both markers with their quiet zones and the place a card counts in."""
-        layout, card = self.markers.stand, self.markers.card
-        us, vs = [layout.card_centre_u - card.width / 2 - layout.card_slack,
-                  layout.card_centre_u + card.width / 2 + layout.card_slack], [layout.card_bottom_v,
-                                                                                 layout.card_bottom_v + card.height]
-        for role in (stand_role(1), stand_right_role(1)):
-            (u, v), half = self.markers.stand_marker_centre(role), self.markers.sticker_mm(role) / 2
-            us += [u - half, u + half]
-            vs += [v - half, v + half]
-        return np.array([(min(us), max(vs)), (max(us), max(vs)), (max(us), min(vs)), (min(us), min(vs))])
-
-    def _stand_print_centres(self) -> list[tuple[float, float]]:
-        """Where a card standing upright in its place has its stickers, in stand millimetres."""
-        layout, card = self.markers.stand, self.markers.card
-        middle_v = layout.card_bottom_v + card.height / 2
-        return [(layout.card_centre_u + x, middle_v + y) for (x, y), _ in self.markers.card_print_places()]
-
-    def _stand_sticker_region(self, stand: _Stand, size):
-        """Where a card standing upright in its place, give or take :data:`STICKER_SLACK_MM`,
-        has its stickers (all its prints; a card further off is read in its whole place)."""
-        prints = np.array(self._stand_print_centres())
-        centre = prints.mean(axis=0)
-        reach = self.markers.sticker_mm("card:0") / 2 + STICKER_SLACK_MM + np.abs(prints - centre).max(axis=0)
-        return self._sticker_region(stand.to_image, centre, reach, prints[0], size)
-
-    def _stand_card_region(self, stand: _Stand, size):
-        """The whole place where a card counts as this seat's (see :meth:`_place_in_stand`):
-        a card put in upside down or a little off its place is still read there, so an
-        unread seat never needs the whole frame."""
-        layout, card = self.markers.stand, self.markers.card
-        centre = (layout.card_centre_u, layout.card_bottom_v + card.height / 2)
-        reach = (card.width / 2 + layout.card_slack, card.height / 2 + layout.card_slack)
-        return self._sticker_region(stand.to_image, centre, reach, self._stand_print_centres()[0], size)
-
-    def _slot_region(self, mat: np.ndarray, slot: str, size):
-        """A whole slot: a card on it may lie either way up, and the slot's own marker
-        is in its middle."""
-        layout = self.markers.mat
-        reach = max(layout.slot_width, layout.slot_height) / 2 + 4
-        return self._sticker_region(mat, layout.slots[slot], reach, layout.slots[slot], size)
-
-    def _marker_plane_points(self, role: str) -> np.ndarray:
-        """The printed corners of an anchor marker in its own plane's millimetres."""
-        kind, size = role_kind(role), self.markers.marker_mm(role)
-        if kind in STAND_KINDS:
-            return square_corners(self.markers.stand_marker_centre(role), size)
-        if kind == "mat":
-            return square_corners(self.markers.mat.locators[role_subject(role)], size)
-        return square_corners(self.markers.mat.slots[role_subject(role)], size)
-
-    def _locate(self, markers: list[Marker], warnings: list[str]):
-        """Stand homographies by seat, and the mat's homography (or None)."""
-        stands: dict[int, _Stand] = {}
-        by_role: dict[str, list[Marker]] = {}
-        for m in markers:
-            if m.role and role_kind(m.role) in (*STAND_KINDS, "mat", "slot"):
-                by_role.setdefault(m.role, []).append(m)
-        for seat in SEATS:
-            roles = (stand_role(seat), stand_right_role(seat))
-            seen = {role: by_role.get(role, []) for role in roles}
-            if any(len(found) > 1 for found in seen.values()):
-                warnings.append(f"a marker of stand {seat} is seen more than once; seat {seat} ignored")
-                continue
-            # Either of the stand's two markers places it; both place it more precisely.
-            h = self._plane_from(roles, seen, warnings, f"stand {seat}'s two markers disagree about where it "
-                                                       f"stands; seat {seat} ignored")
-            if h is not None:
-                stands[seat] = _Stand(seat, h, np.linalg.inv(h))
-        mat_roles = [locator_role(n) for n in LOCATORS] + [slot_role(s) for s in SLOTS]
-        seen = {role: by_role.get(role, []) for role in mat_roles}
-        for role, found in seen.items():
-            if len(found) > 1:
-                warnings.append(f"the mat marker {role_subject(role)} is seen {len(found)} times; not used")
-        mat = self._plane_from(mat_roles, seen, warnings, "the mat's markers disagree about where the mat is "
-                                                          "(is it folded?)")
-        return stands, mat
-
-    def _plane_from(self, roles, seen: dict[str, list[Marker]], warnings: list[str], disagree: str):
-        """The homography from a plane's millimetres to the image, fitted to every marker
-        of ``roles`` seen exactly once on it (None if none is, or if they disagree)."""
-        used = [role for role in roles if len(seen[role]) == 1]
-        if not used:
-            return None
-        src = np.concatenate([self._marker_plane_points(role) for role in used])
-        image_pts = [seen[role][0].corners for role in used]
-        dst = np.concatenate(image_pts)
-        h = fit_homography(src, dst)
-        residual = np.linalg.norm(apply_homography(h, src) - dst, axis=1).max()
-        # statistics, not numpy: np.median imports numpy.ma (over 1 MB) for a handful of numbers.
-        if residual > 0.25 * statistics.median(_shorter_side(q) for q in image_pts):
-            warnings.append(disagree)
-            return None
-        return h
-
-    def _in_plane(self, to_plane: np.ndarray, corners: np.ndarray, kind: str) -> tuple[bool, np.ndarray]:
-        """Does a marker lie in this plane? Its printed size tells: mapped into the plane's
-        millimetres, its sides must come out about the printed length."""
-        local = apply_homography(to_plane, corners)
-        sides = np.linalg.norm(local - np.roll(local, 1, axis=0), axis=1) / self.markers.size_mm[kind]
-        return bool(sides.min() >= PLANE_FIT_RANGE[0] and sides.max() <= PLANE_FIT_RANGE[1]), local.mean(axis=0)
-
-    def _place_in_stand(self, stand: _Stand, corners: np.ndarray) -> bool:
-        fits, (u, v) = self._in_plane(stand.to_plane, corners, "card")
-        layout, card = self.markers.stand, self.markers.card
-        slack = layout.card_slack
-        return fits and (abs(u - layout.card_centre_u) <= card.width / 2 + slack
-                         and layout.card_bottom_v - slack <= v <= layout.card_bottom_v + card.height + slack)
-
-    def _slot_at(self, mat_to_plane: np.ndarray, corners: np.ndarray, kind: str = "card") -> str | None:
-        fits, (x, y) = self._in_plane(mat_to_plane, corners, kind)
-        if not fits:
-            return None
-        layout = self.markers.mat
-        for name, (sx, sy) in layout.slots.items():
-            if abs(x - sx) <= layout.slot_width / 2 + 6 and abs(y - sy) <= layout.slot_height / 2 + 6:
-                return name
-        return None
 
     # ---------------------------------------------------------------- assignment
 
@@ -395,13 +243,13 @@ class TableReader:
         warnings: list[str] = []
         markers = _merge(detections.markers)
         candidates = _not_under(detections.candidates, markers)
-        stands, mat = self._locate(markers, warnings)
+        stands, mat = self.geometry.locate(markers, warnings)
         mat_to_plane = None if mat is None else np.linalg.inv(mat)
         sightings: list[Sighting] = []
 
         cards = self._cards_seen([m for m in markers if m.role and role_kind(m.role) == "card"])
         size = (frame.shape[1], frame.shape[0])
-        card_boxes = {seat: self._stand_card_region(stand, size)[0] for seat, stand in stands.items()}
+        card_boxes = {seat: self.geometry.stand_card_region(stand, size)[0] for seat, stand in stands.items()}
         seen_at: dict[str, int] = {}
         for prints in cards:
             seen_at[prints[0].role] = seen_at.get(prints[0].role, 0) + 1
@@ -419,24 +267,24 @@ class TableReader:
             shown = display_name(name)
             if len(places) == 1 and places[0][0] == "seat":
                 seat_cards[places[0][1]].append(prints[0])
-                sightings += [Sighting(f"seat {places[0][1]}: {shown}", "card", _pts(m.corners)) for m in prints]
+                sightings += [Sighting(f"seat {places[0][1]}: {shown}", "card", point_list(m.corners)) for m in prints]
             elif len(places) == 1:
                 slot_cards[places[0][1]].append(prints[0])
-                sightings += [Sighting(f"{places[0][1]}: {shown}", "card", _pts(m.corners), show_label=False)
+                sightings += [Sighting(f"{places[0][1]}: {shown}", "card", point_list(m.corners), show_label=False)
                               for m in prints]
             else:
                 unplaced.append(name)
                 if len(places) > 1:
                     where = " or ".join(f"{kind} {place}" for kind, place in places)
                     warnings.append(f"card {name} lies where it could belong to {where}")
-                sightings += [Sighting(f"unplaced: {shown}", "problem", _pts(m.corners)) for m in prints]
+                sightings += [Sighting(f"unplaced: {shown}", "problem", point_list(m.corners)) for m in prints]
 
         seats: dict[int, SeatRead] = {}
         for seat, stand in sorted(stands.items()):
             seats[seat] = self._seat_result(frame, stand, seat_cards[seat], candidates, duplicates)
             for m in markers:
                 if m.role in (stand_role(seat), stand_right_role(seat)):
-                    sightings.append(Sighting(f"stand {seat}", "anchor", _pts(m.corners)))
+                    sightings.append(Sighting(f"stand {seat}", "anchor", point_list(m.corners)))
         for seat in self.expected_seats or ():
             if seat not in seats:
                 seats[seat] = SeatRead(None, SeatState.NO_STAND, f"stand {seat}'s marker is not in view")
@@ -448,40 +296,31 @@ class TableReader:
         for m in markers:
             if m.role is None:
                 unknown.append(str(m.code))
-                sightings.append(Sighting(f"unknown {m.code}", "unknown", _pts(m.corners)))
+                sightings.append(Sighting(f"unknown {m.code}", "unknown", point_list(m.corners)))
         if mat is None:
             warnings.append("centre mat not found: the centre slots cannot be read")
         for seat, result in seats.items():
             if result.status == SeatState.UNREADABLE:
-                for quad in candidates[self._candidates_in_stand(stands[seat], candidates)]:
-                    sightings.append(Sighting(f"seat {seat}: unreadable", "candidate", _pts(quad)))
+                for quad in candidates[self.geometry.candidates_in_stand(stands[seat], candidates)]:
+                    sightings.append(Sighting(f"seat {seat}: unreadable", "candidate", point_list(quad)))
         return TableReading(
             seats=seats, slots=slots, coyote=coyote, unplaced=sorted(unplaced, key=_card_order),
             duplicates=duplicates, unknown_ids=sorted(set(unknown)), warnings=warnings, scheme=self.scheme,
-            passes=passes, sightings=sightings, card_areas=self._card_areas(stands, mat),
-            stand_outlines={seat: _pts(apply_homography(s.to_image, self._stand_needs())) for seat, s in stands.items()},
+            passes=passes, sightings=sightings, card_areas=self.geometry.card_areas(stands, mat),
+            stand_outlines={seat: point_list(apply_homography(s.to_image, self.geometry.stand_needs()))
+                            for seat, s in stands.items()},
         )
 
-    def _card_areas(self, stands: dict[int, _Stand], mat: np.ndarray | None) -> list[list[list[float]]]:
-        """Each stand's card window and each slot of the mat, as image quadrilaterals."""
-        layout, card, mat_layout = self.markers.stand, self.markers.card, self.markers.mat
-        centre = (layout.card_centre_u, layout.card_bottom_v + card.height / 2)
-        reach = (card.width / 2 + layout.card_slack, card.height / 2 + layout.card_slack)
-        areas = [_quad(stand.to_image, centre, reach) for _, stand in sorted(stands.items())]
-        if mat is not None:
-            slot_reach = (mat_layout.slot_width / 2 + 4, mat_layout.slot_height / 2 + 4)
-            areas += [_quad(mat, mat_layout.slots[slot], slot_reach) for slot in SLOTS]
-        return areas
-
-    def _places(self, stands: dict[int, _Stand], card_boxes, mat_to_plane, marker: Marker) -> list[tuple[str, int | str]]:
+    def _places(self, stands: dict[int, Stand], card_boxes, mat_to_plane, marker: Marker) -> list[tuple[str, int | str]]:
         """Every place one card print lies in: ("seat", n) and ("slot", name). Only the
         stands whose card place's box (``card_boxes``, by seat) holds the print are
-        tried: the box bounds the very rectangle :meth:`_place_in_stand` accepts."""
+        tried: the box bounds the very rectangle
+        :meth:`~coyote_pi.vision.table_geometry.TableGeometry.place_in_stand` accepts."""
         (x, y) = marker.centre
         seats = [("seat", seat) for seat, box in card_boxes.items()
                  if box and box[0] <= x <= box[2] and box[1] <= y <= box[3]
-                 and self._place_in_stand(stands[seat], marker.corners)]
-        slot = None if mat_to_plane is None else self._slot_at(mat_to_plane, marker.corners)
+                 and self.geometry.place_in_stand(stands[seat], marker.corners)]
+        slot = None if mat_to_plane is None else self.geometry.slot_at(mat_to_plane, marker.corners)
         return seats + ([("slot", slot)] if slot else [])
 
     def _cards_seen(self, prints: list[Marker]) -> list[list[Marker]]:
@@ -517,34 +356,6 @@ class TableReader:
         return bool(np.linalg.norm(seen.mean(axis=0) - (0.0, -2 * below_top)) <= PRINT_PAIR_MM
                     and seen[1, 0] < seen[0, 0])
 
-    def _sticker_sized(self, to_plane: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For (N, 4, 2) image quads: which are about a card sticker's size in the plane,
-        and their centres in the plane's millimetres."""
-        if not len(quads):
-            return np.zeros(0, bool), np.zeros((0, 2))
-        local = apply_homography(to_plane, quads.reshape(-1, 2)).reshape(-1, 4, 2)
-        sides = np.linalg.norm(local - np.roll(local, 1, axis=1), axis=2)
-        ratio = sides.mean(axis=1) / self.markers.size_mm["card"]
-        square = sides.min(axis=1) >= CANDIDATE_MIN_SQUARENESS * sides.max(axis=1)
-        sized = square & (ratio >= CANDIDATE_SIZE_RANGE[0]) & (ratio <= CANDIDATE_SIZE_RANGE[1])
-        return sized, local.mean(axis=1)
-
-    def _candidates_in_stand(self, stand: _Stand, quads: np.ndarray) -> np.ndarray:
-        """Mask of marker-shaped quads of about a sticker's size in a stand's card region."""
-        sized, centres = self._sticker_sized(stand.to_plane, quads)
-        layout, card = self.markers.stand, self.markers.card
-        slack = layout.card_slack
-        return (sized & (np.abs(centres[:, 0] - layout.card_centre_u) <= card.width / 2 + slack)
-                & (centres[:, 1] >= layout.card_bottom_v - slack)
-                & (centres[:, 1] <= layout.card_bottom_v + card.height + slack))
-
-    def _candidates_on_slot(self, mat_to_plane: np.ndarray, quads: np.ndarray, slot: str) -> np.ndarray:
-        sized, centres = self._sticker_sized(mat_to_plane, quads)
-        layout = self.markers.mat
-        sx, sy = layout.slots[slot]
-        return (sized & (np.abs(centres[:, 0] - sx) <= layout.slot_width / 2)
-                & (np.abs(centres[:, 1] - sy) <= layout.slot_height / 2))
-
     def _seat_result(self, frame, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
         seat = stand.seat
         names = sorted({role_subject(m.role) for m in found}, key=_card_order)
@@ -557,14 +368,14 @@ class TableReader:
         # "missing" is said only on proof: the patch a card would hide is in full view.
         if self._empty_patch_visible(frame, stand):
             return SeatRead(None, SeatState.MISSING, f"stand {seat} is empty: its empty-stand patch is in full view")
-        if self._candidates_in_stand(stand, candidates).any():
+        if self.geometry.candidates_in_stand(stand, candidates).any():
             return SeatRead(None, SeatState.UNREADABLE,
                             f"a sticker in stand {seat} cannot be read (covered, blurred or glared)")
         return SeatRead(None, SeatState.COVERED,
                         f"no card read in stand {seat}, but its empty-stand patch is hidden (a hand, glare, "
                         f"a card put in wrongly)")
 
-    def _empty_patch_visible(self, frame: np.ndarray, stand: _Stand) -> bool:
+    def _empty_patch_visible(self, frame: np.ndarray, stand: Stand) -> bool:
         """Is the stand's empty-stand patch (printed where a card hides it) seen whole?"""
         layout = self.markers.stand
         corners = apply_homography(stand.to_image, square_corners(layout.empty_patch_centre, layout.empty_patch_side))
@@ -587,9 +398,9 @@ class TableReader:
         compared with its pattern (a face-down card shows none of it)."""
         mat_to_plane = np.linalg.inv(mat)
         role = slot_role(slot)
-        if any(m.role == role and self._slot_at(mat_to_plane, m.corners, "slot") == slot for m in markers):
+        if any(m.role == role and self.geometry.slot_at(mat_to_plane, m.corners, "slot") == slot for m in markers):
             return "decoded"
-        corners = apply_homography(mat, self._marker_plane_points(role))
+        corners = apply_homography(mat, self.geometry.marker_plane_points(role))
         agreement = pattern_agreement(frame, corners, expected_cells(self.markers, role))
         if agreement >= SLOT_VISIBLE_AGREEMENT:
             return "visible"
@@ -626,7 +437,7 @@ class TableReader:
                 result = SlotRead(SlotState.EMPTY)
             elif cover == "partly":
                 result = SlotRead(SlotState.UNCLEAR, None, f"the {slot} slot is partly covered")
-            elif self._candidates_on_slot(mat_to_plane, candidates, slot).any():
+            elif self.geometry.candidates_on_slot(mat_to_plane, candidates, slot).any():
                 result = SlotRead(SlotState.UNCLEAR, None,
                                   f"something on the {slot} slot looks like a sticker but cannot be read")
             elif self._glare_share(frame, mat, slot) > SLOT_GLARE_SHARE:
@@ -643,7 +454,8 @@ class TableReader:
             label = f"{slot}: {result.state.replace('_', ' ')}"
             if result.card:
                 label += f" {display_name(result.card)}"
-            sightings.append(Sighting(label, "slot" if result.state != SlotState.UNCLEAR else "problem", _pts(outline)))
+            kind = "slot" if result.state != SlotState.UNCLEAR else "problem"
+            sightings.append(Sighting(label, kind, point_list(outline)))
         return results
 
     def _coyote(self, markers, stands, mat, mat_to_plane, warnings, sightings) -> CoyoteRead:
@@ -671,7 +483,7 @@ class TableReader:
             else:
                 result = CoyoteRead("table")
         where = {"centre": "centre", "seat": f"seat {result.seat}", "table": "table"}[result.place]
-        sightings.append(Sighting(f"Coyote card: {where}", "anchor", _pts(marker.corners)))
+        sightings.append(Sighting(f"Coyote card: {where}", "anchor", point_list(marker.corners)))
         return result
 
 
@@ -716,33 +528,6 @@ def _not_under(quads: np.ndarray, markers: list[Marker]) -> np.ndarray:
     for m in markers:
         keep &= np.linalg.norm(centres - m.centre, axis=1) >= 0.5 * m.side_px
     return quads[keep]
-
-
-def _box(points: np.ndarray, size, pad: int = 6) -> tuple[int, int, int, int] | None:
-    w, h = size
-    x0, y0 = np.floor(points.min(axis=0)).astype(int) - pad
-    x1, y1 = np.ceil(points.max(axis=0)).astype(int) + pad
-    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
-    return (x0, y0, x1, y1) if x1 - x0 >= 16 and y1 - y0 >= 16 else None
-
-
-def _rectangle(centre_mm, reach_mm) -> np.ndarray:
-    """The corners of ``centre_mm`` give or take ``reach_mm`` (along u, along v)."""
-    (cx, cy), (ru, rv) = centre_mm, reach_mm
-    return np.array([(cx - ru, cy - rv), (cx + ru, cy - rv), (cx + ru, cy + rv), (cx - ru, cy + rv)])
-
-
-def _quad(to_image: np.ndarray, centre_mm, reach_mm) -> list[list[float]]:
-    """That rectangle of a plane, in the image."""
-    return _pts(apply_homography(to_image, _rectangle(centre_mm, reach_mm)))
-
-
-def _shorter_side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).min())
-
-
-def _pts(corners: np.ndarray) -> list[list[float]]:
-    return [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
 
 
 def _card_order(name: str) -> int:
