@@ -211,7 +211,7 @@ def test_a_hung_camera_is_announced_and_the_cards_go_by_the_buttons(tmp_path):
             never.wait()
 
     try:
-        played = play(table_config(tmp_path, 2), sim=SimOptions(seed=2, fingers="queue"), timeout=60,
+        played = play(table_config(tmp_path, 2), sim=SimOptions(seed=2, fingers="queue"), timeout=180,
                       camera=lambda scene: GuardedCamera(FrozenCamera(), timeout=0.2, restarts=1))
     finally:
         never.set()

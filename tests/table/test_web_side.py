@@ -271,8 +271,10 @@ def test_settings_left_while_the_table_waits_between_games_are_taken_for_the_nex
     with running_table(web_config(tmp_path, 2, start=None), fast_sim(players=False)) as (rig, spy):
         spy.wait_for(lambda p: p.setup == ("start", None))
         requests.mkdir(exist_ok=True)
-        (requests / "settings.toml").write_text("[table]\nmessage_seconds = 3\n")
-        deadline = time.monotonic() + 10
+        # Written whole and renamed into place, as the page writes it (the table may look at any moment).
+        (requests / "settings.toml.tmp").write_text("[table]\nmessage_seconds = 3\n")
+        (requests / "settings.toml.tmp").rename(requests / "settings.toml")
+        deadline = time.monotonic() + 30
         while (requests / "settings.toml").exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert rig.controller.pacing.message_seconds == 3 and rig.controller.camera.pacing.message_seconds == 3
