@@ -193,7 +193,7 @@ def _run_table(args, config, devices_config) -> int:
             rig = _open_real(config, devices_config, table, None if resumption.skipped is None else resumption.skipped.stem,
                              args.config)
         try:
-            _stop_on_sigterm(rig.controller)
+            signals = _stop_on_signals(rig.controller)
             rig.run(until_over=args.sim and args.scripted)
         finally:
             rig.close()
@@ -202,6 +202,8 @@ def _run_table(args, config, devices_config) -> int:
     finally:
         if page is not None and (trouble := page.stop()) is not None:
             print(f"coyote-pi run --sim: {trouble}", file=sys.stderr)
+    if signal.SIGINT in signals:
+        return 130  # as a shell reports a command ended by Ctrl-C
     game = rig.controller.game
     if game is not None and game.winner is not None:
         print(f"seat {game.winner} wins; record {rig.controller.table.path} "
@@ -281,7 +283,18 @@ def _open_sim(args, config, devices_config, resumption):
     return rig
 
 
-def _stop_on_sigterm(controller) -> None:
-    """systemd stops the service with SIGTERM: end the loop cleanly (the record is safe anyway)."""
+def _stop_on_signals(controller) -> list[int]:
+    """SIGTERM (systemd stopping the service) and SIGINT (Ctrl-C) end the loop cleanly
+    rather than raising in the middle of whatever the loop is doing (a lock held, a
+    write half made, a worker never joined). The stop is asked from a new thread: the
+    handler runs on the loop's own thread, which may hold the queue's lock just then.
+    Returns the list the signals received are noted in."""
+    received: list[int] = []
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, lambda signum, frame: controller.stop())
+        def stop(signum, frame) -> None:
+            received.append(signum)
+            threading.Thread(target=controller.stop, name="stop on a signal", daemon=True).start()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+    return received
