@@ -18,12 +18,15 @@ DEMO_WEB ?= 127.0.0.1:8080
 PI_OS_RELEASES := bookworm trixie
 PI_CONSTRAINTS := coyote_pi/pi/constraints
 PI_OS_VENVS    := $(PI_OS_RELEASES:%=.venv-%)
-# The tests that import numpy, Pillow, OpenCV, luma or gpiozero (the rules engine and
-# the installer need none of them), with one chunk of each vision sweep instead of all
-# 28 (the sweep alone is a third of `make test`): the whole CI stays within 30 minutes.
-# And the web page's tests but those in a browser: the page runs on the release's Python.
-PI_OS_TESTS ?= tests/devices tests/table tests/sim tests/vision tests/web tests/pi/test_pi_doctor.py tests/test_cli.py \
-               tests/test_memory.py tests/test_packaging.py -k "(not test_sweep or [0]) and not test_browser"
+# The tests that meet numpy, Pillow, OpenCV, luma or gpiozero most directly (devices,
+# vision with one chunk of each sweep, the controller, the renderer and camera of the
+# simulation), the web page's tests but the browser ones (it runs on the release's
+# Python), and the demo below, which plays a whole game through all of them: the whole
+# CI (`make test` first) stays within 30 minutes on 2 cores.
+PI_OS_TESTS ?= tests/devices tests/vision tests/web tests/sim/test_render.py tests/sim/test_camera.py \
+               tests/table/test_controller.py tests/table/test_web_side.py tests/pi/test_pi_doctor.py \
+               tests/test_cli.py tests/test_memory.py tests/test_packaging.py \
+               -k "(not test_sweep or [0]) and not test_browser"
 
 .PHONY: all demo test test-pi-os bench golden venv system-deps install uninstall clean
 
