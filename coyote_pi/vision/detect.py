@@ -234,8 +234,11 @@ ANCHOR_PARAMS = dict(
 #: Regions of interest are scaled so that the expected sticker is about this many
 #: pixels on its shorter side before detection; the parameters below are tuned for it.
 ROI_STICKER_PX = 44.0
+#: Outlines in a region with sides shorter than this share of the expected sticker's
+#: are not decoded (a sticker seen obliquely keeps well over half its side).
+ROI_SMALLEST_SHARE = 0.4
+#: (``minMarkerPerimeterRate`` is set per region from it: see :meth:`ArucoDetector.region`.)
 ROI_PARAMS = dict(
-    minMarkerPerimeterRate=0.1,
     maxMarkerPerimeterRate=4.0,
     minDistanceToBorder=1,
     errorCorrectionRate=0.0,
@@ -345,7 +348,14 @@ class ArucoDetector:
         candidate_px = (0.5 * expected, 2.5 * expected)
         found = Detections([], no_candidates())
         padded = padded_gray(gray)
+        # OpenCV decodes every square outline it finds, and a card's back pattern or busy
+        # art gives dozens far smaller than a sticker (a face-down card's slot cost ten
+        # times more than a face-up one's): let it skip those before decoding them.
+        smallest_perimeter = 4 * ROI_SMALLEST_SHARE * expected
         for detector in self._roi:
+            params = detector.getDetectorParameters()
+            params.minMarkerPerimeterRate = smallest_perimeter / max(padded.image.shape)
+            detector.setDetectorParameters(params)
             found.extend(self._collect(frame_bgr, detect_padded(detector, padded), scale, (x0, y0),
                                        candidate_px=candidate_px))
             if enough(found.markers):
