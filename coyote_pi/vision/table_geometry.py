@@ -210,7 +210,7 @@ class TableGeometry:
         millimetres, its sides must come out about the printed length."""
         local = apply_homography(to_plane, corners)
         ratios = sides(local) / self.markers.size_mm[kind]
-        return bool(ratios.min() >= PLANE_FIT_RANGE[0] and ratios.max() <= PLANE_FIT_RANGE[1]), local.mean(axis=0)
+        return bool(ratios.min() >= PLANE_FIT_RANGE[0] and ratios.max() <= PLANE_FIT_RANGE[1]), local.sum(axis=0) / 4
 
     def place_in_stand(self, stand: Stand, corners: np.ndarray) -> bool:
         fits, (u, v) = self.in_plane(stand.to_plane, corners, "card")
