@@ -96,13 +96,16 @@ CELL_MARGIN = 0.12
 MIN_CONTRAST = 18.0
 
 
-def cell_means(gray: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray:
+def cell_means(image: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray:
     """Mean grey level of each of ``cells`` x ``cells`` cells of the quad ``corners``
-    (given in ``gray``'s pixel coordinates), ignoring a fifth of each cell at its edges."""
+    (given in the grey or BGR ``image``'s pixel coordinates), ignoring a fifth of each
+    cell at its edges. A BGR image is turned grey after the warp: a few hundred pixels,
+    not the thousands round the quad."""
     side = cells * _SAMPLES_PER_CELL
     square = np.float32([(0, 0), (side, 0), (side, side), (0, side)])
     warp = cv2.getPerspectiveTransform(np.float32(corners), square)
-    patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    patch = to_gray(cv2.warpPerspective(image, warp, (side, side), flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE))
     inner = patch.reshape(cells, _SAMPLES_PER_CELL, cells, _SAMPLES_PER_CELL)[:, 1:-1, :, 1:-1]
     # A sum and a division: ``mean`` costs several times more in numpy's Python layer,
     # and the reader samples hundreds of markers a frame.
@@ -140,11 +143,11 @@ def bounds(points: np.ndarray, shape, before: int, after: int) -> tuple[int, int
 
 def cell_means_in_frame(frame: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray | None:
     """:func:`cell_means` for a quad given in full-frame pixels (None if it is off the
-    frame), converting only the part of the frame it covers to grey."""
+    frame), warping only the part of the frame it covers."""
     x0, y0, x1, y1 = bounds(corners, frame.shape, 2, 3)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return None
-    return cell_means(to_gray(frame[y0:y1, x0:x1]), corners - (x0, y0), cells)
+    return cell_means(frame[y0:y1, x0:x1], corners - (x0, y0), cells)
 
 
 def cell_colours(frame: np.ndarray, corners: np.ndarray, cols: int, rows: int) -> np.ndarray | None:
@@ -246,6 +249,8 @@ ANCHOR_PARAMS = dict(
 #: Regions of interest are scaled so that the expected sticker is about this many
 #: pixels on its shorter side before detection; the parameters below are tuned for it.
 ROI_STICKER_PX = 44.0
+#: The least and greatest scale a region is read at.
+ROI_SCALES = (0.5, 2.0)
 #: Outlines in a region with sides shorter than this share of the expected sticker's
 #: are not decoded (a sticker seen obliquely keeps well over half its side).
 ROI_SMALLEST_SHARE = 0.4
@@ -348,7 +353,7 @@ class ArucoDetector:
         are tried in turn until ``enough`` is satisfied with the markers found."""
         x0, y0, x1, y1 = box
         part = frame_bgr[y0:y1, x0:x1]
-        scale = float(np.clip(ROI_STICKER_PX / max(sticker_px, 1.0), 0.5, 2.0))
+        scale = float(np.clip(ROI_STICKER_PX / max(sticker_px, 1.0), *ROI_SCALES))
         if abs(scale - 1.0) > 0.1:
             # Linear, not area: area averaging costs ten times as much at the usual
             # non-integer scales and read no more markers on the bench's frames. Shrunk

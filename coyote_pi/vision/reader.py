@@ -168,14 +168,19 @@ class TableReader:
             # The stickers' own places first (small, so the detector sees them at their
             # best; both prints at once, so two that disagree are seen to), then the whole
             # card place for a card not where it should be.
-            regions = (self.geometry.stand_sticker_region(stand, (w, h)),
-                       self.geometry.stand_card_region(stand, (w, h)))
-            for box, sticker_px in regions:
-                read = self._aruco.region(frame, box, sticker_px, _has_card) if box else None
-                if read is not None:
-                    found.extend(read)
-                    if _has_card(read.markers):
-                        break
+            box, sticker_px = self.geometry.stand_sticker_region(stand, (w, h))
+            read = self._aruco.region(frame, box, sticker_px, _has_card) if box else None
+            if read is not None:
+                found.extend(read)
+                if _has_card(read.markers):
+                    continue
+            # A stand whose empty-stand patch is in full view holds no card in its place:
+            # one threshold window over the whole place is enough to find one lying off
+            # it. A covered stand gets every window.
+            enough = _anything if self._empty_patch_visible(frame, stand) else _has_card
+            box, sticker_px = self.geometry.stand_card_region(stand, (w, h))
+            if box:
+                found.extend(self._aruco.region(frame, box, sticker_px, enough))
         return found
 
     def _stands_not_found(self, reading: TableReading) -> bool:
@@ -499,6 +504,10 @@ def _chroma_share(colours: np.ndarray, rgb: tuple[int, int, int]) -> float:
 def _anchor_factor(width: int) -> int:
     """How much the anchor pass shrinks a frame ``width`` pixels wide."""
     return max(1, round(width / ANCHOR_PASS_WIDTH))
+
+
+def _anything(found: list[Marker]) -> bool:
+    return True
 
 
 def _has_card(found: list[Marker]) -> bool:
