@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 
 from coyote_pi.vision.annotate import annotate, summary_lines
-from coyote_pi.vision.framing import framing_advice, framing_problems
+from coyote_pi.vision.framing import FramingProblem, framing_advice, framing_problems
 from coyote_pi.vision.image_file import ImageError, load_image
 from coyote_pi.vision.markerset import SCHEMES, load_markers
 from coyote_pi.vision.reader import TableReader, as_bgr
@@ -56,7 +56,7 @@ def _annotate_path(out: Path, image: Path, several: bool) -> Path:
     return out.with_name(f"{out.stem}-{image.stem}{out.suffix or '.png'}")
 
 
-def _report(path: Path, reading, framing: dict[int, str]) -> str:
+def _report(path: Path, reading, framing: dict[int, FramingProblem]) -> str:
     lines = [f"{path}:"]
     for line in summary_lines(reading):
         lines.append(f"  {line}")
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             data = reading.to_dict()
             del data["sightings"]
-            print(json.dumps({"image": str(path), **data, "framing": {str(s): w for s, w in framing.items()}}))
+            print(json.dumps({"image": str(path), **data, "framing": {str(s): p.words for s, p in framing.items()}}))
         else:
             print(_report(path, reading, framing))
         if args.annotate:

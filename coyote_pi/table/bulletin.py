@@ -10,7 +10,7 @@ module writes into the bulletin folder (a tmpfs on the Pi: ``/run/coyote-pi/publ
      "public": {...},   # engine.views.public_view(game)
      "screen": {"title": "...", "big": "...", "lines": [...], "page": [1, 3]},
      "log": [...],      # the last 30 play-by-play lines
-     "camera": "ok",    # ok | restarting | manual
+     "camera": "ok",    # ok | restarting | manual (coyote_pi.table.camera_states)
      "web": {"url": "http://coyote-pi.local/", "pin": {"salt": ..., "sha256": ..., "expires": ...}}}
 
 Hidden information: :class:`Bulletin` is fed only what is public by construction. It
@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import OVER
 from coyote_pi.engine.views import open_round, public_view
-from coyote_pi.table import stages
+from coyote_pi.table import camera_states, stages
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.presenter import Listener
 
@@ -113,11 +113,11 @@ def table_facts(controller: Controller) -> TableFacts:
 
 def _camera_status(controller: Controller) -> str:
     if not controller.camera.present or (controller.stage in stages.WAITS and controller.is_manual()):
-        return "manual"
+        return camera_states.MANUAL
     wait = controller.camera.wait
     if wait is not None and any(problem.key == "problem.camera_hung" for problem in wait.problems):
-        return "restarting"
-    return "ok"
+        return camera_states.RESTARTING
+    return camera_states.OK
 
 
 def write_atomically(path: Path, data: bytes) -> None:

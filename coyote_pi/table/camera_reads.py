@@ -46,6 +46,13 @@ class CameraResult:
     frame: object | None = None
     hung: bool = False  #: the error is a capture that overran its deadline
 
+    @property
+    def frame_size(self) -> tuple[int, int] | None:
+        """The frame's (width, height); None without a frame, or when it is not an image
+        (the scene camera double's frames are the scenes themselves)."""
+        shape = getattr(self.frame, "shape", None)
+        return None if shape is None else (shape[1], shape[0])
+
 
 class CameraWorker:
     """Captures and reads one frame per request on its own thread; results go to ``out``."""

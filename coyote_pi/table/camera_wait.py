@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from coyote_pi.vision.framing import EDGE, MISSING, framing_problems
 from coyote_pi.vision.states import SeatState, SlotState
 
 DEAL, EXTRA, REVEAL, DRAW, STANDS = "deal", "extra", "reveal", "draw", "stands"
@@ -231,6 +232,18 @@ def look_draw(reading) -> Look:
 def stands_seen(reading) -> int:
     """How many seat stands the camera sees (setup offers it as the number of players)."""
     return sum(1 for read in reading.seats.values() if read.status != SeatState.NO_STAND)
+
+
+#: How setup names a stand that :func:`~coyote_pi.vision.framing.framing_problems` names.
+_FRAMING_KEYS = {MISSING: "setup.stand_missing", EDGE: "setup.stand_edge"}
+
+
+def stand_framing(reading, frame_size: tuple[int, int]) -> tuple[Problem, ...]:
+    """The stands missing (among seats 1 up to the highest found) or too near an edge of
+    a ``frame_size`` (width, height) frame, as setup says them: by the rule of ``coyote-pi
+    doctor``, one short line per stand, no card."""
+    return tuple(Problem.of(_FRAMING_KEYS[problem.kind], seat=seat)
+                 for seat, problem in sorted(framing_problems(reading, frame_size).items()))
 
 
 class CameraWait:

@@ -457,8 +457,7 @@ class Controller:
             return  # the flow moved on while this frame was read
         wait, settled = taken
         if wait.name == camera_wait.STANDS:
-            if settled and self.setup.count_stands(settled):
-                self.stands = settled
+            setup_wizard.on_stands(self, settled, result)
             return
         card_waits.on_reading(self, wait, settled, result)
 

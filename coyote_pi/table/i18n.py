@@ -40,6 +40,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "Kamera sieht {count} Ständer",
         "ru": "Камера видит подставок: {count}",
     },
+    # A stand the camera misses, or sees too near the frame's edge, while it counts them.
+    "setup.stand_missing": {"en": "Stand {seat}: not seen", "de": "Ständer {seat}: nicht im Bild",
+                            "ru": "Подставка {seat}: не видна"},
+    "setup.stand_edge": {"en": "Stand {seat}: near the edge", "de": "Ständer {seat}: am Bildrand",
+                         "ru": "Подставка {seat}: у края"},
     "setup.not_resumed": {
         "en": "Could not resume {name}: a new game starts",
         "de": "{name} nicht fortsetzbar: neues Spiel",

@@ -184,7 +184,8 @@ class Presenter:
             setup = controller.setup
             if setup.step == "start":
                 return self._not_resumed(screens.start_screen(tr))
-            return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands))
+            return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands,
+                                                          setup.framing))
         game = controller.game
         if stage == stages.TURN:
             if (notice := deadlines.payload(Timer.NOTICE)) is not None:

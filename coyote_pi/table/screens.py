@@ -58,10 +58,13 @@ def setup_value_text(tr: Translator, step: str, value: object) -> str:
     return str(value)
 
 
-def setup_screen(tr: Translator, step: str, value: object, stands: int | None = None) -> Screen:
+def setup_screen(tr: Translator, step: str, value: object, stands: int | None = None,
+                 framing: Sequence[Problem] = ()) -> Screen:
+    """A setup question; while the players are asked, the stands the camera counted and
+    the ones missing or too near the frame's edge (``framing``) come first."""
     lines = [tr("setup.hint")]
-    if step == "players" and stands:
-        lines.insert(0, tr("setup.stands", count=stands))
+    if step == "players":
+        lines[:0] = ([tr("setup.stands", count=stands)] if stands else []) + [p.text(tr) for p in framing]
     return Screen(title=f"{tr('setup.title')}: {tr('setup.' + step)}", big=setup_value_text(tr, step, value), lines=lines)
 
 

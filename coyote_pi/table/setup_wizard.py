@@ -8,7 +8,9 @@ open one on the OLED, in that order, and any seat's buttons answer:
 - who starts: the youngest player presses ok at their own seat.
 
 While the players are asked, the camera may count the stands on the table; the count
-becomes the offered number until a seat changes it by hand.
+becomes the offered number until a seat changes it by hand. Each reading also says
+which stands are missing or too near the frame's edge (:attr:`SetupWizard.framing`,
+shown under the question until they are fine; setup goes on all the same).
 
     >>> from coyote_pi.devices.events import PRESS, ButtonEvent
     >>> from coyote_pi.table.config import GameSettings
@@ -38,10 +40,13 @@ from typing import TYPE_CHECKING
 from coyote_pi.devices.events import PRESS, ButtonEvent
 from coyote_pi.engine import GameConfig
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+from coyote_pi.table import camera_wait
+from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.config import GameSettings
 from coyote_pi.table.i18n import LANGUAGES, Translator
 
 if TYPE_CHECKING:
+    from coyote_pi.table.camera_reads import CameraResult
     from coyote_pi.table.controller import Controller
 
 #: Players offered first when setup asks (and the camera has not counted the stands).
@@ -71,6 +76,9 @@ class SetupWizard:
         self.steps = [step for step, value in configured.items() if value is None]
         #: The questions a seat has changed the value of (a stand count no longer overrides those).
         self._touched: set[str] = set()
+        #: The stands missing or too near the frame's edge, as shown (see :meth:`see_framing`).
+        self.framing: tuple[Problem, ...] = ()
+        self._last_framing: tuple[Problem, ...] = ()
 
     @property
     def step(self) -> str:
@@ -118,6 +126,14 @@ class SetupWizard:
         self.values["players"] = self._players_within(stands)
         return True
 
+    def see_framing(self, problems: tuple[Problem, ...]) -> None:
+        """Take what one reading says of the stands' places in the frame. A problem shows
+        once two readings in a row say it (one frame that misses a marker, or a hand
+        passing over a stand, says nothing true about the set-up); it goes with the
+        first reading without it."""
+        self.framing = tuple(problem for problem in problems if problem in self._last_framing)
+        self._last_framing = problems
+
     def game_config(self) -> GameConfig:
         """The game the answers describe (once :attr:`done`)."""
         return GameConfig(self.values["players"], self.values["variant"], self.values["start"])
@@ -136,3 +152,14 @@ def on_press(controller: Controller, event: ButtonEvent) -> None:
         controller.tr = Translator(setup.language)
     if setup.done:
         controller.start_record()
+
+
+def on_stands(controller: Controller, settled: int | None, result: CameraResult) -> None:
+    """A reading of setup's ``stands`` wait: a settled count is offered as the number of
+    players, and the stands it finds missing or too near an edge go to the wizard (none
+    when the reading failed, or its frame is no image: nothing to measure)."""
+    setup = controller.setup
+    if settled and setup.count_stands(settled):
+        controller.stands = settled
+    size = result.frame_size
+    setup.see_framing(() if result.reading is None or size is None else camera_wait.stand_framing(result.reading, size))

@@ -35,6 +35,7 @@ from coyote_pi.table.bulletin import Bulletin, between_games, iso_time
 from coyote_pi.table.camera_reads import PREVIEW, CameraResult
 from coyote_pi.table.config import PAGE_SETTINGS_LIMIT, ConfigError, with_page_settings
 from coyote_pi.table.deadlines import Timer
+from coyote_pi.vision.framing import framing_problems
 
 if TYPE_CHECKING:
     from coyote_pi.table.controller import Controller
@@ -164,18 +165,14 @@ class WebRequests:
         import cv2  # here: the table's other parts never need it for the page
 
         from coyote_pi.vision.annotate import setup_view
-        from coyote_pi.vision.states import SeatState
 
         try:
             image = setup_view(frame, reading, PREVIEW_WIDTH)
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-            stands = {str(seat): "missing" if read.status == SeatState.NO_STAND else "ok"
-                      for seat, read in sorted(reading.seats.items())}
-            stands.update(dict.fromkeys(_stands_at_the_edge(reading, frame.shape), "edge"))
             markers = sum(sighting.kind in ("anchor", "slot") for sighting in reading.sightings)
             note = "; ".join(reading.warnings)
-            info = {"time": iso_time(), "width": image.shape[1], "height": image.shape[0], "stands": stands,
-                    "markers": markers, "note": note}
+            info = {"time": iso_time(), "width": image.shape[1], "height": image.shape[0],
+                    **_framing(reading, (frame.shape[1], frame.shape[0])), "markers": markers, "note": note}
         except Exception:  # a drawing bug costs the preview, never the table
             log.exception("the web page's camera view could not be drawn")
             return
@@ -193,19 +190,11 @@ class WebRequests:
         self.bulletin.write(DOCTOR_JSON, json.dumps({"time": iso_time(), "checks": checks}).encode())
 
 
-#: A stand marker this close to the frame's border (share of its size) is at the edge:
-#: a card in it may be cut off.
-EDGE_SHARE = 0.03
-
-
-def _stands_at_the_edge(reading, shape) -> list[str]:
-    """The seats (as text) whose stand marker lies within :data:`EDGE_SHARE` of the border."""
-    height, width = shape[:2]
-    margin_x, margin_y = width * EDGE_SHARE, height * EDGE_SHARE
-    found = []
-    for sighting in reading.sightings:
-        if sighting.kind == "anchor" and sighting.label.startswith("stand "):
-            xs, ys = [x for x, _ in sighting.corners], [y for _, y in sighting.corners]
-            if min(xs) < margin_x or min(ys) < margin_y or max(xs) > width - margin_x or max(ys) > height - margin_y:
-                found.append(sighting.label.split()[1])
-    return found
+def _framing(reading, frame_size: tuple[int, int]) -> dict:
+    """preview.json's ``stands`` (each seat, as text: "ok", "missing" or "edge") and
+    ``framing`` (each seat with a problem: what is wrong, in words), by the rule of
+    ``coyote-pi doctor`` (:func:`~coyote_pi.vision.framing.framing_problems`)."""
+    problems = framing_problems(reading, frame_size)
+    seats = sorted(set(reading.seats) | set(problems))
+    return {"stands": {str(seat): problems[seat].kind if seat in problems else "ok" for seat in seats},
+            "framing": {str(seat): problem.words for seat, problem in problems.items()}}

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+# The camera's states in live.json (the page words each; anything else is not shown).
+from coyote_pi.table.camera_states import CAMERA_STATES
+
 #: A record's name in the records folder, as the table writes it.
 GAME_FILE = re.compile(r"game-[0-9]{4,6}\.jsonl")
-#: The camera's states in live.json (the page words each; anything else is not shown).
-CAMERA_STATES = ("ok", "restarting", "manual")
 #: A game as the page's URLs name it: the record's name without ``.jsonl``.
 GAME_NAME = re.compile(r"game-[0-9]{4,6}")
 LIVE, PREVIEW, PREVIEW_INFO, DOCTOR, SETTINGS_RESULT = (

@@ -281,15 +281,18 @@ def test_settings_left_while_the_table_waits_between_games_are_taken_for_the_nex
         assert json.loads((tmp_path / "public" / "settings-result.json").read_text())["ok"] is True
 
 
-def test_a_stand_at_the_frames_edge_is_named_for_the_camera_view():
-    from coyote_pi.vision.reader import Sighting
+def test_the_camera_view_names_stands_missing_or_near_the_edge_by_the_doctors_rule():
+    """Stands 40 mm further out than documented on the short side, and no stand at seat 3:
+    the camera view says so per seat, as ``coyote-pi doctor`` would (vision.framing)."""
+    from coyote_pi.sim.render import render_scene
+    from coyote_pi.sim.scene import Conditions, TableScene
+    from coyote_pi.vision import TableReader
 
-    class Reading:
-        sightings = [Sighting("stand 1", "anchor", [[5, 300], [40, 300], [40, 340], [5, 340]]),
-                     Sighting("stand 2", "anchor", [[500, 300], [540, 300], [540, 340], [500, 340]]),
-                     Sighting("seat 2: 7", "card", [[0, 0], [9, 0], [9, 9], [0, 9]])]
-
-    assert web_requests._stands_at_the_edge(Reading(), (720, 1280, 3)) == ["1"]
+    scene = TableScene(seats=4, present=(1, 2, 4), placement_jitter=0.0, stand_radius_mm=(440.0, 330.0))
+    frame = render_scene(scene, width=1280, height=720, seed=2, conditions=Conditions.clean())
+    found = web_requests._framing(TableReader().read(frame), (1280, 720))
+    assert found["stands"] == {"1": "edge", "2": "ok", "3": "missing", "4": "ok"}
+    assert set(found["framing"]) == {"1", "3"} and "bottom edge" in found["framing"]["1"]
 
 
 def test_while_setup_counts_the_stands_its_frames_serve_the_camera_view(tmp_path):

@@ -66,6 +66,9 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
     out: list[tuple[str, Screen]] = []
     for step, value in [("players", 6), ("variant", "basic"), ("variant", "trickster"), ("language", "ru")]:
         out.append((f"setup {step}", screens.setup_screen(tr, step, value, stands=6)))
+    # While the stands are counted: every stand of a full table missing or near the edge.
+    framing = [Problem.of(key, seat=seat) for seat in range(1, 7) for key in ("setup.stand_missing", "setup.stand_edge")]
+    out.append(("setup stands to set right", screens.setup_screen(tr, "players", 6, stands=6, framing=framing)))
     out.append(("start", screens.start_screen(tr)))
     notice = tr("setup.not_resumed", name=WIDEST["name"])  # the presenter puts it first on these screens
     for name, screen in [("setup", screens.setup_screen(tr, "players", 6, stands=6)), ("start", screens.start_screen(tr)),

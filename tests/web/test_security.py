@@ -175,13 +175,14 @@ def test_the_setup_page_shows_the_camera_preview_and_pushes_the_checks(tmp_path,
     game.set_pin(PIN)
     (folders.bulletin / "preview.jpg").write_bytes(b"\xff\xd8 a preview \xff\xd9")
     (folders.bulletin / "preview.json").write_text(
-        '{"time": "2026-11-23T19:00:00.000Z", "width": 640, "height": 360, "stands": {"1": "ok", "2": "missing"},'
-        ' "markers": 9, "note": ""}')
+        '{"time": "2026-11-23T19:00:00.000Z", "width": 640, "height": 360, "stands": {"1": "ok", "2": "missing", "3": "edge"},'
+        ' "framing": {"2": "not in view", "3": "only 9 px from the left edge (keep 11 px)"}, "markers": 9, "note": ""}')
     with served(folders) as port:
         client = Client(port)
         client.login()
         page = client.get("/setup").text
         assert 'src="/setup/preview.jpg?t=2026-11-23T19%3A00%3A00.000Z"' in page and "stand-missing" in page
+        assert "stand-edge" in page and "Seat 3: only 9 px from the left edge (keep 11 px)" in page
         assert client.get("/setup/preview.jpg").body == b"\xff\xd8 a preview \xff\xd9"
         assert (folders.requests / "preview.want").exists()
         stream = Events(port, "/setup/events", cookie=client.cookie).start()

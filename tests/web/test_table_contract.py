@@ -13,6 +13,7 @@ import time
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.sim.rig import SimOptions
 from coyote_pi.table import bulletin as table_bulletin, stages
+from coyote_pi.table.camera_states import CAMERA_STATES
 from coyote_pi.table.config import PAGE_SETTABLE, TableConfig, with_page_settings
 from coyote_pi.web import security, setup
 from coyote_pi.web.app import Options, create_app
@@ -46,7 +47,7 @@ def test_every_live_json_of_a_real_game_reads_as_the_page_expects(tmp_path, monk
         assert (live.running, live.seq, live.language, live.players, live.variant) == (True, seq, "de", 3, "trickster")
         # The record's name is one the page takes (else it would follow no game).
         assert live.game_file == document["game_file"]
-        assert live.stage in STAGES and live.camera in ("ok", "restarting", "manual")
+        assert live.stage in STAGES and live.camera in CAMERA_STATES
         assert live.round_open == (written.open_round is not None) and live.between_games == written.between_games
         assert live.locks(live.game) == (live.game is not None and written.open_round is not None)
         assert live.url == URL and live.screen == document["screen"] and list(live.log) == document["log"]
