@@ -10,6 +10,8 @@ import io
 import json
 import zipfile
 
+from selenium.webdriver.support.ui import WebDriverWait
+
 from coyote_pi.cli import main
 from coyote_pi.record import read_record
 from coyote_pi.bench.browser import wait_for
@@ -70,10 +72,12 @@ def test_setup_and_downloads_refuse_without_pin_and_during_a_round(tmp_path, bro
         assert browser.current_url.startswith(base + "/login")
         browser.find_element("id", "pin").send_keys("999999")
         browser.find_element("css selector", "form.login button").click()
-        assert browser.find_element("id", "login-error").is_displayed()
+        # Each click sends the form; the answer is a new page, which may come late on a
+        # loaded machine: wait for it rather than look at once.
+        assert WebDriverWait(browser, 20).until(lambda b: b.find_elements("id", "login-error"))[0].is_displayed()
         browser.find_element("id", "pin").send_keys(PIN)
         browser.find_element("css selector", "form.login button").click()
-        assert browser.find_element("id", "refused").text  # a round is open
+        assert WebDriverWait(browser, 20).until(lambda b: b.find_elements("id", "refused"))[0].text  # a round is open
         browser.get(base + "/records/game-0001.zip")
         assert browser.find_element("id", "refused").text
         game.play_until(lambda g, event: g.winner is not None)

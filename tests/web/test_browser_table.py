@@ -12,6 +12,8 @@ import json
 import re
 import time
 
+from selenium.webdriver.support.ui import WebDriverWait
+
 from coyote_pi.engine import events
 from coyote_pi.record import read_record
 from coyote_pi.sim.rig import SimOptions
@@ -71,13 +73,15 @@ def test_the_real_table_plays_while_the_page_follows_it_in_a_browser(tmp_path, b
         assert browser.current_url.startswith(base + "/login")
         browser.find_element("id", "pin").send_keys(shown)  # as the OLED shows it: "123 456"
         browser.find_element("css selector", "form.login button").click()
-        assert browser.current_url == base + "/setup"
+        # A click starts the form's request; the next page comes when the server answers
+        # (later on a loaded machine), so wait for it rather than look at once.
+        WebDriverWait(browser, 20).until(lambda b: b.current_url == base + "/setup")
         # A setting proposed in the browser's form is one the table takes for this game.
         keep = browser.find_element("name", "table.keep_photos_games")
         keep.clear()
         keep.send_keys("7")
         browser.find_element("css selector", "form.settings-form button").click()
-        assert browser.find_elements("id", "settings-saved")
+        WebDriverWait(browser, 20).until(lambda b: b.find_elements("id", "settings-saved"))
         deadline = time.monotonic() + 10
         while rig.controller.config.keep_photos_games != 7 and time.monotonic() < deadline:
             time.sleep(0.05)
