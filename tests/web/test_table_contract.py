@@ -77,7 +77,7 @@ def test_the_pin_the_oled_shows_opens_the_page_and_no_other(tmp_path):
 
 def test_the_page_offers_exactly_what_the_table_takes_from_it():
     assert {(section, key) for section, keys in PAGE_SETTABLE.items() for key in keys} == set(setup.EDITABLE)
-    current = setup.current_fields(None)
+    current = setup.current_fields(folders.bulletin, None)
     form = {field.name: str(field.value) for field in current}  # the form as the browser sends it
     assert setup.proposal(form, current).splitlines()[1:] == []  # nothing changed, nothing proposed
     form.update({"table.page_seconds": "6", "game.start_seat": "2"})
@@ -89,7 +89,7 @@ def test_what_the_table_answers_is_what_the_setup_page_shows(tmp_path):
     folders = Folders.beside(tmp_path / "games")
     folders.touch_request("preview.want")
     folders.touch_request("doctor.want")
-    current = setup.current_fields(None)
+    current = setup.current_fields(folders.bulletin, None)
     setup.write_proposal(folders.requests, setup.proposal({"table.verdict_seconds": "9"}, current))
     checks = [{"name": "board", "ok": None, "detail": "not a Raspberry Pi"},
               {"name": "camera", "ok": False, "detail": "no camera found"}]
