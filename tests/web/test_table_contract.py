@@ -14,7 +14,7 @@ import time
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.sim.rig import SimOptions
 from coyote_pi.table import bulletin as table_bulletin, stages
-from coyote_pi.table.config import PAGE_SETTABLE, TableConfig, with_page_settings
+from coyote_pi.table.config import PAGE_SETTABLE, TableConfig, page_values, with_page_settings
 from coyote_pi.web import security, setup
 from coyote_pi.web.app import Options, create_app
 from coyote_pi.web.bulletin import Folders, Live, read_live
@@ -143,3 +143,21 @@ def test_the_setup_page_shows_the_settings_the_table_took_and_proposes_against_t
         form = dict(re.findall(r'name="((?:table|game)\.[a-z_]+)" value="([^"]*)"', page))
         assert len(form) == len(setup.EDITABLE)
         assert setup.proposal(form, setup.current_fields(folders.bulletin, configured)).splitlines()[1:] == []
+
+
+def test_a_settings_json_the_page_cannot_use_counts_as_absent(tmp_path):
+    bulletin, configured = tmp_path / "public", tmp_path / "config.toml"
+    bulletin.mkdir()
+    configured.write_text("[table]\npage_seconds = 5\n")
+    good = page_values(TableConfig().with_pacing(page_seconds=6))
+    short = {"game": good["game"], "table": {k: v for k, v in good["table"].items() if k != "stable_reads"}}
+    for text in ("{not json", json.dumps({"version": 2, "settings": good}),
+                 json.dumps({"version": 1, "settings": short}),
+                 json.dumps({"version": 1, "settings": {**good, "game": {"start_seat": True}}}),
+                 json.dumps({"version": 1, "settings": {**good, "record": {"dir": "/"}}})):
+        (bulletin / "settings.json").write_text(text)
+        shown = {field.name: field for field in setup.current_fields(bulletin, configured)}
+        assert shown["table.page_seconds"].value == 5 and shown["table.page_seconds"].configured is None, text
+    (bulletin / "settings.json").write_text(json.dumps({"version": 1, "settings": good, "configured": "?"}))
+    shown = {field.name: field for field in setup.current_fields(bulletin, configured)}
+    assert (shown["table.page_seconds"].value, shown["table.page_seconds"].configured) == (6, None)
