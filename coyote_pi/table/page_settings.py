@@ -66,7 +66,7 @@ class PageSettings:
         if problem is not None:
             problem = f"the settings kept from the web page are not used: {problem}; {self._set_aside()}"
             log.error("%s", problem)
-        elif config is not self.configured:
+        elif any(self._differences(config).values()):
             log.info("the settings taken from the web page (%s) go on top of %s: %s", self.path,
                      self.configured.source, " ".join(page_settings_text(self._differences(config)).split()))
             self.controller.use_config(config)
