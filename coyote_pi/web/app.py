@@ -41,8 +41,9 @@ MAX_LISTENERS = 200
 
 @dataclass
 class Options:
-    """How the page runs: the table's configuration file to show (read only), the command
-    that prints the device's log, and the test hook (the page's script keeps every message)."""
+    """How the page runs: the table's configuration file (read only: the settings shown
+    until the table publishes those in force), the command that prints the device's log,
+    and the test hook (the page's script keeps every message)."""
 
     config_file: Path | None = None
     log_command: Sequence[str] | None = setup.JOURNAL
