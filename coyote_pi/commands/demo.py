@@ -148,7 +148,8 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
         record_dir=out,
     )
     if args.web is not None:
-        config = config.with_web(enabled=True, listen=args.web, bulletin=out / "public", requests=out / "requests")
+        config = config.with_web(enabled=True, listen=args.web, bulletin=out / "public", requests=out / "requests",
+                                 page_settings=out / "page-settings.toml")  # all inside the demo's folder
     devices = DevicesConfig.preset("sim")
     devices = dataclasses.replace(devices, camera=dataclasses.replace(devices.camera, width=size[0], height=size[1],
                                                                      seed=args.seed))

@@ -22,7 +22,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                                      "(default: requests/ beside the records folder)")
     parser.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                         help="address and port to serve on (default 127.0.0.1:8080; 0.0.0.0:80 on the Pi)")
-    parser.add_argument("--config", type=Path, help="the table's configuration file, to show its settings (read only)")
+    parser.add_argument("--config", type=Path, help="the table's configuration file (read only): its settings show "
+                                                   "until the table has published those in force")
     parser.add_argument("--test-hook", action="store_true", help=argparse.SUPPRESS)
 
 

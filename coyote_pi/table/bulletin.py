@@ -120,13 +120,24 @@ def _camera_status(controller: Controller) -> str:
     return camera_states.OK
 
 
-def write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes, *, durable: bool = False) -> None:
     """Replace ``path`` with ``data`` whole: a reader sees the old file or the new one.
-    (No fsync: the bulletin lives in a tmpfs, and a power cut ends its meaning anyway.)"""
+    The bulletin needs no fsync (it lives in a tmpfs, and a power cut ends its meaning
+    anyway); a file that must outlive one (``durable``) is flushed to the card before the
+    rename, and the rename itself after it."""
     temporary = path.with_name(path.name + ".tmp")
     with open(temporary, "wb") as file:
         file.write(data)
+        if durable:
+            file.flush()
+            os.fsync(file.fileno())
     os.replace(temporary, path)
+    if durable:
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
 
 
 def iso_time(seconds: float | None = None) -> str:

@@ -13,7 +13,8 @@ optional. The sections this module reads::
     [vision]   scheme: "aruco" or "qr" (the stickers printed on the cards).
     [web]      enabled, listen ("HOST:PORT"), url (shown on the OLED; "": derived from
                the hostname), bulletin and requests (folders shared with the page),
-               hotspot_file (the join details `coyote-pi hotspot` leaves): see docs/web.md.
+               hotspot_file (the join details `coyote-pi hotspot` leaves), page_settings
+               (the file that keeps the settings taken from the page): see docs/web.md.
 
 ``[display]``, ``[buttons]`` and ``[camera]`` belong to the device layer: they are kept
 as they are (:attr:`TableConfig.devices`) and checked by :mod:`coyote_pi.devices` when
@@ -30,6 +31,7 @@ Any mistake raises :class:`ConfigError` with one line that names the file and th
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import socket
 import tomllib
@@ -98,6 +100,9 @@ class WebSettings:
     requests: Path | None = None
     #: The Wi-Fi join details ``coyote-pi hotspot`` publishes (None: the table shows none).
     hotspot_file: Path | None = None
+    #: The settings the table took from the page, kept over its restarts (None: beside the
+    #: record folder, ``<record dir>/../page-settings.toml``); the table's own file.
+    page_settings: Path | None = None
 
     def address(self) -> str:
         """The page's address for people: ``url``, else from ``listen``: a given host as it
@@ -150,6 +155,11 @@ class TableConfig:
         """The bulletin and requests folders: as configured, else beside the record folder."""
         web, beside = self.web, self.record_dir.parent
         return (web.bulletin or beside / "public", web.requests or beside / "requests")
+
+    def page_settings_file(self) -> Path:
+        """The settings taken from the web page (``[web] page_settings``), else beside the
+        record folder: they go on top of this configuration when the table starts."""
+        return self.web.page_settings or self.record_dir.parent / PAGE_SETTINGS_FILE
 
 
 def default_record_dir() -> Path:
@@ -299,7 +309,7 @@ class _Reader:
         if not isinstance(url, str) or (url and not url.startswith(("http://", "https://"))):
             raise self.fail(f"[web] url must start with http:// or https://, or be \"\", not {url!r}")
         paths = {key: self.path(raw[key], f"[web] {key}", base) if raw.get(key, "") != "" else None
-                 for key in ("bulletin", "requests", "hotspot_file")}
+                 for key in ("bulletin", "requests", "hotspot_file", "page_settings")}
         return WebSettings(enabled, listen, url, **paths)
 
 
@@ -317,6 +327,8 @@ PAGE_SETTABLE: dict[str, tuple[str, ...]] = {
 }
 #: A settings file from the page larger than this is refused unread.
 PAGE_SETTINGS_LIMIT = 16_384
+#: The name of the file that keeps the settings taken from the page, by default.
+PAGE_SETTINGS_FILE = "page-settings.toml"
 
 
 def with_page_settings(config: TableConfig, text: str, *, source: str = "settings.toml") -> TableConfig:
@@ -356,3 +368,33 @@ def with_page_settings(config: TableConfig, text: str, *, source: str = "setting
         changed = reader.pacing(table)
         config = config.with_pacing(**{key: getattr(changed, key) for key in table})
     return config
+
+
+def page_values(config: TableConfig) -> dict[str, dict[str, object]]:
+    """The :data:`PAGE_SETTABLE` settings of ``config``, section by key, as TOML writes them
+    (``start_seat`` is ``"ask"`` when the table asks who starts)::
+
+        >>> page_values(TableConfig())["game"]
+        {'start_seat': 'ask'}
+    """
+    values = {"start_seat": "ask" if config.game.start_seat is None else config.game.start_seat,
+              **dataclasses.asdict(config.pacing), "keep_photos_games": config.keep_photos_games}
+    return {section: {key: values[key] for key in keys} for section, keys in PAGE_SETTABLE.items()}
+
+
+def page_settings_text(values: dict[str, dict[str, object]]) -> str:
+    """The TOML of page-settable ``values`` (section by key: numbers and strings), a
+    section with no key left out; :func:`with_page_settings` reads it back::
+
+        >>> print(page_settings_text({"game": {}, "table": {"page_seconds": 6, "camera_interval": 0.5}}))
+        [table]
+        page_seconds = 6
+        camera_interval = 0.5
+        <BLANKLINE>
+    """
+    text = ""
+    for section, keys in values.items():
+        if keys:
+            # json.dumps of a string is a TOML basic string; numbers read back as they were.
+            text += f"[{section}]\n" + "".join(f"{key} = {json.dumps(value)}\n" for key, value in keys.items())
+    return text

@@ -15,7 +15,8 @@
   (:func:`~coyote_pi.table.config.with_page_settings`) and taken between games only,
   for the next game (a start seat counts from the next setup's questions); never during
   one. The file is deleted, and ``settings-result.json`` in the bulletin says whether
-  they were taken.
+  they were taken. What is taken is kept over restarts and published for the page
+  (:mod:`~coyote_pi.table.page_settings`).
 
 The folder is looked at once a second, between games only.
 """
@@ -35,6 +36,7 @@ from coyote_pi.table.bulletin import Bulletin, between_games, iso_time
 from coyote_pi.table.camera_reads import PREVIEW, CameraResult
 from coyote_pi.table.config import PAGE_SETTINGS_LIMIT, ConfigError, with_page_settings
 from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.page_settings import PageSettings
 from coyote_pi.vision.framing import framing_problems
 
 if TYPE_CHECKING:
@@ -74,6 +76,7 @@ class WebRequests:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="web requests")
         self._lock = threading.Lock()
         self._previews_allowed = True  # False from a game's start: a frame still being drawn is dropped
+        self.settings = PageSettings(controller, bulletin)
 
     # -- the loop's side
 
@@ -122,8 +125,14 @@ class WebRequests:
         """No game from now on (setup, or the game is over): look at the folder again."""
         self.controller.deadlines.set(Timer.REQUESTS, self.controller.clock())
 
+    def restore_settings(self) -> None:
+        """At the table's start: the settings taken from the page before, or why they are not."""
+        problem = self.settings.restore()
+        if problem is not None:
+            self._settings_result(False, problem)
+
     def take_settings(self) -> None:
-        """Between games: apply the settings the page left, or say why not."""
+        """Between games: apply and keep the settings the page left, or say why not."""
         path = self.folder / SETTINGS
         try:
             if not path.is_file():
@@ -137,9 +146,8 @@ class WebRequests:
             log.warning("the web page's settings are refused: %s", reason)
             self._settings_result(False, reason)
         else:
-            self.controller.use_config(config)
             self.controller.log("the web page's settings are taken for this game")
-            self._settings_result(True, None)
+            self._settings_result(True, self.settings.take(config))
         try:
             path.unlink(missing_ok=True)
         except OSError as error:

@@ -9,7 +9,8 @@ points of its loop; it joins
 - the :class:`~coyote_pi.table.web_access.WebAccess` screens (the page's address, its
   PIN, the hotspot's join code) and the chord that asks for them;
 - the :class:`~coyote_pi.table.web_requests.WebRequests` from the page (camera view,
-  doctor, settings), answered between games only.
+  doctor, settings), answered between games only; the settings taken from the page are
+  kept over restarts and published (:mod:`~coyote_pi.table.page_settings`).
 
 The page itself is another process (``coyote-pi web``), which only reads files.
 """
@@ -43,6 +44,7 @@ class WebSide:
                                  page_count=controller.presenter.page_count, veil=self._veil)
         self.access = WebAccess(controller, self.bulletin, url, web.hotspot_file)
         self.requests = WebRequests(controller, requests_folder, self.bulletin, doctor)
+        self.requests.restore_settings()  # before the first setup: a kept start seat counts there
         controller.listeners.append(BulletinFeed(self.bulletin))
         self._between: bool | None = None
 

@@ -41,8 +41,9 @@ MAX_LISTENERS = 200
 
 @dataclass
 class Options:
-    """How the page runs: the table's configuration file to show (read only), the command
-    that prints the device's log, and the test hook (the page's script keeps every message)."""
+    """How the page runs: the table's configuration file (read only: the settings shown
+    until the table publishes those in force), the command that prints the device's log,
+    and the test hook (the page's script keeps every message)."""
 
     config_file: Path | None = None
     log_command: Sequence[str] | None = setup.JOURNAL
@@ -312,6 +313,10 @@ class _Pages:
         html = self.templates.get_template("_setup_status.html").render(t=Texts(live.language), s=model)
         return {"state": model, "html": html}
 
+    def current_settings(self) -> list[setup.Field]:
+        """The settings the page may change, as the table has them in force (or as configured)."""
+        return setup.current_fields(self.folders.bulletin, self.options.config_file)
+
     async def setup(self, request: Request, error: str | None = None, saved: bool = False) -> Response:
         refusal = self.setup_refusal(request)
         if refusal is not None:
@@ -319,7 +324,7 @@ class _Pages:
         self.feed.renew_preview()
         lines = await run_in_threadpool(setup.log_lines, self.options.log_command)
         status = self.setup_message(self.live)
-        return self.render(request, "setup.html", 400 if error else 200, fields=setup.current_fields(self.options.config_file),
+        return self.render(request, "setup.html", 400 if error else 200, fields=self.current_settings(),
                            status_html=status["html"], log=lines, error=error, saved=saved,
                            form=getattr(request.state, "form", {}))
 
@@ -345,7 +350,7 @@ class _Pages:
         if refusal is not None:
             return refusal
         try:
-            text = setup.proposal(form, setup.current_fields(self.options.config_file))
+            text = setup.proposal(form, self.current_settings())
         except ConfigError as error:
             request.state.form = form
             return await self.setup(request, error=str(error))

@@ -2,9 +2,10 @@
 
 The **records** folder holds the game records and their public photos (read only). The
 **bulletin** folder holds what the table publishes for the page: ``live.json`` (the
-game and the OLED as anyone at the table sees them), between games the camera preview
-and the doctor's checks. The **requests** folder is the page's only way back: empty
-``*.want`` files and proposed settings, all untrusted input to the table.
+game and the OLED as anyone at the table sees them), ``settings.json`` (the settings the
+page may change, as the table has them), between games the camera preview and the
+doctor's checks. The **requests** folder is the page's only way back: empty ``*.want``
+files and proposed settings, all untrusted input to the table.
 
 Everything read here comes from another process and is checked before use: a file
 that is missing, half written or not what the contract says counts as absent.
@@ -26,8 +27,8 @@ from coyote_pi.table.camera_states import CAMERA_STATES
 GAME_FILE = re.compile(r"game-[0-9]{4,6}\.jsonl")
 #: A game as the page's URLs name it: the record's name without ``.jsonl``.
 GAME_NAME = re.compile(r"game-[0-9]{4,6}")
-LIVE, PREVIEW, PREVIEW_INFO, DOCTOR, SETTINGS_RESULT = (
-    "live.json", "preview.jpg", "preview.json", "doctor.json", "settings-result.json")
+LIVE, PREVIEW, PREVIEW_INFO, DOCTOR, SETTINGS_RESULT, SETTINGS_IN_FORCE = (
+    "live.json", "preview.jpg", "preview.json", "doctor.json", "settings-result.json", "settings.json")
 PREVIEW_WANT, DOCTOR_WANT, SETTINGS = "preview.want", "doctor.want", "settings.toml"
 
 

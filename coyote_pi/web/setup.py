@@ -4,17 +4,20 @@ The page may propose exactly what the table takes from it
 (:data:`coyote_pi.table.config.PAGE_SETTABLE`): the table's pacing and how many games
 keep their photos (``[table]``), and who starts the next game (``[game] start_seat``).
 The players, the variant, the language, the card stickers' scheme and the GPIO pins are
-set at the table or in its configuration file. Only the settings a person changed are
-proposed (the others stay as the table has them), checked with the validator the table
-itself applies to the page's settings (:func:`coyote_pi.table.config.with_page_settings`)
-and written atomically to ``requests/settings.toml``; the table checks them again,
-applies them when the next game starts and deletes the file, or says why not in the
-bulletin's ``settings-result.json``.
+set at the table or in its configuration file.
+
+The page shows the values the table has in force, as it publishes them in the bulletin's
+``settings.json`` (a setting taken from the page stays taken over the table's restarts,
+on top of its configuration file); before the table has published them, the values of
+its configuration file. Only the settings a person changed from those are proposed,
+checked with the validator the table itself applies to the page's settings
+(:func:`coyote_pi.table.config.with_page_settings`) and written atomically to
+``requests/settings.toml``; the table checks them again, applies them when the next game
+starts and deletes the file, or says why not in the bulletin's ``settings-result.json``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shutil
 import subprocess
@@ -22,7 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from coyote_pi.table.config import PAGE_SETTABLE, ConfigError, Pacing, TableConfig, load_config, with_page_settings
+from coyote_pi.table.config import (PAGE_SETTABLE, ConfigError, TableConfig, load_config, page_settings_text,
+                                    page_values, with_page_settings)
+from coyote_pi.web.bulletin import SETTINGS_IN_FORCE, read_json
 
 #: The settings the page offers, (section, key): the ones the table takes from it.
 EDITABLE: tuple[tuple[str, str], ...] = tuple((section, key) for section, keys in PAGE_SETTABLE.items() for key in keys)
@@ -36,52 +41,77 @@ class Field:
     section: str
     key: str
     value: object
+    #: The configuration's value when the table has another one in force, taken from the
+    #: page (None: the value is the configuration's).
+    configured: object = None
 
     @property
     def name(self) -> str:
         return f"{self.section}.{self.key}"
 
 
-def current_fields(config_file: Path | None) -> list[Field]:
-    """The editable settings with their values in the table's configuration file (read
-    only; the defaults when there is none or it cannot be read)."""
+def current_fields(bulletin: Path, config_file: Path | None) -> list[Field]:
+    """The editable settings with the values the table has in force (the bulletin's
+    ``settings.json``); when it has published none the page can use, those of its
+    configuration file (read only; the defaults when there is none or it cannot be read)."""
+    published = read_json(bulletin / SETTINGS_IN_FORCE) or {}
+    in_force = _checked(published.get("settings")) if published.get("version") == 1 else None
+    if in_force is None:
+        in_force, configured = page_values(_configuration(config_file)), None
+    else:
+        configured = _checked(published.get("configured"))
+    fields = []
+    for section, key in EDITABLE:
+        value, beneath = in_force[section][key], None if configured is None else configured[section][key]
+        fields.append(Field(section, key, value, None if beneath == value else beneath))
+    return fields
+
+
+def _configuration(config_file: Path | None) -> TableConfig:
     try:
-        config = load_config(config_file) if config_file and Path(config_file).is_file() else TableConfig()
+        return load_config(config_file) if config_file and Path(config_file).is_file() else TableConfig()
     except ConfigError:
-        config = TableConfig()
-    values = {("table", f.name): getattr(config.pacing, f.name) for f in dataclasses.fields(Pacing)}
-    values[("table", "keep_photos_games")] = config.keep_photos_games
-    values[("game", "start_seat")] = "ask" if config.game.start_seat is None else config.game.start_seat
-    return [Field(section, key, values[(section, key)]) for section, key in EDITABLE]
+        return TableConfig()
+
+
+def _checked(values: object) -> dict[str, dict[str, object]] | None:
+    """Page-settable values the table published (untrusted): every key of
+    :data:`PAGE_SETTABLE` and no other, each a number or a short text; else None. (Their
+    ranges are the table's business: it took them; the page only shows them.)"""
+    if not isinstance(values, dict) or values.keys() != PAGE_SETTABLE.keys():
+        return None
+    for section, keys in PAGE_SETTABLE.items():
+        given = values[section]
+        if not isinstance(given, dict) or given.keys() != set(keys) or not all(
+                isinstance(value, (int, float)) and not isinstance(value, bool)
+                or isinstance(value, str) and len(value) <= 20 for value in given.values()):
+            return None
+    return values
 
 
 def proposal(form: Mapping[str, str], current: Sequence[Field] = ()) -> str:
     """The TOML of the settings in ``form`` (``table.page_seconds`` -> ``[table] page_seconds``)
     that differ from the ``current`` ones shown, checked as the table will check them;
     ConfigError says what is wrong."""
-    shown = {field.name: _toml_value(str(field.value)) for field in current}
-    sections: dict[str, list[str]] = {}
+    shown = {field.name: _form_value(str(field.value)) for field in current}
+    changed: dict[str, dict[str, object]] = {}
     for section, key in EDITABLE:
         raw = (form.get(f"{section}.{key}") or "").strip()
-        if not raw:
-            continue
-        value = _toml_value(raw)
-        if value != shown.get(f"{section}.{key}"):
-            sections.setdefault(section, []).append(f"{key} = {value}")
-    text = "".join(f"[{section}]\n" + "".join(line + "\n" for line in lines) + "\n"
-                   for section, lines in sections.items())
+        if raw and (value := _form_value(raw)) != shown.get(f"{section}.{key}"):
+            changed.setdefault(section, {})[key] = value
+    text = page_settings_text(changed)
     with_page_settings(TableConfig(), text, source="the proposed settings")
     return "# proposed by the web page; the table applies it at the next game start\n" + text
 
 
-def _toml_value(raw: str) -> str:
-    """A form's text as a TOML value: a number as such (``5`` and ``5.0`` alike), else a
-    string stripped of what could end it."""
+def _form_value(raw: str) -> int | float | str:
+    """A form's text as the value it stands for: a number as such (``5`` and ``5.0`` alike),
+    else the text."""
     try:
         number = float(raw)
     except ValueError:
-        return '"' + raw.replace("\\", "").replace('"', "") + '"'
-    return repr(int(number)) if number.is_integer() else repr(number)
+        return raw
+    return int(number) if number.is_integer() else number
 
 
 def write_proposal(requests: Path, text: str) -> None:

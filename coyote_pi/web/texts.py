@@ -129,10 +129,19 @@ PAGE: dict[str, dict[str, str]] = {
     "device.stands": {"en": "Stands", "de": "Ständer", "ru": "Подставки"},
     "device.settings": {"en": "Settings", "de": "Einstellungen", "ru": "Настройки"},
     "device.settings_note": {
-        "en": "Applied when the next game starts. Players, variant, language and pins are set at the table.",
-        "de": "Gilt ab dem nächsten Spiel. Spieler, Variante, Sprache und Pins werden am Tisch eingestellt.",
-        "ru": "Применяется со следующей игры. Игроки, вариант, язык и выводы задаются у стола.",
+        "en": "Applied when the next game starts, and kept when the table restarts. Players, variant, language "
+              "and pins are set at the table.",
+        "de": "Gilt ab dem nächsten Spiel und bleibt nach einem Neustart des Tisches. Spieler, Variante, Sprache "
+              "und Pins werden am Tisch eingestellt.",
+        "ru": "Применяется со следующей игры и сохраняется после перезапуска стола. Игроки, вариант, язык и "
+              "выводы задаются у стола.",
     },
+    "device.from_page": {"en": "set on this page; the configuration file says {value}",
+                         "de": "auf dieser Seite gesetzt; die Konfigurationsdatei sagt {value}",
+                         "ru": "задано на этой странице; в файле конфигурации: {value}"},
+    "device.not_kept": {"en": "The table took the last proposal, but: {error}",
+                        "de": "Der Tisch hat den Vorschlag übernommen, aber: {error}",
+                        "ru": "Стол принял предложение, но: {error}"},
     "device.save": {"en": "Propose to the table", "de": "Dem Tisch vorschlagen", "ru": "Предложить столу"},
     "device.saved": {"en": "Sent: the table applies it at the next game.", "de": "Gesendet: gilt ab dem nächsten Spiel.",
                     "ru": "Отправлено: применится со следующей игры."},

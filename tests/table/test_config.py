@@ -12,7 +12,7 @@ import pytest
 from coyote_pi.cli import main as coyote_pi
 from coyote_pi.commands import run as run_command
 from coyote_pi.table.config import (ConfigError, GameSettings, Pacing, TableConfig, load_config, load_config_text,
-                                    with_page_settings)
+                                    page_settings_text, page_values, with_page_settings)
 
 EXAMPLE = Path(str(resources.files("coyote_pi").joinpath("data", "coyote-pi.example.toml")))
 
@@ -39,12 +39,15 @@ def test_the_example_and_its_device_sections_open_through_run(tmp_path):
     assert config.web.enabled and config.web.listen == "0.0.0.0:80"
     assert config.web_folders() == (Path("/run/coyote-pi/public"), Path("/var/lib/coyote-pi-web/requests"))
     assert config.web.hotspot_file == Path("/run/coyote-pi-hotspot/hotspot.json")
+    # In the table's state folder (StateDirectory=coyote-pi): the page's user cannot write it.
+    assert config.page_settings_file() == Path("/var/lib/coyote-pi/page-settings.toml")
 
 
 def test_the_web_section_has_defaults_beside_the_records_and_an_address_from_the_host_name(tmp_path, monkeypatch):
     config = load_config_text(f'[record]\ndir = "{tmp_path / "games"}"\n')
     assert not config.web.enabled
     assert config.web_folders() == (tmp_path / "public", tmp_path / "requests")
+    assert config.page_settings_file() == tmp_path / "page-settings.toml"
     monkeypatch.setattr("socket.gethostname", lambda: "coyote-pi.lan")
     assert config.web.address() == "http://coyote-pi.local/"
     assert config.with_web(listen="0.0.0.0:8080").web.address() == "http://coyote-pi.local:8080/"
@@ -63,7 +66,7 @@ def test_the_web_section_has_defaults_beside_the_records_and_an_address_from_the
                                        "not 'coyote.local'"),
     ("[web]\nbulletin = 3\n", "t.toml: [web] bulletin must be a folder path, not 3"),
     ("[web]\nport = 80\n", "t.toml: [web] has an unknown key 'port' (known: enabled, listen, url, bulletin, "
-                            "requests, hotspot_file)"),
+                            "requests, hotspot_file, page_settings)"),
 ])
 def test_web_mistakes_name_the_key(text, message):
     with pytest.raises(ConfigError) as caught:
@@ -95,6 +98,19 @@ def test_settings_from_the_web_page_change_only_what_they_name():
     assert changed.game == GameSettings(4, None, "de", 3)
     assert changed.pacing == dataclasses.replace(config.pacing, verdict_seconds=20)
     assert changed.keep_photos_games == 5 and changed.record_dir == config.record_dir
+
+
+def test_the_page_settable_values_written_as_toml_read_back_as_they_were():
+    config = TableConfig(game=GameSettings(players=4)).with_pacing(camera_interval=0.25, page_seconds=6)
+    config = config.with_game(start_seat=3).replace(keep_photos_games=7)
+    values = page_values(config)
+    assert values["game"] == {"start_seat": 3} and values["table"]["camera_interval"] == 0.25
+    assert with_page_settings(TableConfig(), page_settings_text(values)) == TableConfig().with_pacing(
+        **dataclasses.asdict(config.pacing)).with_game(start_seat=3).replace(keep_photos_games=7)
+    asking = page_values(TableConfig())
+    assert asking["game"] == {"start_seat": "ask"}
+    assert with_page_settings(config, page_settings_text(asking)).game.start_seat is None
+    assert page_settings_text({"game": {}, "table": {}}) == ""
 
 
 def test_relative_record_folders_are_relative_to_the_file(tmp_path):

@@ -22,9 +22,10 @@ from coyote_pi.table.bulletin import Bulletin, TableFacts
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
 from coyote_pi.table import web_requests
+from coyote_pi.table.config import page_values, with_page_settings
 from coyote_pi.table.web_access import HotspotJoin, pin_hash
 
-from .conftest import fast_sim, play, running_table, sim_devices, table_config
+from .conftest import FAST, fast_sim, play, running_table, sim_devices, table_config
 from .test_record_problems import _decoded
 
 #: The fields that hold cards in anything the engine writes (results, rounds, events).
@@ -198,6 +199,58 @@ def test_page_settings_apply_at_the_next_game_and_bad_ones_are_refused_in_one_li
     result = json.loads((tmp_path / "public" / "settings-result.json").read_text())
     assert result == {**result, "ok": False, "error": "settings.toml: [game] players is not settable from the web page"}
     assert not (requests / "settings.toml").exists()
+
+
+def test_settings_taken_from_the_page_are_kept_and_a_new_table_starts_with_them(tmp_path):
+    requests, public, kept = tmp_path / "requests", tmp_path / "public", tmp_path / "page-settings.toml"
+    requests.mkdir()
+    (requests / "settings.toml").write_text("[table]\npage_seconds = 7\nkeep_photos_games = 3\n")
+    config = web_config(tmp_path, 2)
+    assert config.page_settings_file() == kept
+    with running_table(config, fast_sim(players=False)) as (rig, spy):
+        spy.wait_for(lambda p: p.stage == "turn")
+    assert with_page_settings(config, kept.read_text()).pacing.page_seconds == 7
+    assert "delete this file" in kept.read_text()
+    published = json.loads((public / "settings.json").read_text())
+    assert published["settings"]["table"]["page_seconds"] == 7 and published["configured"]["table"]["page_seconds"] == 0.3
+    (public / "settings.json").unlink()
+    # A new table process on the same folders, its configuration file unchanged.
+    with running_table(config, fast_sim(players=False)) as (rig, spy):
+        assert (rig.controller.pacing.page_seconds, rig.controller.store.keep_photos) == (7, 3)
+        spy.wait_for(lambda p: p.stage == "turn")
+    published = json.loads((public / "settings.json").read_text())
+    assert published["version"] == 1 and published["settings"] == page_values(config.with_pacing(page_seconds=7)
+                                                                               .replace(keep_photos_games=3))
+    assert published["configured"] == page_values(config)
+
+
+def test_a_page_setting_set_back_to_the_configurations_value_is_no_longer_kept(tmp_path):
+    requests, kept = tmp_path / "requests", tmp_path / "page-settings.toml"
+    requests.mkdir()
+    kept.write_text("[table]\nmessage_seconds = 2\n")
+    (requests / "settings.toml").write_text("[table]\nmessage_seconds = 0.3\n")  # FAST's, as configured
+    with running_table(web_config(tmp_path, 2), fast_sim(players=False)) as (rig, spy):
+        spy.wait_for(lambda p: p.stage == "turn")
+        assert rig.controller.pacing.message_seconds == 0.3
+    assert not kept.exists()
+
+
+@pytest.mark.parametrize("content,reason", [
+    (b"[table]\npage_seconds = \"fast\"\n", "[table] page_seconds must be a number, not 'fast'"),
+    (b"[game]\nplayers = 3\n", "[game] players is not settable from the web page"),
+    (b"[table]\npage_seconds = 7\n\xff\xfe", "cannot read it"),
+])
+def test_kept_page_settings_that_are_refused_are_said_set_aside_and_ignored(tmp_path, caplog, content, reason):
+    kept = tmp_path / "page-settings.toml"
+    kept.write_bytes(content)
+    with caplog.at_level(logging.ERROR), running_table(web_config(tmp_path, 2), fast_sim(players=False)) as (rig, spy):
+        spy.wait_for(lambda p: p.stage == "turn")
+        assert rig.controller.pacing == FAST
+    said = [record.getMessage() for record in caplog.records if record.levelno == logging.ERROR]
+    assert len(said) == 1 and str(kept) in said[0] and reason in said[0] and "page-settings.toml.bad" in said[0]
+    result = json.loads((tmp_path / "public" / "settings-result.json").read_text())
+    assert result["ok"] is False and result["error"] == said[0]
+    assert not kept.exists() and (tmp_path / "page-settings.toml.bad").read_bytes() == content
 
 
 def test_the_camera_view_is_written_between_games_only_and_deleted_when_a_game_starts(tmp_path):

@@ -8,20 +8,21 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import time
 
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.sim.rig import SimOptions
 from coyote_pi.table import bulletin as table_bulletin, stages
 from coyote_pi.table.camera_states import CAMERA_STATES
-from coyote_pi.table.config import PAGE_SETTABLE, TableConfig, with_page_settings
+from coyote_pi.table.config import PAGE_SETTABLE, TableConfig, page_values, with_page_settings
 from coyote_pi.web import security, setup
 from coyote_pi.web.app import Options, create_app
 from coyote_pi.web.bulletin import Folders, Live, read_live
 from coyote_pi.web.games import Games
 from coyote_pi.web.views import table_model
 from tests.table.conftest import fast_sim, running_table, sim_devices, table_config
-from tests.web.conftest import LiveWrites, ask_for_pin
+from tests.web.conftest import Client, LiveWrites, ask_for_pin, served
 
 URL = "http://table.test/"
 STAGES = {stages.SETUP, stages.TURN, stages.GUESS, stages.VERDICT, stages.CORRECT, stages.GAME_OVER, stages.RECORD,
@@ -76,9 +77,9 @@ def test_the_pin_the_oled_shows_opens_the_page_and_no_other(tmp_path):
     assert not security.pin_matches(shown, published, time.time() + 601)  # ten minutes, then no more
 
 
-def test_the_page_offers_exactly_what_the_table_takes_from_it():
+def test_the_page_offers_exactly_what_the_table_takes_from_it(tmp_path):
     assert {(section, key) for section, keys in PAGE_SETTABLE.items() for key in keys} == set(setup.EDITABLE)
-    current = setup.current_fields(None)
+    current = setup.current_fields(tmp_path / "public", None)  # nothing published: the defaults
     form = {field.name: str(field.value) for field in current}  # the form as the browser sends it
     assert setup.proposal(form, current).splitlines()[1:] == []  # nothing changed, nothing proposed
     form.update({"table.page_seconds": "6", "game.start_seat": "2"})
@@ -90,7 +91,7 @@ def test_what_the_table_answers_is_what_the_setup_page_shows(tmp_path):
     folders = Folders.beside(tmp_path / "games")
     folders.touch_request("preview.want")
     folders.touch_request("doctor.want")
-    current = setup.current_fields(None)
+    current = setup.current_fields(folders.bulletin, None)
     setup.write_proposal(folders.requests, setup.proposal({"table.verdict_seconds": "9"}, current))
     checks = [{"name": "board", "ok": None, "detail": "not a Raspberry Pi"},
               {"name": "camera", "ok": False, "detail": "no camera found"}]
@@ -122,3 +123,42 @@ def test_a_proposal_the_table_refuses_is_said_on_the_setup_page(tmp_path):
         message = create_app(folders, Options(log_command=None)).state.pages.setup_message(read_live(folders))
     assert message["state"]["settings_result"]["ok"] is False
     assert "[vision] is not settable from the web page" in message["html"]
+
+
+def test_the_setup_page_shows_the_settings_the_table_took_and_proposes_against_them(tmp_path):
+    folders = Folders.beside(tmp_path / "games")
+    configured = tmp_path / "config.toml"  # what the page would show without the table's word
+    configured.write_text("[table]\npage_seconds = 4.0\n")
+    setup.write_proposal(folders.requests, setup.proposal({"table.page_seconds": "6"},
+                                                          setup.current_fields(folders.bulletin, configured)))
+    with running_table(web_table(tmp_path, 2, start=None), fast_sim(players=False)) as (rig, spy):
+        shown, _ = ask_for_pin(spy, QueueFingers(rig.controller.queue), 1, folders, URL)
+        assert rig.controller.pacing.page_seconds == 6
+        with served(folders, Options(config_file=configured, log_command=None)) as port:
+            client = Client(port)
+            assert client.post("/login", {"pin": shown}).status == 303
+            page = client.get("/setup").text
+            assert 'name="table.page_seconds" value="6"' in page
+            assert "the configuration file says 0.3" in page  # the table's own configuration (FAST)
+        # The form sent back as shown proposes nothing: the page compares it with the table's values.
+        form = dict(re.findall(r'name="((?:table|game)\.[a-z_]+)" value="([^"]*)"', page))
+        assert len(form) == len(setup.EDITABLE)
+        assert setup.proposal(form, setup.current_fields(folders.bulletin, configured)).splitlines()[1:] == []
+
+
+def test_a_settings_json_the_page_cannot_use_counts_as_absent(tmp_path):
+    bulletin, configured = tmp_path / "public", tmp_path / "config.toml"
+    bulletin.mkdir()
+    configured.write_text("[table]\npage_seconds = 5\n")
+    good = page_values(TableConfig().with_pacing(page_seconds=6))
+    short = {"game": good["game"], "table": {k: v for k, v in good["table"].items() if k != "stable_reads"}}
+    for text in ("{not json", json.dumps({"version": 2, "settings": good}),
+                 json.dumps({"version": 1, "settings": short}),
+                 json.dumps({"version": 1, "settings": {**good, "game": {"start_seat": True}}}),
+                 json.dumps({"version": 1, "settings": {**good, "record": {"dir": "/"}}})):
+        (bulletin / "settings.json").write_text(text)
+        shown = {field.name: field for field in setup.current_fields(bulletin, configured)}
+        assert shown["table.page_seconds"].value == 5 and shown["table.page_seconds"].configured is None, text
+    (bulletin / "settings.json").write_text(json.dumps({"version": 1, "settings": good, "configured": "?"}))
+    shown = {field.name: field for field in setup.current_fields(bulletin, configured)}
+    assert (shown["table.page_seconds"].value, shown["table.page_seconds"].configured) == (6, None)
