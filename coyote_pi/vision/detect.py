@@ -47,7 +47,7 @@ class Marker:
 
     @cached_property
     def side_px(self) -> float:
-        return float(side_lengths(self.corners[None])[0])
+        return sum(quad_sides(self.corners)) / 4
 
 
 def no_candidates() -> np.ndarray:
@@ -77,6 +77,14 @@ def sides(quads: np.ndarray) -> np.ndarray:
     """The four side lengths of each of (..., 4, 2) quadrilaterals."""
     d = quads - quads[..., PREVIOUS, :]
     return np.sqrt((d * d).sum(axis=-1))
+
+
+def quad_sides(quad: np.ndarray) -> list[float]:
+    """The four side lengths of one (4, 2) quadrilateral, as :func:`sides` orders them, in
+    plain Python: the reader asks for them hundreds of times a frame, and numpy's per-call
+    cost on four points outweighs the work."""
+    points = quad.tolist()
+    return [math.dist(points[i - 1], points[i]) for i in range(4)]
 
 
 def side_lengths(quads: np.ndarray) -> np.ndarray:
@@ -193,7 +201,7 @@ REFINE_BELOW_SCALE = 0.5
 def refine_corners(frame: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
     """Corners found in a copy shrunk by ``scale`` are only that precise once scaled up;
     settle them on the full-resolution image (each is a sharp black-on-white corner)."""
-    side = float(side_lengths(corners[None])[0])
+    side = sum(quad_sides(corners)) / 4
     # The window must reach the true corner (about one pixel of the small copy away) but
     # stay within the marker's border module: wider windows settle on the wrong corner.
     half = int(min(max(round(1.5 / scale), 2), max(2, side / 7)))

@@ -150,14 +150,16 @@ class TableReader:
         h, w = frame.shape[:2]
         detections = self._aruco.anchors(frame, _anchor_factor(w))
         stands, mat = self.geometry.locate(detections.markers, warnings=[])
-        # Each region with the test that says its reading is done: a seat is done when it
-        # shows a card, a slot when it shows a card or its own marker.
-        regions = [(*self.geometry.slot_region(mat, slot, (w, h)), partial(_has_card_or, slot_role(slot)))
-                   for slot in SLOTS] if mat is not None else []
         detections.extend(self._read_stands(frame, stands.values()))
-        for box, sticker_px, enough in regions:
-            if box:
-                detections.extend(self._aruco.region(frame, box, sticker_px, enough))
+        for slot in SLOTS if mat is not None else ():
+            box, sticker_px = self.geometry.slot_region(mat, slot, (w, h))
+            if not box:
+                continue
+            # A slot is read until it shows a card or its own marker. One whose middle
+            # shows the cards' back holds a face-down card, which shows neither: one
+            # threshold window is enough to find a face-up card lying off its middle.
+            enough = _anything if self._shows_card_back(frame, mat, slot) else partial(_has_card_or, slot_role(slot))
+            detections.extend(self._aruco.region(frame, box, sticker_px, enough))
         return detections
 
     def _read_stands(self, frame: np.ndarray, stands) -> Detections:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from coyote_pi.vision.detect import STAND_KINDS, Marker, bounds, sides
+from coyote_pi.vision.detect import STAND_KINDS, Marker, bounds, quad_sides, sides
 from coyote_pi.vision.geometry import apply_homography, fit_homography, square_corners
 from coyote_pi.vision.markerset import (
     LOCATORS,
@@ -209,8 +209,9 @@ class TableGeometry:
         """Does a marker lie in this plane? Its printed size tells: mapped into the plane's
         millimetres, its sides must come out about the printed length."""
         local = apply_homography(to_plane, corners)
-        ratios = sides(local) / self.markers.size_mm[kind]
-        return bool(ratios.min() >= PLANE_FIT_RANGE[0] and ratios.max() <= PLANE_FIT_RANGE[1]), local.sum(axis=0) / 4
+        lengths, size = quad_sides(local), self.markers.size_mm[kind]
+        fits = min(lengths) >= PLANE_FIT_RANGE[0] * size and max(lengths) <= PLANE_FIT_RANGE[1] * size
+        return fits, local.sum(axis=0) / 4
 
     def place_in_stand(self, stand: Stand, corners: np.ndarray) -> bool:
         fits, (u, v) = self.in_plane(stand.to_plane, corners, "card")
@@ -286,7 +287,7 @@ def _quad(to_image: np.ndarray, centre_mm, reach_mm) -> list[list[float]]:
 
 
 def _shorter_side(quad: np.ndarray) -> float:
-    return float(sides(quad).min())
+    return min(quad_sides(quad))
 
 
 def point_list(corners: np.ndarray) -> list[list[float]]:
