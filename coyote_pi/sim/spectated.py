@@ -33,6 +33,7 @@ from coyote_pi.engine.game import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, G
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.record import RecordedGame, Vault, utc_now
+from coyote_pi.table import page_contract
 from coyote_pi.table.bulletin import write_atomically
 from coyote_pi.table.play_by_play import describe
 from coyote_pi.table.web_access import pin_hash
@@ -130,7 +131,7 @@ class SpectatedGame:
             "log": self.log, "camera": "ok",
             "web": {"url": "http://127.0.0.1/", "pin": self.pin},
         }
-        write_atomically(self.bulletin / "live.json", json.dumps(live, ensure_ascii=False).encode("utf-8"))
+        write_atomically(self.bulletin / page_contract.LIVE, json.dumps(live, ensure_ascii=False).encode("utf-8"))
 
     def _keep_photo(self) -> dict:
         name = f"round-{self.game.round_number:02d}-reveal.jpg"

@@ -10,7 +10,7 @@ module writes into the bulletin folder (a tmpfs on the Pi: ``/run/coyote-pi/publ
      "public": {...},   # engine.views.public_view(game)
      "screen": {"title": "...", "big": "...", "lines": [...], "page": [1, 3]},
      "log": [...],      # the last 30 play-by-play lines
-     "camera": "ok",    # ok | restarting | manual (coyote_pi.table.camera_states)
+     "camera": "ok",    # ok | restarting | manual (coyote_pi.table.page_contract)
      "web": {"url": "http://coyote-pi.local/", "pin": {"salt": ..., "sha256": ..., "expires": ...}}}
 
 Hidden information: :class:`Bulletin` is fed only what is public by construction. It
@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import OVER
 from coyote_pi.engine.views import open_round, public_view
-from coyote_pi.table import camera_states, stages
+from coyote_pi.table import page_contract, stages
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.presenter import Listener
 
@@ -59,7 +59,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LIVE = "live.json"
 VERSION = 1
 #: Play-by-play lines kept in ``live.json``.
 LOG_LINES = 30
@@ -113,11 +112,11 @@ def table_facts(controller: Controller) -> TableFacts:
 
 def _camera_status(controller: Controller) -> str:
     if not controller.camera.present or (controller.stage in stages.WAITS and controller.is_manual()):
-        return camera_states.MANUAL
+        return page_contract.MANUAL
     wait = controller.camera.wait
     if wait is not None and any(problem.key == "problem.camera_hung" for problem in wait.problems):
-        return camera_states.RESTARTING
-    return camera_states.OK
+        return page_contract.RESTARTING
+    return page_contract.OK
 
 
 def write_atomically(path: Path, data: bytes, *, durable: bool = False) -> None:
@@ -245,7 +244,7 @@ class Bulletin:
         document = {"version": VERSION, "seq": self._seq, "started": self._started, "time": iso_time(),
                     **asdict(self._facts), "screen": self._told["screen"], "log": self._told["log"],
                     "web": {"url": self._url, "pin": self._told["pin"]}}
-        self.write(LIVE, json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode())
+        self.write(page_contract.LIVE, json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode())
 
     def write(self, name: str, data: bytes) -> bool:
         """Replace the bulletin's file ``name``; False (logged once per failing spell) when it fails."""

@@ -34,14 +34,13 @@ from typing import TYPE_CHECKING
 
 from coyote_pi.table.bulletin import Bulletin, iso_time, write_atomically
 from coyote_pi.table.config import ConfigError, TableConfig, page_settings_text, page_values, with_page_settings
+from coyote_pi.table.page_contract import SETTINGS_IN_FORCE
 
 if TYPE_CHECKING:
     from coyote_pi.table.controller import Controller
 
 log = logging.getLogger(__name__)
 
-#: The bulletin's file of the page-settable values in force.
-SETTINGS_JSON = "settings.json"
 VERSION = 1
 #: What a refused file of kept settings is renamed to (its name plus this).
 BAD = ".bad"
@@ -125,4 +124,4 @@ class PageSettings:
     def _publish(self) -> None:
         document = {"version": VERSION, "time": iso_time(), "settings": page_values(self.controller.config),
                     "configured": page_values(self.configured)}
-        self.bulletin.write(SETTINGS_JSON, json.dumps(document).encode())
+        self.bulletin.write(SETTINGS_IN_FORCE, json.dumps(document).encode())

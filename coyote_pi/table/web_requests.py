@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from coyote_pi.table import page_contract
 from coyote_pi.table.bulletin import Bulletin, between_games, iso_time
 from coyote_pi.table.camera_reads import PREVIEW, CameraResult
 from coyote_pi.table.config import PAGE_SETTINGS_LIMIT, ConfigError, with_page_settings
@@ -44,8 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PREVIEW_WANT, DOCTOR_WANT, SETTINGS = "preview.want", "doctor.want", "settings.toml"
-PREVIEW_JPG, PREVIEW_JSON, DOCTOR_JSON, SETTINGS_RESULT = "preview.jpg", "preview.json", "doctor.json", "settings-result.json"
 #: A want file counts this long after it was touched (seconds).
 WANT_SECONDS = 30.0
 #: The least time between two previews (seconds).
@@ -88,11 +87,11 @@ class WebRequests:
         controller.deadlines.set(Timer.REQUESTS, controller.clock() + POLL_SECONDS)
         self.take_settings()
         now = controller.clock()
-        if self._wanted(PREVIEW_WANT) is not None and (self._last_preview is None
+        if self._wanted(page_contract.PREVIEW_WANT) is not None and (self._last_preview is None
                                                         or now - self._last_preview >= PREVIEW_EVERY):
             if controller.camera.ask_preview():
                 self._last_preview = now
-        asked = self._wanted(DOCTOR_WANT)
+        asked = self._wanted(page_contract.DOCTOR_WANT)
         if asked is not None and asked > self._doctor_answered and self.doctor is not None:
             self._doctor_answered = asked
             self._worker.submit(self._write_doctor)
@@ -105,7 +104,7 @@ class WebRequests:
             return
         if result.wait != PREVIEW:
             now = controller.clock()
-            if self._wanted(PREVIEW_WANT) is None or (self._last_preview is not None
+            if self._wanted(page_contract.PREVIEW_WANT) is None or (self._last_preview is not None
                                                       and now - self._last_preview < PREVIEW_EVERY):
                 return
             self._last_preview = now
@@ -117,8 +116,8 @@ class WebRequests:
         """A game's record exists now: no camera view from here on (and none left behind)."""
         with self._lock:
             self._previews_allowed = False
-            self.bulletin.remove(PREVIEW_JPG)
-            self.bulletin.remove(PREVIEW_JSON)
+            self.bulletin.remove(page_contract.PREVIEW)
+            self.bulletin.remove(page_contract.PREVIEW_INFO)
         self.controller.deadlines.cancel(Timer.REQUESTS)
 
     def between_games(self) -> None:
@@ -133,16 +132,17 @@ class WebRequests:
 
     def take_settings(self) -> None:
         """Between games: apply and keep the settings the page left, or say why not."""
-        path = self.folder / SETTINGS
+        path = self.folder / page_contract.SETTINGS
         try:
             if not path.is_file():
                 return
             if path.stat().st_size > PAGE_SETTINGS_LIMIT:
-                raise ConfigError(f"{SETTINGS}: larger than {PAGE_SETTINGS_LIMIT} bytes")
+                raise ConfigError(f"{page_contract.SETTINGS}: larger than {PAGE_SETTINGS_LIMIT} bytes")
             text = path.read_text(encoding="utf-8")
-            config = with_page_settings(self.controller.config, text, source=SETTINGS)
+            config = with_page_settings(self.controller.config, text, source=page_contract.SETTINGS)
         except (OSError, UnicodeDecodeError, ConfigError) as error:
-            reason = str(error) if isinstance(error, ConfigError) else f"{SETTINGS}: cannot read it ({error})"
+            reason = (str(error) if isinstance(error, ConfigError)
+                      else f"{page_contract.SETTINGS}: cannot read it ({error})")
             log.warning("the web page's settings are refused: %s", reason)
             self._settings_result(False, reason)
         else:
@@ -167,7 +167,8 @@ class WebRequests:
         return touched if self.wall() - touched <= WANT_SECONDS else None
 
     def _settings_result(self, ok: bool, error: str | None) -> None:
-        self.bulletin.write(SETTINGS_RESULT, json.dumps({"time": iso_time(), "ok": ok, "error": error}).encode())
+        answer = {"time": iso_time(), "ok": ok, "error": error}
+        self.bulletin.write(page_contract.SETTINGS_RESULT, json.dumps(answer).encode())
 
     def _write_preview(self, frame, reading) -> None:
         import cv2  # here: the table's other parts never need it for the page
@@ -186,8 +187,8 @@ class WebRequests:
             return
         with self._lock:
             if self._previews_allowed and ok:
-                self.bulletin.write(PREVIEW_JPG, jpeg.tobytes())
-                self.bulletin.write(PREVIEW_JSON, json.dumps(info).encode())
+                self.bulletin.write(page_contract.PREVIEW, jpeg.tobytes())
+                self.bulletin.write(page_contract.PREVIEW_INFO, json.dumps(info).encode())
 
     def _write_doctor(self) -> None:
         try:
@@ -195,7 +196,7 @@ class WebRequests:
         except Exception as error:  # a check's bug is the answer, not the table's end
             log.exception("the doctor's checks failed")
             checks = [{"name": "doctor", "ok": False, "detail": f"{type(error).__name__}: {error}"}]
-        self.bulletin.write(DOCTOR_JSON, json.dumps({"time": iso_time(), "checks": checks}).encode())
+        self.bulletin.write(page_contract.DOCTOR, json.dumps({"time": iso_time(), "checks": checks}).encode())
 
 
 def _framing(reading, frame_size: tuple[int, int]) -> dict:

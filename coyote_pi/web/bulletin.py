@@ -20,16 +20,15 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-# The camera's states in live.json (the page words each; anything else is not shown).
-from coyote_pi.table.camera_states import CAMERA_STATES
+# The file names and camera states the table uses too (the page words each state;
+# anything else is not shown).
+from coyote_pi.table.page_contract import (CAMERA_STATES, DOCTOR, DOCTOR_WANT, LIVE, PREVIEW, PREVIEW_INFO,
+                                           PREVIEW_WANT, SETTINGS, SETTINGS_IN_FORCE, SETTINGS_RESULT)
 
 #: A record's name in the records folder, as the table writes it.
 GAME_FILE = re.compile(r"game-[0-9]{4,6}\.jsonl")
 #: A game as the page's URLs name it: the record's name without ``.jsonl``.
 GAME_NAME = re.compile(r"game-[0-9]{4,6}")
-LIVE, PREVIEW, PREVIEW_INFO, DOCTOR, SETTINGS_RESULT, SETTINGS_IN_FORCE = (
-    "live.json", "preview.jpg", "preview.json", "doctor.json", "settings-result.json", "settings.json")
-PREVIEW_WANT, DOCTOR_WANT, SETTINGS = "preview.want", "doctor.want", "settings.toml"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from coyote_pi.bench import browser as chromium_browser
 from coyote_pi.engine.game import BIDDING, GameConfig
 from coyote_pi.engine.views import open_round
 from coyote_pi.sim.spectated import SpectatedGame
-from coyote_pi.table import bulletin as table_bulletin
+from coyote_pi.table import bulletin as table_bulletin, page_contract
 from coyote_pi.table.i18n import card_text
 from coyote_pi.table.verdict_text import explanation_lines
 from coyote_pi.web.app import Options, create_app
@@ -289,7 +289,7 @@ class LiveWrites:
             real_facts(facts)
 
         def spying_write(path, data):
-            if path.name == table_bulletin.LIVE:
+            if path.name == page_contract.LIVE:
                 document = json.loads(data)
                 self.by_seq[document["seq"]] = self.last = dataclasses.replace(truth[0], document=document)
             real_write(path, data)
