@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 from functools import cached_property, lru_cache, partial
 
 import cv2
@@ -93,10 +94,17 @@ def side_lengths(quads: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ confirming a read
+#
+# The reader confirms and settles dozens of markers a frame. Done one marker at a time,
+# numpy's and OpenCV's per-call costs outweighed the work on a few hundred pixels; so
+# every function here takes a whole batch of quadrilaterals, (N, 4, 2), and gathers
+# their pixels from the frame in one OpenCV call.
 
 
 #: Samples per cell side when a marker's cells are read back for confirmation.
 _SAMPLES_PER_CELL = 5
+#: The samples of a cell that are averaged: a fifth of each cell at its edges is ignored.
+_INNER_SAMPLES = tuple(range(1, _SAMPLES_PER_CELL - 1))
 #: A cell must sit at least this share of the black-to-white contrast away from the
 #: midpoint between the marker's black and white levels.
 CELL_MARGIN = 0.12
@@ -104,85 +112,122 @@ CELL_MARGIN = 0.12
 MIN_CONTRAST = 18.0
 
 
-def cell_means(image: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray:
-    """Mean grey level of each of ``cells`` x ``cells`` cells of the quad ``corners``
-    (given in the grey or BGR ``image``'s pixel coordinates), ignoring a fifth of each
-    cell at its edges. A BGR image is turned grey after the warp: a few hundred pixels,
-    not the thousands round the quad."""
-    side = cells * _SAMPLES_PER_CELL
-    square = np.float32([(0, 0), (side, 0), (side, side), (0, side)])
-    warp = cv2.getPerspectiveTransform(np.float32(corners), square)
-    patch = to_gray(cv2.warpPerspective(image, warp, (side, side), flags=cv2.INTER_LINEAR,
-                                        borderMode=cv2.BORDER_REPLICATE))
-    inner = patch.reshape(cells, _SAMPLES_PER_CELL, cells, _SAMPLES_PER_CELL)[:, 1:-1, :, 1:-1]
-    # A sum and a division: ``mean`` costs several times more in numpy's Python layer,
-    # and the reader samples hundreds of markers a frame.
-    return inner.sum(axis=(1, 3), dtype=np.float32) / (_SAMPLES_PER_CELL - 2) ** 2
+@lru_cache(maxsize=32)
+def _unit_grid(cols: int, rows: int, offsets: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points of a ``rows`` x ``cols`` grid of cells in the unit square, as (u, v)
+    each of shape (rows * k, cols * k): point j along a side of n cells lies at
+    j / (n * samples), as a pixel centre does in ``cv2.warpPerspective``'s output."""
+    per = _SAMPLES_PER_CELL
+    along = np.asarray(offsets, np.float64)
+    us = (np.arange(cols)[:, None] * per + along).ravel() / (cols * per)
+    vs = (np.arange(rows)[:, None] * per + along).ravel() / (rows * per)
+    u, v = np.meshgrid(us, vs)
+    return u, v
 
 
-def cell_agreement(means: np.ndarray, expected_black: np.ndarray) -> tuple[float, float]:
-    """How well sampled cells match a code: (smallest normalised margin, share agreeing).
+def cell_samples(image: np.ndarray, quads: np.ndarray, cols: int, rows: int,
+                 offsets: tuple[int, ...] = tuple(range(_SAMPLES_PER_CELL))) -> np.ndarray:
+    """The pixels of ``rows`` x ``cols`` cells of each of (N, 4, 2) quads (in ``image``'s
+    pixels, clockwise from the top-left): each cell is divided into
+    :data:`_SAMPLES_PER_CELL` x :data:`_SAMPLES_PER_CELL` sample points, of which those
+    at ``offsets`` along each side are taken, interpolated bilinearly and replicating the
+    image's edge. Shape (N, rows, k, cols, k[, channels]) with k = len(offsets).
+
+    The unit square is mapped onto each quad in closed form (Heckbert's square-to-quad
+    projective mapping: a few array operations for the whole batch), and one
+    ``cv2.remap`` gathers every sample of every quad from the image."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    n, k = len(quads), len(offsets)
+    if n == 0:
+        return np.zeros((0, rows, k, cols, k) + image.shape[2:], image.dtype)
+    u, v = _unit_grid(cols, rows, tuple(offsets))
+    (x0, x1, x2, x3), (y0, y1, y2, y3) = (quads[..., i].T[:, :, None, None] for i in (0, 1))
+    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
+    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
+    with np.errstate(divide="ignore", invalid="ignore"):  # a quad collapsed to a line
+        det = dx1 * dy2 - dy1 * dx2
+        g, h = (dx3 * dy2 - dy3 * dx2) / det, (dx1 * dy3 - dy1 * dx3) / det
+        den = g * u + h * v + 1.0
+        map_x = ((x1 - x0 + g * x1) * u + (x3 - x0 + h * x3) * v + x0) / den
+        map_y = ((y1 - y0 + g * y1) * u + (y3 - y0 + h * y3) * v + y0) / den
+    shape = (n * rows * k, cols * k)
+    samples = cv2.remap(image, map_x.astype(np.float32).reshape(shape), map_y.astype(np.float32).reshape(shape),
+                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return samples.reshape((n, rows, k, cols, k) + image.shape[2:])
+
+
+def on_image(quads: np.ndarray, shape) -> np.ndarray:
+    """Which of (N, 4, 2) quads lie on an image of ``shape`` at least 4 pixels each way."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    low, high = quads.min(axis=1), quads.max(axis=1)
+    width = np.minimum(high[:, 0], shape[1]) - np.maximum(low[:, 0], 0)
+    height = np.minimum(high[:, 1], shape[0]) - np.maximum(low[:, 1], 0)
+    return np.isfinite(quads).all(axis=(1, 2)) & (width >= 4) & (height >= 4)
+
+
+def cell_means(image: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarray:
+    """Mean grey level of each of ``cells`` x ``cells`` cells of each of (N, 4, 2) quads
+    in the grey or BGR ``image``'s pixels, ignoring a fifth of each cell at its edges:
+    shape (N, cells, cells), NaN for a quad off the image. Only the samples are turned
+    grey: a few hundred pixels a marker, not the thousands round it."""
+    samples = cell_samples(image, quads, cells, cells, _INNER_SAMPLES)
+    n, k = len(samples), len(_INNER_SAMPLES)
+    if samples.ndim == 6:
+        samples = to_gray(samples.reshape(n * cells * k, cells * k, 3)).reshape(n, cells, k, cells, k)
+    # A sum and a division: ``mean`` costs several times more in numpy's Python layer.
+    means = samples.sum(axis=(2, 4), dtype=np.float32) / (k * k)
+    means[~on_image(quads, image.shape)] = np.nan
+    return means
+
+
+def cell_agreement(means: np.ndarray, expected_black: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How well sampled cells match codes, for (N, cells, cells) ``means`` against the
+    patterns ``expected_black`` (one (cells, cells) for all, or one each): per quad, the
+    smallest normalised margin and the share of cells agreeing.
 
     The margin is each cell's distance from the black/white midpoint towards its
     expected side, divided by the contrast; it is negative for a cell on the wrong side.
+    A quad with no contrast to judge by (under :data:`MIN_CONTRAST`, a pattern all one
+    colour, or off the image) gets (-1, 0).
     """
-    black_cells = int(np.count_nonzero(expected_black))
-    if black_cells in (0, expected_black.size):
-        return -1.0, 0.0  # no contrast to judge by
-    black_sum = float(means[expected_black].sum())
-    black = black_sum / black_cells
-    white = (float(means.sum()) - black_sum) / (expected_black.size - black_cells)
-    contrast = white - black
-    if contrast < MIN_CONTRAST:
-        return -1.0, 0.0
-    signed = np.where(expected_black, -1.0, 1.0) * (means - (white + black) / 2) / contrast
-    return float(signed.min()), float(np.count_nonzero(signed > 0)) / signed.size
-
-
-def bounds(points: np.ndarray, shape, before: int, after: int) -> tuple[int, int, int, int]:
-    """The pixel box (x0, y0, x1, y1) round ``points``, ``before`` pixels wider on the
-    top and left and ``after`` on the bottom and right, cut to a frame of ``shape``. In
-    plain Python: the reader asks for thousands of these a frame, and numpy's per-call
-    cost on four points outweighs the work."""
-    (left, top), (right, bottom) = points.min(axis=0).tolist(), points.max(axis=0).tolist()
-    return (max(math.floor(left) - before, 0), max(math.floor(top) - before, 0),
-            min(math.ceil(right) + after, shape[1]), min(math.ceil(bottom) + after, shape[0]))
-
-
-def cell_means_in_frame(frame: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray | None:
-    """:func:`cell_means` for a quad given in full-frame pixels (None if it is off the
-    frame), warping only the part of the frame it covers."""
-    x0, y0, x1, y1 = bounds(corners, frame.shape, 2, 3)
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return None
-    return cell_means(frame[y0:y1, x0:x1], corners - (x0, y0), cells)
+    means = np.asarray(means, np.float64)
+    expected = np.broadcast_to(expected_black, means.shape)
+    total = means.shape[1] * means.shape[2]
+    black_cells = np.count_nonzero(expected, axis=(1, 2))
+    black_sum = np.where(expected, means, 0.0).sum(axis=(1, 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        black = black_sum / black_cells
+        white = (means.sum(axis=(1, 2)) - black_sum) / (total - black_cells)
+        contrast = white - black
+        signed = np.where(expected, -1.0, 1.0) * (means - ((white + black) / 2)[:, None, None]) / contrast[:, None, None]
+    judged = (black_cells > 0) & (black_cells < total) & (contrast >= MIN_CONTRAST)  # NaN compares False
+    margin = np.where(judged, signed.min(axis=(1, 2)), -1.0)
+    share = np.where(judged, np.count_nonzero(signed > 0, axis=(1, 2)) / total, 0.0)
+    return margin, share
 
 
 def cell_colours(frame: np.ndarray, corners: np.ndarray, cols: int, rows: int) -> np.ndarray | None:
     """Mean BGR colour of each of ``rows`` x ``cols`` cells of the quad ``corners``
     (full-frame pixels, clockwise from the top-left), shape (rows, cols, 3); None if the
     quad is off the frame."""
-    x0, y0, x1, y1 = bounds(corners, frame.shape, 2, 3)
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    if not on_image(corners, frame.shape)[0]:
         return None
-    n = _SAMPLES_PER_CELL
-    target = np.float32([(0, 0), (cols * n, 0), (cols * n, rows * n), (0, rows * n)])
-    warp = cv2.getPerspectiveTransform(np.float32(corners - (x0, y0)), target)
-    patch = cv2.warpPerspective(frame[y0:y1, x0:x1], warp, (cols * n, rows * n), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    return patch.reshape(rows, n, cols, n, 3).astype(np.float32).mean(axis=(1, 3))
+    samples = cell_samples(frame, corners, cols, rows)[0]
+    return samples.astype(np.float32).mean(axis=(1, 3))
 
 
-def _frame_cell_agreement(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> tuple[float, float]:
-    """:func:`cell_agreement` for a quad given in full-frame pixels."""
-    means = cell_means_in_frame(frame, corners, expected_black.shape[0])
-    return (-1.0, 0.0) if means is None else cell_agreement(means, expected_black)
+def confirmed(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) -> np.ndarray:
+    """For (N, 4, 2) quads (full-frame pixels) and their codes' patterns (N, cells,
+    cells): True where every cell is clearly the colour the code says, judged in the
+    full-resolution frame whatever resolution found it."""
+    margin, _ = cell_agreement(cell_means(frame, quads, expected_black.shape[-1]), expected_black)
+    return margin >= CELL_MARGIN
 
 
-def confirm(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> bool:
-    """True when every cell of the quad (full-frame pixels) is clearly the colour the
-    code says, judged in the full-resolution frame whatever resolution found it."""
-    return _frame_cell_agreement(frame, corners, expected_black)[0] >= CELL_MARGIN
+def pattern_agreement(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> float:
+    """Share of a marker's cells that match its pattern where it should be printed
+    (0 when there is no black-and-white contrast there at all)."""
+    return float(cell_agreement(cell_means(frame, corners, expected_black.shape[0]), expected_black)[1][0])
 
 
 def to_full(points: np.ndarray, scale: float, offset) -> np.ndarray:
@@ -196,29 +241,40 @@ def to_full(points: np.ndarray, scale: float, offset) -> np.ndarray:
 #: half the resolution or more they are within a pixel, as close as placing a card and
 #: sampling its cells (a fifth of a cell's side from its edges) need.
 REFINE_BELOW_SCALE = 0.5
+_REFINE_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
 
 
-def refine_corners(frame: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
+def refine_corners(frame: np.ndarray, quads: np.ndarray, scale: float) -> np.ndarray:
     """Corners found in a copy shrunk by ``scale`` are only that precise once scaled up;
-    settle them on the full-resolution image (each is a sharp black-on-white corner)."""
-    side = sum(quad_sides(corners)) / 4
+    settle those of (N, 4, 2) quads on the full-resolution image (each is a sharp
+    black-on-white corner). A quad any of whose corners wandered further than its search
+    window (it latched onto something else) keeps the corners it had.
+
+    The pixels round every corner are cut out, stacked into one image and turned grey
+    together, and ``cv2.cornerSubPix`` settles all corners of one window size in one call."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    refined = quads.copy()
     # The window must reach the true corner (about one pixel of the small copy away) but
     # stay within the marker's border module: wider windows settle on the wrong corner.
-    half = int(min(max(round(1.5 / scale), 2), max(2, side / 7)))
-    x0, y0, x1, y1 = bounds(corners, frame.shape, 2 * half, 2 * half + 1)
-    patch = to_gray(frame[y0:y1, x0:x1])
-    points = (corners - (x0, y0)).astype(np.float32).reshape(-1, 1, 2)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
-    refined = cv2.cornerSubPix(patch, points, (half, half), (-1, -1), criteria).reshape(4, 2)
-    moved = np.linalg.norm(refined - points.reshape(4, 2), axis=1).max()
-    # A corner that wandered further than the search window latched onto something else.
-    return refined.astype(np.float64) + (x0, y0) if moved <= 2 * half else corners
-
-
-def pattern_agreement(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> float:
-    """Share of a marker's cells that match its pattern where it should be printed
-    (0 when there is no black-and-white contrast there at all)."""
-    return _frame_cell_agreement(frame, corners, expected_black)[1]
+    halves = [int(min(max(round(1.5 / scale), 2), max(2, sum(quad_sides(q)) / 28))) for q in quads]
+    h, w = frame.shape[:2]
+    for half in sorted(set(halves)):
+        which = [i for i, value in enumerate(halves) if value == half]
+        corners = quads[which].reshape(-1, 2)
+        # Each corner's tile holds its window wherever the corner may move before it is
+        # judged to have wandered (2 * half) and the pixel round the window the gradients need.
+        reach = min(3 * half + 2, (min(h, w) - 1) // 2)
+        tile = 2 * reach + 1
+        origins = np.clip(np.rint(corners).astype(int) - reach, 0, (w - tile, h - tile))
+        stacked = np.concatenate([frame[y : y + tile, x : x + tile] for x, y in origins.tolist()])
+        points = (corners - origins + np.c_[np.zeros(len(corners)), np.arange(len(corners)) * tile])
+        points = points.astype(np.float32).reshape(-1, 1, 2)
+        settled = cv2.cornerSubPix(to_gray(stacked), points.copy(), (half, half), (-1, -1), _REFINE_CRITERIA)
+        moved = np.linalg.norm(settled - points, axis=2).reshape(-1, 4).max(axis=1)
+        settled = settled.reshape(-1, 4, 2).astype(np.float64) - (points.reshape(-1, 4, 2) - quads[which])
+        keep = moved <= 2 * half
+        refined[np.asarray(which)[keep]] = settled[keep]
+    return refined
 
 
 @lru_cache(maxsize=512)
@@ -246,10 +302,15 @@ def _params(**settings) -> cv2.aruco.DetectorParameters:
 #: The low-resolution pass: one threshold window, big markers only, exact codes. The
 #: perimeter floor (0.06 of the copy's width, about 12 px a side at 768) keeps the
 #: slot markers, the smallest anchors, and skips most card stickers, which cost time only.
+#: A pixel counts as dark only 14 grey levels below its window's mean (OpenCV's default
+#: is 7): a printed anchor's black is far darker than that even in dim light or under a
+#: lamp's reflection, while a cloth's or card art's texture at that scale gave thousands
+#: of small outlines, most of the pass's time.
 ANCHOR_PARAMS = dict(
     minDistanceToBorder=1,
     adaptiveThreshWinSizeMin=7,
     adaptiveThreshWinSizeMax=7,
+    adaptiveThreshConstant=14,
     minMarkerPerimeterRate=0.06,
     errorCorrectionRate=0.0,
     polygonalApproxAccuracyRate=0.05,
@@ -262,7 +323,7 @@ ROI_SCALES = (0.5, 2.0)
 #: Outlines in a region with sides shorter than this share of the expected sticker's
 #: are not decoded (a sticker seen obliquely keeps well over half its side).
 ROI_SMALLEST_SHARE = 0.4
-#: (``minMarkerPerimeterRate`` is set per region from it: see :meth:`ArucoDetector.region`.)
+#: (``minMarkerPerimeterRate`` is set per region from it: see :meth:`ArucoDetector.regions`.)
 ROI_PARAMS = dict(
     maxMarkerPerimeterRate=4.0,
     minDistanceToBorder=1,
@@ -286,6 +347,26 @@ FULL_PARAMS = dict(
 )
 
 
+class Region(NamedTuple):
+    """A part of the frame to read at full resolution (see :meth:`ArucoDetector.regions`)."""
+
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 in full-frame pixels
+    sticker_px: float  # the shorter side, in full-frame pixels, of a card sticker there
+    enough: Callable[[list[Marker]], bool]  # are the markers found so far all it should give?
+
+
+class DetectorRead(NamedTuple):
+    """One detectMarkers output (corners, ids, rejected) on an image ``scale`` times the
+    size of the part of the frame at ``offset``, with what :meth:`ArucoDetector._collect`
+    keeps of it: candidates whose side (in that image) lies in ``candidate_px``, if given."""
+
+    found: tuple | None
+    scale: float
+    offset: tuple[float, float]
+    candidate_px: tuple[float, float] | None = None
+    smallest_perimeter: float = 0.0  # (a region's: outlines shorter are not decoded)
+
+
 class ArucoDetector:
     """The ArUco detectors the reader uses, all confirming what they decode."""
 
@@ -301,39 +382,46 @@ class ArucoDetector:
                       for w in FULL_WINDOWS]
         self._default = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
 
-    def _collect(self, frame, found, scale: float, offset: tuple[float, float], keep=None,
-                 candidate_px: tuple[float, float] | None = None) -> Detections:
-        """Turn detectMarkers output (on an image ``scale`` times the size of the part of
-        ``frame`` at ``offset``) into confirmed markers in full-frame pixels.
+    def _collect(self, frame, reads: list[DetectorRead], keep=None) -> list[Detections]:
+        """Turn several detectMarkers outputs into confirmed markers in full-frame pixels,
+        one :class:`Detections` per read, confirming all the reads' markers at once.
 
-        ``keep`` limits the roles kept (unknown codes and candidates are then dropped);
-        ``candidate_px`` keeps only candidates whose side (in the detector's image) is in
-        that range.
+        ``keep`` limits the roles kept (unknown codes and candidates are then dropped).
         """
-        corners, ids, rejected = found
-        markers, demoted = [], []
-        shift = offset
-        for quad, code in zip(corners, [] if ids is None else ids.ravel().tolist()):
-            quad = quad.reshape(4, 2).astype(np.float64)
-            role = self.markers.role_of(int(code))
-            if keep is not None and (role is None or role_kind(role) not in keep):
+        decoded = []  # per read: (quads in its image, codes, roles, quads in the full frame)
+        for read in reads:
+            corners, ids, _ = read.found
+            quads, codes, roles = [], [], []
+            for quad, code in zip(corners, [] if ids is None else ids.ravel().tolist()):
+                role = self.markers.role_of(code)
+                if keep is None or (role is not None and role_kind(role) in keep):
+                    quads.append(quad)
+                    codes.append(code)
+                    roles.append(role)
+            quads = np.array(quads, np.float64).reshape(-1, 4, 2)
+            full = to_full(quads, read.scale, read.offset)
+            if read.scale < REFINE_BELOW_SCALE and len(full):
+                full = refine_corners(frame, full, read.scale)
+            decoded.append((quads, codes, roles, full))
+        expected = [expected_cells(self.markers, role) if role is not None else
+                    _expected_unknown_aruco(self.markers.dictionary, code, self.markers.modules)
+                    for _, codes, roles, _ in decoded for code, role in zip(codes, roles)]
+        good = (confirmed(frame, np.concatenate([full for *_, full in decoded]), np.stack(expected))
+                if expected else np.zeros(0, bool))
+        results, start = [], 0
+        for read, (quads, codes, roles, full) in zip(reads, decoded):
+            ok, start = good[start : start + len(codes)], start + len(codes)
+            markers = [Marker(code, role, corners, read.scale)
+                       for code, role, corners, sure in zip(codes, roles, full, ok.tolist()) if sure]
+            if keep is not None:
+                results.append(Detections(markers, no_candidates()))
                 continue
-            full = to_full(quad, scale, shift)
-            if scale < REFINE_BELOW_SCALE:
-                full = refine_corners(frame, full, scale)
-            expected = (expected_cells(self.markers, role) if role is not None else
-                        _expected_unknown_aruco(self.markers.dictionary, int(code), self.markers.modules))
-            if not confirm(frame, full, expected):
-                demoted.append(quad)
-                continue
-            markers.append(Marker(int(code), role, full, scale))
-        if keep is not None:
-            return Detections(markers, no_candidates())
-        quads = np.array([q.reshape(4, 2) for q in rejected] + demoted, dtype=np.float64).reshape(-1, 4, 2)
-        if candidate_px is not None and len(quads):
-            sides = side_lengths(quads)
-            quads = quads[(sides >= candidate_px[0]) & (sides <= candidate_px[1])]
-        return Detections(markers, to_full(quads, scale, shift))
+            rejected = np.concatenate([np.array(read.found[2], np.float64).reshape(-1, 4, 2), quads[~ok]])
+            if read.candidate_px is not None and len(rejected):
+                lengths = side_lengths(rejected)
+                rejected = rejected[(lengths >= read.candidate_px[0]) & (lengths <= read.candidate_px[1])]
+            results.append(Detections(markers, to_full(rejected, read.scale, read.offset)))
+        return results
 
     def anchors(self, frame_bgr: np.ndarray, factor: int) -> Detections:
         """Stands, mat markers and the Coyote card, found in a 1/``factor`` copy of the frame."""
@@ -351,17 +439,43 @@ class ArucoDetector:
         x0, y0, x1, y1 = box or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
         scale = 1.0 / factor
         small = cv2.resize(frame_bgr[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-        return self._collect(frame_bgr, detect_padded(self._anchor, padded_gray(small)), scale,
-                             (float(x0), float(y0)), keep=keep)
+        found = detect_padded(self._anchor, padded_gray(small))
+        return self._collect(frame_bgr, [DetectorRead(found, scale, (float(x0), float(y0)))], keep=keep)[0]
 
-    def region(self, frame_bgr: np.ndarray, box: tuple[int, int, int, int], sticker_px: float,
-               enough: Callable[[list[Marker]], bool]) -> Detections:
-        """Markers in ``box`` (x0, y0, x1, y1) of the full frame, read after scaling the box
-        so the expected sticker is about :data:`ROI_STICKER_PX` pixels. Threshold windows
-        are tried in turn until ``enough`` is satisfied with the markers found."""
-        x0, y0, x1, y1 = box
+    def regions(self, frame_bgr: np.ndarray, regions: list[Region]) -> list[Detections]:
+        """The markers in each of ``regions`` of the full frame, each read after scaling
+        it so its expected sticker is about :data:`ROI_STICKER_PX` pixels. Threshold
+        windows are tried in turn until each region's ``enough`` is satisfied with the
+        markers found there; each window's markers of every region still reading are
+        confirmed together (one batch, not one per region)."""
+        prepared = [self._prepare(frame_bgr, region) for region in regions]
+        found = [Detections([], no_candidates()) for _ in regions]
+        reading = list(range(len(regions)))
+        for detector in self._roi:
+            reads = []
+            for i in reading:
+                padded, read = prepared[i]
+                # OpenCV decodes every square outline it finds, and a card's back pattern
+                # or busy art gives dozens far smaller than a sticker (a face-down card's
+                # slot cost ten times more than a face-up one's): let it skip those.
+                params = detector.getDetectorParameters()
+                params.minMarkerPerimeterRate = read.smallest_perimeter / max(padded.image.shape)
+                detector.setDetectorParameters(params)
+                reads.append(read._replace(found=detect_padded(detector, padded)))
+            for i, detections in zip(reading, self._collect(frame_bgr, reads)):
+                found[i].extend(detections)
+            reading = [i for i in reading if not regions[i].enough(found[i].markers)]
+            if not reading:
+                break
+        return found
+
+    @staticmethod
+    def _prepare(frame_bgr: np.ndarray, region: Region) -> tuple[Padded, DetectorRead]:
+        """A region's part of the frame, scaled and turned grey for detection, and what
+        :meth:`_collect` needs to bring its markers back to the full frame."""
+        x0, y0, x1, y1 = region.box
         part = frame_bgr[y0:y1, x0:x1]
-        scale = float(np.clip(ROI_STICKER_PX / max(sticker_px, 1.0), *ROI_SCALES))
+        scale = float(np.clip(ROI_STICKER_PX / max(region.sticker_px, 1.0), *ROI_SCALES))
         if abs(scale - 1.0) > 0.1:
             # Linear, not area: area averaging costs ten times as much at the usual
             # non-integer scales and read no more markers on the bench's frames. Shrunk
@@ -370,24 +484,11 @@ class ArucoDetector:
             gray = to_gray(resize(part)) if scale < 1.0 else resize(to_gray(part))
         else:
             scale, gray = 1.0, to_gray(part)
-        expected = sticker_px * scale
+        expected = region.sticker_px * scale
         # Stickers seen obliquely are narrower one way than the other: allow for it.
-        candidate_px = (0.5 * expected, 2.5 * expected)
-        found = Detections([], no_candidates())
-        padded = padded_gray(gray)
-        # OpenCV decodes every square outline it finds, and a card's back pattern or busy
-        # art gives dozens far smaller than a sticker (a face-down card's slot cost ten
-        # times more than a face-up one's): let it skip those before decoding them.
-        smallest_perimeter = 4 * ROI_SMALLEST_SHARE * expected
-        for detector in self._roi:
-            params = detector.getDetectorParameters()
-            params.minMarkerPerimeterRate = smallest_perimeter / max(padded.image.shape)
-            detector.setDetectorParameters(params)
-            found.extend(self._collect(frame_bgr, detect_padded(detector, padded), scale, (x0, y0),
-                                       candidate_px=candidate_px))
-            if enough(found.markers):
-                break
-        return found
+        read = DetectorRead(None, scale, (float(x0), float(y0)), candidate_px=(0.5 * expected, 2.5 * expected),
+                            smallest_perimeter=4 * ROI_SMALLEST_SHARE * expected)
+        return padded_gray(gray), read
 
     def whole_frame(self, frame_bgr: np.ndarray, bands: int | None = None) -> Detections:
         """Every marker in the frame at full resolution (the thorough fallback).
@@ -406,9 +507,10 @@ class ArucoDetector:
         found = Detections([], no_candidates())
         for y0, y1 in rows:
             band = padded_gray(frame_bgr[y0:y1], (y0 == 0, y1 == h))  # only the frame's own edges are padded
-            for detector in self._full:
-                found.extend(self._collect(frame_bgr, detect_padded(detector, band), 1.0, (0.0, float(y0))))
+            reads = [DetectorRead(detect_padded(detector, band), 1.0, (0.0, float(y0))) for detector in self._full]
             del band  # before the next band's is made: one band-sized image at a time
+            for detections in self._collect(frame_bgr, reads):
+                found.extend(detections)
         if len(rows) > 1:
             found.extend(self._large(frame_bgr, max(1, int(band_overlap(h) // TALL_MARKER_PX))))
         return found
@@ -569,10 +671,7 @@ QR_MIN_AGREEMENT = 0.85
 def _orient_qr(gray: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> np.ndarray | None:
     """zbar's outline of a QR code starts at an arbitrary corner: find the rotation under
     which the sampled modules match the payload's own pattern, or None if none does."""
-    best, best_corners = 0.0, None
-    for turn in range(4):
-        turned = np.roll(corners, -turn, axis=0)
-        _, agreement = cell_agreement(cell_means(gray, turned, expected_black.shape[0]), expected_black)
-        if agreement > best:
-            best, best_corners = agreement, turned
-    return best_corners if best >= QR_MIN_AGREEMENT else None
+    turns = np.stack([np.roll(corners, -turn, axis=0) for turn in range(4)])
+    _, agreement = cell_agreement(cell_means(gray, turns, expected_black.shape[0]), expected_black)
+    best = int(np.argmax(agreement))
+    return turns[best] if agreement[best] >= QR_MIN_AGREEMENT else None

@@ -29,6 +29,7 @@ decisions: which card is whose, and what each seat and slot truly shows.
 
 from __future__ import annotations
 
+import math
 from functools import partial
 
 import cv2
@@ -41,8 +42,9 @@ from coyote_pi.vision.detect import (
     Detections,
     Marker,
     QrDetector,
+    Region,
     cell_colours,
-    cell_means_in_frame,
+    cell_means,
     expected_cells,
     pattern_agreement,
 )
@@ -150,7 +152,7 @@ class TableReader:
         h, w = frame.shape[:2]
         detections = self._aruco.anchors(frame, _anchor_factor(w))
         stands, mat = self.geometry.locate(detections.markers, warnings=[])
-        detections.extend(self._read_stands(frame, stands.values()))
+        slots = []
         for slot in SLOTS if mat is not None else ():
             box, sticker_px = self.geometry.slot_region(mat, slot, (w, h))
             if not box:
@@ -159,30 +161,34 @@ class TableReader:
             # shows the cards' back holds a face-down card, which shows neither: one
             # threshold window is enough to find a face-up card lying off its middle.
             enough = _anything if self._shows_card_back(frame, mat, slot) else partial(_has_card_or, slot_role(slot))
-            detections.extend(self._aruco.region(frame, box, sticker_px, enough))
+            slots.append(Region(box, sticker_px, enough))
+        detections.extend(self._read_stands(frame, stands.values(), slots))
         return detections
 
-    def _read_stands(self, frame: np.ndarray, stands) -> Detections:
-        """The card region of each stand, read at full resolution."""
-        h, w = frame.shape[:2]
+    def _read_stands(self, frame: np.ndarray, stands, also: list[Region] = ()) -> Detections:
+        """The card region of each stand (and the regions ``also``), read at full resolution."""
+        size = (frame.shape[1], frame.shape[0])
         found = Detections([], np.zeros((0, 4, 2)))
+        # The stickers' own places first (small, so the detector sees them at their
+        # best; both prints at once, so two that disagree are seen to), then the whole
+        # card place for a card not where it should be.
+        stickers = {stand.seat: Region(box, sticker_px, _has_card) for stand in stands
+                    for box, sticker_px in [self.geometry.stand_sticker_region(stand, size)] if box}
+        reads = self._aruco.regions(frame, [*stickers.values(), *also])
+        for read in reads:
+            found.extend(read)
+        card_seen = {seat for seat, read in zip(stickers, reads) if _has_card(read.markers)}
+        places = []
         for stand in stands:
-            # The stickers' own places first (small, so the detector sees them at their
-            # best; both prints at once, so two that disagree are seen to), then the whole
-            # card place for a card not where it should be.
-            box, sticker_px = self.geometry.stand_sticker_region(stand, (w, h))
-            read = self._aruco.region(frame, box, sticker_px, _has_card) if box else None
-            if read is not None:
-                found.extend(read)
-                if _has_card(read.markers):
-                    continue
+            box, sticker_px = self.geometry.stand_card_region(stand, size)
+            if stand.seat in card_seen or not box:
+                continue
             # A stand whose empty-stand patch is in full view holds no card in its place:
             # one threshold window over the whole place is enough to find one lying off
             # it. A covered stand gets every window.
-            enough = _anything if self._empty_patch_visible(frame, stand) else _has_card
-            box, sticker_px = self.geometry.stand_card_region(stand, (w, h))
-            if box:
-                found.extend(self._aruco.region(frame, box, sticker_px, enough))
+            places.append(Region(box, sticker_px, _anything if self._empty_patch_visible(frame, stand) else _has_card))
+        for read in self._aruco.regions(frame, places):
+            found.extend(read)
         return found
 
     def _stands_not_found(self, reading: TableReading) -> bool:
@@ -216,7 +222,7 @@ class TableReader:
         expected = self.expected_seats or ()
         if mat is None or len(stands) < 2 or not expected:
             return [None]
-        to_table = np.linalg.inv(mat)
+        to_table = self.geometry.to_plane(mat)
         feet = {seat: apply_homography(to_table, apply_homography(s.to_image, np.zeros((1, 2))))[0]
                 for seat, s in stands.items()}
         angle = {seat: float(np.arctan2(y, x)) for seat, (x, y) in feet.items()}
@@ -251,7 +257,7 @@ class TableReader:
         markers = _merge(detections.markers)
         candidates = _not_under(detections.candidates, markers)
         stands, mat = self.geometry.locate(markers, warnings)
-        mat_to_plane = None if mat is None else np.linalg.inv(mat)
+        mat_to_plane = None if mat is None else self.geometry.to_plane(mat)
         sightings: list[Sighting] = []
 
         cards = self._cards_seen([m for m in markers if m.role and role_kind(m.role) == "card"])
@@ -403,7 +409,7 @@ class TableReader:
         """Is a slot's own marker "decoded", "visible", "hidden" or "partly" covered?
         Unless it was decoded, its cells are sampled where the mat says it is printed and
         compared with its pattern (a face-down card shows none of it)."""
-        mat_to_plane = np.linalg.inv(mat)
+        mat_to_plane = self.geometry.to_plane(mat)
         role = slot_role(slot)
         if any(m.role == role and self.geometry.slot_at(mat_to_plane, m.corners, "slot") == slot for m in markers):
             return "decoded"
@@ -420,13 +426,13 @@ class TableReader:
         (cx, cy), hw, hh = layout.slots[slot], layout.slot_width / 2, layout.slot_height / 2
         corners = apply_homography(mat, np.array([(cx - hw, cy + hh), (cx + hw, cy + hh),
                                                   (cx + hw, cy - hh), (cx - hw, cy - hh)]))
-        means = cell_means_in_frame(frame, corners, 24)
-        return 0.0 if means is None else float((means >= 245).mean())
+        means = cell_means(frame, corners, 24)[0]
+        return float((means >= 245).mean())  # NaN off the frame: none blown out
 
     def _slot_results(self, frame, mat, markers, slot_cards, candidates, duplicates, sightings):
         if mat is None:
             return {s: SlotRead(SlotState.UNCLEAR, None, "centre mat not found") for s in SLOTS}
-        mat_to_plane = np.linalg.inv(mat)
+        mat_to_plane = self.geometry.to_plane(mat)
         layout = self.markers.mat
         results = {}
         for slot in SLOTS:
@@ -523,22 +529,24 @@ def _has_card_or(role: str, found: list[Marker]) -> bool:
 def _merge(markers: list[Marker]) -> list[Marker]:
     """Drop repeats of one marker found by two passes (same code, same place), keeping
     the one found at the highest resolution (its corners are the most precise)."""
-    kept: list[Marker] = []
+    kept: list[tuple[Marker, tuple[float, float]]] = []
     for m in sorted(markers, key=lambda m: -m.scale):
-        if not any(k.code == m.code and np.linalg.norm(k.centre - m.centre) < 0.5 * k.side_px for k in kept):
-            kept.append(m)
-    return kept
+        # In plain Python: every marker is compared with every one kept, on two numbers each.
+        centre = tuple(m.centre.tolist())
+        if not any(k.code == m.code and math.dist(at, centre) < 0.5 * k.side_px for k, at in kept):
+            kept.append((m, centre))
+    return [m for m, _ in kept]
 
 
 def _not_under(quads: np.ndarray, markers: list[Marker]) -> np.ndarray:
     """Candidates that are not just another outline of a marker that was read."""
     if not len(quads) or not markers:
         return quads
-    centres = quads.mean(axis=1)
-    keep = np.ones(len(quads), bool)
-    for m in markers:
-        keep &= np.linalg.norm(centres - m.centre, axis=1) >= 0.5 * m.side_px
-    return quads[keep]
+    centres = quads.sum(axis=1)[:, None, :] / 4
+    marker_centres = np.array([m.centre for m in markers])
+    reach = 0.5 * np.array([m.side_px for m in markers])
+    apart = np.sqrt(((centres - marker_centres) ** 2).sum(axis=2)) >= reach  # (quads, markers)
+    return quads[apart.all(axis=1)]
 
 
 def _card_order(name: str) -> int:

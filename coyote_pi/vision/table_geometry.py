@@ -24,12 +24,13 @@ markers found; deciding what a seat or slot *shows* is :mod:`~coyote_pi.vision.r
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
 
 import numpy as np
 
-from coyote_pi.vision.detect import STAND_KINDS, Marker, bounds, quad_sides, sides
+from coyote_pi.vision.detect import STAND_KINDS, Marker, quad_sides, sides
 from coyote_pi.vision.geometry import apply_homography, fit_homography, square_corners
 from coyote_pi.vision.markerset import (
     LOCATORS,
@@ -77,6 +78,7 @@ class TableGeometry:
         self.markers = markers
         self._plane_points: dict[str, np.ndarray] = {}
         self._fits: dict[tuple, np.ndarray | None] = {}
+        self._inverses: dict[bytes, np.ndarray] = {}
 
     def sticker_region(self, to_image: np.ndarray, centre_mm, reach_mm, sticker_centre_mm, size):
         """Image box around ``centre_mm`` (in the plane ``to_image`` maps from) give or
@@ -161,7 +163,7 @@ class TableGeometry:
             h = self._plane_from(roles, seen, warnings, f"stand {seat}'s two markers disagree about where it "
                                                        f"stands; seat {seat} ignored")
             if h is not None:
-                stands[seat] = Stand(seat, h, np.linalg.inv(h))
+                stands[seat] = Stand(seat, h, self.to_plane(h))
         mat_roles = [locator_role(n) for n in LOCATORS] + [slot_role(s) for s in SLOTS]
         seen = {role: by_role.get(role, []) for role in mat_roles}
         for role, found in seen.items():
@@ -191,6 +193,16 @@ class TableGeometry:
         if h is None:
             warnings.append(disagree)
         return h
+
+    def to_plane(self, to_image: np.ndarray) -> np.ndarray:
+        """The inverse of a plane's homography: image pixels to the plane's millimetres
+        (remembered like the fits: the reader asks for the mat's several times a frame)."""
+        key = to_image.tobytes()
+        if key not in self._inverses:
+            if len(self._inverses) >= FITS_REMEMBERED:
+                del self._inverses[next(iter(self._inverses))]
+            self._inverses[key] = np.linalg.inv(to_image)
+        return self._inverses[key]
 
     def _fit(self, used: tuple[str, ...], image_pts: list[np.ndarray]) -> np.ndarray | None:
         """:meth:`_plane_from`'s fit: None when the markers disagree about the plane."""
@@ -271,7 +283,12 @@ class TableGeometry:
 
 
 def image_box(points: np.ndarray, size, pad: int = 6) -> tuple[int, int, int, int] | None:
-    x0, y0, x1, y1 = bounds(points, (size[1], size[0]), pad, pad)
+    """The pixel box (x0, y0, x1, y1) round ``points``, ``pad`` pixels wider each way and
+    cut to an image of ``size`` (width, height); None if less than 16 pixels remain
+    either way. In plain Python: numpy's per-call cost on four points outweighs the work."""
+    (left, top), (right, bottom) = points.min(axis=0).tolist(), points.max(axis=0).tolist()
+    x0, y0 = max(math.floor(left) - pad, 0), max(math.floor(top) - pad, 0)
+    x1, y1 = min(math.ceil(right) + pad, size[0]), min(math.ceil(bottom) + pad, size[1])
     return (x0, y0, x1, y1) if x1 - x0 >= 16 and y1 - y0 >= 16 else None
 
 
@@ -292,4 +309,4 @@ def _shorter_side(quad: np.ndarray) -> float:
 
 def point_list(corners: np.ndarray) -> list[list[float]]:
     """Image points as plain lists rounded to 0.1 px (the sightings' JSON)."""
-    return [[round(x, 1), round(y, 1)] for x, y in np.asarray(corners, dtype=np.float64).tolist()]
+    return np.round(np.asarray(corners, dtype=np.float64), 1).tolist()
