@@ -6,7 +6,7 @@ candidate quadrilaterals that looked like a marker but could not be decoded
 (a sticker under a finger, blurred or glared): the reader reports those as
 "unreadable" instead of pretending nothing is there.
 
-Before any decoded marker is believed, :func:`confirm` samples its cells from the image
+Before any decoded marker is believed, :func:`confirmed` samples its cells from the image
 and checks them against the code it claims to be: every cell must be clearly black or
 clearly white and agree with the code. A marker that decodes only by a narrow margin
 is demoted to a candidate. This is how "never guess" is enforced at pixel level.

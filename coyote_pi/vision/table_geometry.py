@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from coyote_pi.vision.detect import STAND_KINDS, Marker, quad_sides, sides
-from coyote_pi.vision.geometry import apply_homography, fit_homography, square_corners
+from coyote_pi.vision.geometry import apply_homography, linear_homography, square_corners
 from coyote_pi.vision.markerset import (
     LOCATORS,
     SEATS,
@@ -208,7 +208,7 @@ class TableGeometry:
         """:meth:`_plane_from`'s fit: None when the markers disagree about the plane."""
         src = np.concatenate([self.marker_plane_points(role) for role in used])
         dst = np.concatenate(image_pts)
-        h = fit_homography(src, dst)
+        h = linear_homography(src, dst)
         if len(used) == 1:
             return h  # one marker's four corners: fitted exactly, nothing to disagree
         residual = np.linalg.norm(apply_homography(h, src) - dst, axis=1).max()
