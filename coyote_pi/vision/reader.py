@@ -30,6 +30,7 @@ decisions: which card is whose, and what each seat and slot truly shows.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import partial
 
 import cv2
@@ -165,7 +166,7 @@ class TableReader:
         detections.extend(self._read_stands(frame, stands.values(), slots))
         return detections
 
-    def _read_stands(self, frame: np.ndarray, stands, also: list[Region] = ()) -> Detections:
+    def _read_stands(self, frame: np.ndarray, stands, also: Sequence[Region] = ()) -> Detections:
         """The card region of each stand (and the regions ``also``), read at full resolution."""
         size = (frame.shape[1], frame.shape[0])
         found = Detections([], np.zeros((0, 4, 2)))
