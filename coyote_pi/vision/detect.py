@@ -302,15 +302,16 @@ def _params(**settings) -> cv2.aruco.DetectorParameters:
 #: The low-resolution pass: one threshold window, big markers only, exact codes. The
 #: perimeter floor (0.06 of the copy's width, about 12 px a side at 768) keeps the
 #: slot markers, the smallest anchors, and skips most card stickers, which cost time only.
-#: A pixel counts as dark only 14 grey levels below its window's mean (OpenCV's default
-#: is 7): a printed anchor's black is far darker than that even in dim light or under a
-#: lamp's reflection, while a cloth's or card art's texture at that scale gave thousands
-#: of small outlines, most of the pass's time.
+#: A pixel counts as dark only 10 grey levels below its window's mean (OpenCV's default
+#: is 7): a printed anchor's black is far darker than that, while a cloth's or card
+#: art's texture at that scale gave thousands of small outlines, most of the pass's
+#: time. Not more: at 12 and above, a 1280 x 720 webcam frame lost a stand whose
+#: markers are only about 25 px wide in the half-size copy.
 ANCHOR_PARAMS = dict(
     minDistanceToBorder=1,
     adaptiveThreshWinSizeMin=7,
     adaptiveThreshWinSizeMax=7,
-    adaptiveThreshConstant=14,
+    adaptiveThreshConstant=10,
     minMarkerPerimeterRate=0.06,
     errorCorrectionRate=0.0,
     polygonalApproxAccuracyRate=0.05,
