@@ -181,8 +181,10 @@ class TableReader:
         card_seen = {seat for seat, read in zip(stickers, reads) if _has_card(read.markers)}
         places = []
         for stand in stands:
+            if stand.seat in card_seen:
+                continue
             box, sticker_px = self.geometry.stand_card_region(stand, size)
-            if stand.seat in card_seen or not box:
+            if not box:
                 continue
             # A stand whose empty-stand patch is in full view holds no card in its place:
             # one threshold window over the whole place is enough to find one lying off
