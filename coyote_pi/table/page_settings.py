@@ -62,12 +62,13 @@ class PageSettings:
         and publish what is in force. Returns why the kept file was refused (None: it was
         taken, or there is none)."""
         config, problem = self._kept()
+        differences = self._differences(config)
         if problem is not None:
             problem = f"the settings kept from the web page are not used: {problem}; {self._set_aside()}"
             log.error("%s", problem)
-        elif any(self._differences(config).values()):
+        elif any(differences.values()):
             log.info("the settings taken from the web page (%s) go on top of %s: %s", self.path,
-                     self.configured.source, " ".join(page_settings_text(self._differences(config)).split()))
+                     self.configured.source, " ".join(page_settings_text(differences).split()))
             self.controller.use_config(config)
         self._publish()
         return problem
