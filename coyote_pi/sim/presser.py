@@ -132,6 +132,26 @@ def hold_seconds(timing, repeats: int) -> float:
     return timing.hold_delay + timing.repeat_interval * (repeats - 0.5)
 
 
+def played_as_asked(pin, taps: int, timing) -> bool:
+    """Whether a mock ``pin``'s recorded levels are the ``taps`` asked of a :class:`SimulatedPresser`.
+
+    Call ``pin.clear_states()`` before the taps. They were played as asked when exactly
+    the holds and the pauses between them lasted ``timing.confirm`` (a
+    :class:`~coyote_pi.devices.buttons.ButtonTiming`) or longer, every chatter level less,
+    and no hold reached ``timing.hold_delay``. A machine busy enough to stall a finger's
+    thread mid-chatter stretches a chatter level into a real press or release, and a
+    stalled hold repeats: then the waveform itself asks for more presses, as it would of
+    real buttons, and a test counting presses cannot expect the taps' number.
+    """
+    # gpiozero's MockPin records each change as (how long the previous level lasted, new
+    # level); [0] is the level at clear_states(), [1] ends the idle time before the first tap.
+    levels = pin.states[2:]
+    long_levels = sum(state.timestamp >= timing.confirm for state in levels)
+    # Buttons pull up: a change to high ends a held (low) level.
+    held_to_repeat = any(state.state and state.timestamp >= timing.hold_delay for state in levels)
+    return long_levels == 2 * taps - 1 and not held_to_repeat
+
+
 class PresserFingers:
     """Fingers on gpiozero mock pins, through a :class:`SimulatedPresser`.
 

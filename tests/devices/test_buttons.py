@@ -18,7 +18,7 @@ from coyote_pi.devices.buttons import ButtonTiming, Debouncer, SeatButtons, Tabl
 from coyote_pi.devices.errors import DeviceError
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, ButtonEvent
 from coyote_pi.devices.pinmap import BUTTONS
-from coyote_pi.sim.presser import NO_BOUNCE, Bounce, SimulatedPresser
+from coyote_pi.sim.presser import NO_BOUNCE, Bounce, SimulatedPresser, played_as_asked
 
 from .conftest import drain
 
@@ -159,15 +159,6 @@ def test_spikes_while_a_button_is_held_are_no_release_and_no_second_press(pinmap
     assert len(settled(events)) <= 1 + long_ones  # the one press
 
 
-def played_as_asked(pin, taps: int) -> bool:
-    """Whether the pin's recorded levels are the taps asked for: exactly the holds and the
-    pauses between them lasted the confirmation time or longer, every chatter level less.
-    (A machine busy enough to stall a finger thread mid-chatter stretches a chatter level
-    into a real press or release: then the waveform itself asks for more presses.)"""
-    long_levels = sum(state.timestamp >= CONFIRM for state in pin.states[2:])  # [1]: idle before the first tap
-    return long_levels == 2 * taps - 1
-
-
 @pytest.mark.parametrize("hold", [0.04, 0.05, 0.06])
 def test_a_quick_tap_with_contact_chatter_counts_once(pinmap, factory, buttons, events, hold):
     pin = factory.pin(pinmap.seat(1).ok.gpio)
@@ -178,7 +169,7 @@ def test_a_quick_tap_with_contact_chatter_counts_once(pinmap, factory, buttons, 
             bouncy.tap(1, "ok", hold=hold)
             time.sleep(0.05)
         got = settled(events)
-        if played_as_asked(pin, taps=3):
+        if played_as_asked(pin, taps=3, timing=ButtonTiming()):
             break
     else:
         pytest.skip("this machine stalled the fingers mid-chatter three times running")

@@ -17,7 +17,7 @@ from coyote_pi.devices.events import PRESS, ButtonEvent
 from coyote_pi.record import read_record
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
-from coyote_pi.sim.presser import Bounce, QueueFingers, SimulatedPresser
+from coyote_pi.sim.presser import Bounce, QueueFingers, SimulatedPresser, played_as_asked
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.table.controller import STOP, Controller
 
@@ -78,10 +78,14 @@ def test_bouncing_presses_count_once(tmp_path):
     with running_table(table_config(tmp_path, 2), SimOptions(players=False, camera="scene"), devices=devices) as (rig, spy):
         presser = SimulatedPresser(rig.devices.pin_factory, rig.devices.pinmap, seed=5,
                                    bounce=Bounce(min_toggles=3, max_toggles=6, max_gap=0.0012))
+        plus = rig.devices.pin_factory.pin(rig.devices.pinmap.seat(1).plus.gpio)
         turn = _at_first_turn(spy)
+        plus.clear_states()
         for _ in range(6):
             presser.tap(1, "plus", hold=0.05)
             time.sleep(0.04)
+        if not played_as_asked(plus, taps=6, timing=devices.buttons.timing):
+            pytest.skip("this machine stalled the finger mid-chatter or mid-hold: the pin saw more than 6 presses")
         spy.wait_for(lambda p: p.choice.amount == turn.choice.amount + 6)
         presser.tap(1, "ok", hold=0.05)
         spy.wait_for(lambda p: p.seats == (2,))
@@ -111,9 +115,12 @@ def test_an_ok_that_bounces_past_the_debounce_time_places_one_bid(tmp_path):
 
 def test_presses_from_many_threads_at_once(tmp_path):
     config = table_config(tmp_path, 4, "trickster")
-    with running_table(config, SimOptions(players=False, camera="scene"), devices=sim_devices()) as (rig, spy):
+    devices = sim_devices()
+    with running_table(config, SimOptions(players=False, camera="scene"), devices=devices) as (rig, spy):
         presser = SimulatedPresser(rig.devices.pin_factory, rig.devices.pinmap, seed=2)
+        plus = rig.devices.pin_factory.pin(rig.devices.pinmap.seat(1).plus.gpio)
         turn = _at_first_turn(spy)
+        plus.clear_states()
 
         def seat_one() -> None:
             for _ in range(4):
@@ -130,6 +137,8 @@ def test_presses_from_many_threads_at_once(tmp_path):
             thread.start()
         for thread in threads:
             thread.join()
+        if not played_as_asked(plus, taps=4, timing=devices.buttons.timing):
+            pytest.skip("this machine stalled seat 1's finger mid-chatter or mid-hold: the pin saw more than 4 presses")
         spy.wait_for(lambda p: p.choice.amount == turn.choice.amount + 4)
         assert [e["type"] for e in _events_of(rig)] == ["deal"]
 
