@@ -206,14 +206,15 @@ def cell_agreement(means: np.ndarray, expected_black: np.ndarray) -> tuple[np.nd
     return margin, share
 
 
-def cell_colours(frame: np.ndarray, corners: np.ndarray, cols: int, rows: int) -> np.ndarray | None:
-    """Mean BGR colour of each of ``rows`` x ``cols`` cells of the quad ``corners``
-    (full-frame pixels, clockwise from the top-left), shape (rows, cols, 3); None if the
-    quad is off the frame."""
-    if not on_image(corners, frame.shape)[0]:
-        return None
-    samples = cell_samples(frame, corners, cols, rows)[0]
-    return samples.astype(np.float32).mean(axis=(1, 3))
+def cell_colours(frame: np.ndarray, quads: np.ndarray, cols: int, rows: int) -> np.ndarray:
+    """Mean BGR colour of each of ``rows`` x ``cols`` cells of each of (N, 4, 2) quads
+    (full-frame pixels, clockwise from the top-left), ignoring a fifth of each cell at
+    its edges: shape (N, rows, cols, 3), NaN for a quad off the frame."""
+    samples = cell_samples(frame, quads, cols, rows, _INNER_SAMPLES)
+    k = len(_INNER_SAMPLES)
+    colours = samples.sum(axis=(2, 4), dtype=np.float32) / (k * k)
+    colours[~on_image(quads, frame.shape)] = np.nan
+    return colours
 
 
 def confirmed(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) -> np.ndarray:
@@ -224,10 +225,11 @@ def confirmed(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) 
     return margin >= CELL_MARGIN
 
 
-def pattern_agreement(frame: np.ndarray, corners: np.ndarray, expected_black: np.ndarray) -> float:
-    """Share of a marker's cells that match its pattern where it should be printed
-    (0 when there is no black-and-white contrast there at all)."""
-    return float(cell_agreement(cell_means(frame, corners, expected_black.shape[0]), expected_black)[1][0])
+def pattern_agreement(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) -> np.ndarray:
+    """For (N, 4, 2) quads where markers should be printed and their patterns (one
+    (cells, cells) for all, or (N, cells, cells)): the share of each one's cells that
+    match (0 when there is no black-and-white contrast there at all)."""
+    return cell_agreement(cell_means(frame, quads, expected_black.shape[-1]), expected_black)[1]
 
 
 def to_full(points: np.ndarray, scale: float, offset) -> np.ndarray:

@@ -154,14 +154,15 @@ class TableReader:
         detections = self._aruco.anchors(frame, _anchor_factor(w))
         stands, mat = self.geometry.locate(detections.markers, warnings=[])
         slots = []
-        for slot in SLOTS if mat is not None else ():
+        backs = self._card_backs_shown(frame, mat, SLOTS) if mat is not None else {}
+        for slot, back_shown in backs.items():
             box, sticker_px = self.geometry.slot_region(mat, slot, (w, h))
             if not box:
                 continue
             # A slot is read until it shows a card or its own marker. One whose middle
             # shows the cards' back holds a face-down card, which shows neither: one
             # threshold window is enough to find a face-up card lying off its middle.
-            enough = _anything if self._shows_card_back(frame, mat, slot) else partial(_has_card_or, slot_role(slot))
+            enough = _anything if back_shown else partial(_has_card_or, slot_role(slot))
             slots.append(Region(box, sticker_px, enough))
         detections.extend(self._read_stands(frame, stands.values(), slots))
         return detections
@@ -395,32 +396,37 @@ class TableReader:
         """Is the stand's empty-stand patch (printed where a card hides it) seen whole?"""
         layout = self.markers.stand
         corners = apply_homography(stand.to_image, square_corners(layout.empty_patch_centre, layout.empty_patch_side))
-        return pattern_agreement(frame, corners, empty_patch_cells()) >= SLOT_VISIBLE_AGREEMENT
+        return pattern_agreement(frame, corners, empty_patch_cells())[0] >= SLOT_VISIBLE_AGREEMENT
 
-    def _shows_card_back(self, frame: np.ndarray, mat: np.ndarray, slot: str) -> bool:
-        """Do the cells over the middle of a slot show the cards' back colour? Positive
-        evidence of a face-down card: a hidden slot marker alone could be a hand."""
-        (cx, cy), (w, h) = self.markers.mat.slots[slot], BACK_SAMPLE_MM
-        corners = apply_homography(mat, np.array([(cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2),
-                                                  (cx + w / 2, cy - h / 2), (cx - w / 2, cy - h / 2)]))
-        colours = cell_colours(frame, corners, 5, 8)
-        if colours is None:
-            return False
-        return _chroma_share(colours, self.markers.card.back_rgb) >= BACK_SHARE
+    def _card_backs_shown(self, frame: np.ndarray, mat: np.ndarray, slots: Sequence[str]) -> dict[str, bool]:
+        """For each of ``slots``: do the cells over its middle show the cards' back colour?
+        Positive evidence of a face-down card: a hidden slot marker alone could be a hand.
+        (A slot off the frame shows nothing.) All slots are sampled in one batch."""
+        w, h = BACK_SAMPLE_MM
+        middles = np.array([[(cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2), (cx + w / 2, cy - h / 2),
+                             (cx - w / 2, cy - h / 2)] for cx, cy in (self.markers.mat.slots[s] for s in slots)])
+        corners = apply_homography(mat, middles.reshape(-1, 2)).reshape(-1, 4, 2)
+        shares = _chroma_shares(cell_colours(frame, corners, 5, 8), self.markers.card.back_rgb)
+        return dict(zip(slots, (shares >= BACK_SHARE).tolist()))
 
-    def _slot_marker_cover(self, frame: np.ndarray, mat: np.ndarray, markers: list[Marker], slot: str) -> str:
-        """Is a slot's own marker "decoded", "visible", "hidden" or "partly" covered?
+    def _slot_marker_covers(self, frame: np.ndarray, mat: np.ndarray, markers: list[Marker]) -> dict[str, str]:
+        """Is each slot's own marker "decoded", "visible", "hidden" or "partly" covered?
         Unless it was decoded, its cells are sampled where the mat says it is printed and
-        compared with its pattern (a face-down card shows none of it)."""
+        compared with its pattern (a face-down card shows none of it): all such slots in
+        one batch."""
         mat_to_plane = self.geometry.to_plane(mat)
-        role = slot_role(slot)
-        if any(m.role == role and self.geometry.slot_at(mat_to_plane, m.corners, "slot") == slot for m in markers):
-            return "decoded"
-        corners = apply_homography(mat, self.geometry.marker_plane_points(role))
-        agreement = pattern_agreement(frame, corners, expected_cells(self.markers, role))
-        if agreement >= SLOT_VISIBLE_AGREEMENT:
-            return "visible"
-        return "hidden" if agreement <= SLOT_HIDDEN_AGREEMENT else "partly"
+        covers = {slot: "decoded" for slot in SLOTS
+                  if any(m.role == slot_role(slot) and self.geometry.slot_at(mat_to_plane, m.corners, "slot") == slot
+                         for m in markers)}
+        sampled = [slot_role(slot) for slot in SLOTS if slot not in covers]
+        if sampled:
+            printed = np.concatenate([self.geometry.marker_plane_points(role) for role in sampled])
+            agreements = pattern_agreement(frame, apply_homography(mat, printed).reshape(-1, 4, 2),
+                                           np.stack([expected_cells(self.markers, role) for role in sampled]))
+            for role, agreement in zip(sampled, agreements.tolist()):
+                covers[role_subject(role)] = ("visible" if agreement >= SLOT_VISIBLE_AGREEMENT else
+                                              "hidden" if agreement <= SLOT_HIDDEN_AGREEMENT else "partly")
+        return covers
 
     def _glare_share(self, frame: np.ndarray, mat: np.ndarray, slot: str) -> float:
         """Share of a slot's area that is blown out: glare can erase a face-up card's
@@ -438,8 +444,9 @@ class TableReader:
         mat_to_plane = self.geometry.to_plane(mat)
         layout = self.markers.mat
         results = {}
+        covers = self._slot_marker_covers(frame, mat, markers)
         for slot in SLOTS:
-            cover = self._slot_marker_cover(frame, mat, markers, slot)
+            cover = covers[slot]
             names = sorted({role_subject(m.role) for m in slot_cards[slot]}, key=_card_order)
             if len(names) > 1:
                 result = SlotRead(SlotState.UNCLEAR, None, f"several cards on the {slot} slot: {', '.join(names)}")
@@ -458,7 +465,7 @@ class TableReader:
                                   f"something on the {slot} slot looks like a sticker but cannot be read")
             elif self._glare_share(frame, mat, slot) > SLOT_GLARE_SHARE:
                 result = SlotRead(SlotState.UNCLEAR, None, f"glare on the {slot} slot hides what lies there")
-            elif self._shows_card_back(frame, mat, slot):
+            elif self._card_backs_shown(frame, mat, [slot])[slot]:
                 result = SlotRead(SlotState.FACE_DOWN)
             else:
                 result = SlotRead(SlotState.UNCLEAR, None,
@@ -503,13 +510,14 @@ class TableReader:
         return result
 
 
-def _chroma_share(colours: np.ndarray, rgb: tuple[int, int, int]) -> float:
-    """Share of (..., 3) BGR cell colours whose chromaticity is within
-    :data:`BACK_CHROMA_DISTANCE` of the colour ``rgb``'s."""
-    bgr = colours.reshape(-1, 3)
-    chroma = bgr / np.maximum(bgr.sum(axis=1, keepdims=True), 1.0)
-    target = np.array(rgb[::-1], np.float64) / max(1, sum(rgb))
-    return float((np.linalg.norm(chroma - target, axis=1) <= BACK_CHROMA_DISTANCE).mean())
+def _chroma_shares(colours: np.ndarray, rgb: tuple[int, int, int]) -> np.ndarray:
+    """For (N, ..., 3) BGR cell colours: per N, the share of cells whose chromaticity is
+    within :data:`BACK_CHROMA_DISTANCE` of the colour ``rgb``'s (NaN cells never are)."""
+    bgr = colours.reshape(len(colours), -1, 3)
+    chroma = bgr / np.maximum(bgr.sum(axis=2, keepdims=True), 1.0)
+    offset = chroma - np.array(rgb[::-1], np.float32) / max(1, sum(rgb))
+    near = (offset * offset).sum(axis=2) <= BACK_CHROMA_DISTANCE**2
+    return near.sum(axis=1) / near.shape[1]
 
 
 def _anchor_factor(width: int) -> int:

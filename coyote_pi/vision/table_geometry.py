@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -82,11 +83,12 @@ class TableGeometry:
 
     def sticker_region(self, to_image: np.ndarray, centre_mm, reach_mm, sticker_centre_mm, size):
         """Image box around ``centre_mm`` (in the plane ``to_image`` maps from) give or
-        take ``reach_mm`` (one length, or one along each axis), and the shorter side in
-        pixels of a card sticker at ``sticker_centre_mm``."""
-        box = image_box(apply_homography(to_image, _rectangle(centre_mm, np.broadcast_to(reach_mm, 2))), size)
-        sticker = apply_homography(to_image, square_corners(sticker_centre_mm, self.markers.size_mm["card"]))
-        return box, _shorter_side(sticker)
+        take ``reach_mm`` (along each axis), and the shorter side in pixels of a card
+        sticker at ``sticker_centre_mm``."""
+        corners = np.concatenate([_rectangle(centre_mm, reach_mm),
+                                  square_corners(sticker_centre_mm, self.markers.size_mm["card"])])
+        seen = apply_homography(to_image, corners)
+        return image_box(seen[:4], size), _shorter_side(seen[4:])
 
     def stand_needs(self) -> np.ndarray:
         """The corners (stand millimetres) of the part of a stand's board the reader
@@ -101,19 +103,26 @@ class TableGeometry:
             vs += [v - half, v + half]
         return np.array([(min(us), max(vs)), (max(us), max(vs)), (max(us), min(vs)), (min(us), min(vs))])
 
+    @cached_property
     def stand_print_centres(self) -> list[tuple[float, float]]:
         """Where a card standing upright in its place has its stickers, in stand millimetres."""
         layout, card = self.markers.stand, self.markers.card
         middle_v = layout.card_bottom_v + card.height / 2
         return [(layout.card_centre_u + x, middle_v + y) for (x, y), _ in self.markers.card_print_places()]
 
+    @cached_property
+    def _stickers_place(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The centre and reach (stand mm) of :meth:`stand_sticker_region`'s rectangle."""
+        prints = np.array(self.stand_print_centres)
+        centre = prints.mean(axis=0)
+        reach = self.markers.sticker_mm("card:0") / 2 + STICKER_SLACK_MM + np.abs(prints - centre).max(axis=0)
+        return tuple(centre.tolist()), tuple(reach.tolist())
+
     def stand_sticker_region(self, stand: Stand, size):
         """Where a card standing upright in its place, give or take :data:`STICKER_SLACK_MM`,
         has its stickers (all its prints; a card further off is read in its whole place)."""
-        prints = np.array(self.stand_print_centres())
-        centre = prints.mean(axis=0)
-        reach = self.markers.sticker_mm("card:0") / 2 + STICKER_SLACK_MM + np.abs(prints - centre).max(axis=0)
-        return self.sticker_region(stand.to_image, centre, reach, prints[0], size)
+        centre, reach = self._stickers_place
+        return self.sticker_region(stand.to_image, centre, reach, self.stand_print_centres[0], size)
 
     def stand_card_region(self, stand: Stand, size):
         """The whole place where a card counts as this seat's (see :meth:`place_in_stand`):
@@ -122,14 +131,14 @@ class TableGeometry:
         layout, card = self.markers.stand, self.markers.card
         centre = (layout.card_centre_u, layout.card_bottom_v + card.height / 2)
         reach = (card.width / 2 + layout.card_slack, card.height / 2 + layout.card_slack)
-        return self.sticker_region(stand.to_image, centre, reach, self.stand_print_centres()[0], size)
+        return self.sticker_region(stand.to_image, centre, reach, self.stand_print_centres[0], size)
 
     def slot_region(self, mat: np.ndarray, slot: str, size):
         """A whole slot: a card on it may lie either way up, and the slot's own marker
         is in its middle."""
         layout = self.markers.mat
         reach = max(layout.slot_width, layout.slot_height) / 2 + 4
-        return self.sticker_region(mat, layout.slots[slot], reach, layout.slots[slot], size)
+        return self.sticker_region(mat, layout.slots[slot], (reach, reach), layout.slots[slot], size)
 
     def marker_plane_points(self, role: str) -> np.ndarray:
         """The printed corners of an anchor marker in its own plane's millimetres (worked
@@ -211,7 +220,8 @@ class TableGeometry:
         h = linear_homography(src, dst)
         if len(used) == 1:
             return h  # one marker's four corners: fitted exactly, nothing to disagree
-        residual = np.linalg.norm(apply_homography(h, src) - dst, axis=1).max()
+        off = apply_homography(h, src) - dst
+        residual = math.sqrt((off * off).sum(axis=1).max())
         # statistics, not numpy: np.median imports numpy.ma (over 1 MB) for a handful of numbers.
         if residual > 0.25 * statistics.median(_shorter_side(q) for q in image_pts):
             return None

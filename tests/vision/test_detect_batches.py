@@ -122,10 +122,10 @@ def test_cell_colours_average_each_cell_of_a_rectangle_grid():
     image[:, :150] = (200, 10, 10)  # left half blue, right half red (BGR)
     image[:, 150:] = (10, 10, 200)
     quad = np.array([(50, 50), (250, 50), (250, 150), (50, 150)], np.float64)
-    colours = cell_colours(image, quad, 4, 2)
-    assert colours.shape == (2, 4, 3)
-    assert np.allclose(colours[:, :2], (200, 10, 10), atol=1) and np.allclose(colours[:, 2:], (10, 10, 200), atol=1)
-    assert cell_colours(image, quad - 1000, 4, 2) is None
+    colours = cell_colours(image, np.stack([quad, quad - 1000]), 4, 2)  # the second is off the image
+    assert colours.shape == (2, 2, 4, 3)
+    assert np.allclose(colours[0, :, :2], (200, 10, 10), atol=1) and np.allclose(colours[0, :, 2:], (10, 10, 200), atol=1)
+    assert np.isnan(colours[1]).all()
 
 
 @pytest.mark.parametrize("points", [4, 8, 28])
