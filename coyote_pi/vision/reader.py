@@ -39,6 +39,7 @@ import numpy as np
 from coyote_pi.cards import ALL_CARDS, display_name
 from coyote_pi.vision.artwork import empty_patch_cells
 from coyote_pi.vision.detect import (
+    STAND_KINDS,
     ArucoDetector,
     Detections,
     Marker,
@@ -297,11 +298,12 @@ class TableReader:
                 sightings += [Sighting(f"unplaced: {shown}", "problem", point_list(m.corners)) for m in prints]
 
         seats: dict[int, SeatRead] = {}
+        by_role = {m.role: m for m in markers if m.role and role_kind(m.role) in STAND_KINDS}
         for seat, stand in sorted(stands.items()):
             seats[seat] = self._seat_result(frame, stand, seat_cards[seat], candidates, duplicates)
-            for m in markers:
-                if m.role in (stand_role(seat), stand_right_role(seat)):
-                    sightings.append(Sighting(f"stand {seat}", "anchor", point_list(m.corners)))
+            for role in (stand_role(seat), stand_right_role(seat)):
+                if role in by_role:
+                    sightings.append(Sighting(f"stand {seat}", "anchor", point_list(by_role[role].corners)))
         for seat in self.expected_seats or ():
             if seat not in seats:
                 seats[seat] = SeatRead(None, SeatState.NO_STAND, f"stand {seat}'s marker is not in view")
@@ -324,7 +326,7 @@ class TableReader:
             seats=seats, slots=slots, coyote=coyote, unplaced=sorted(unplaced, key=_card_order),
             duplicates=duplicates, unknown_ids=sorted(set(unknown)), warnings=warnings, scheme=self.scheme,
             passes=passes, sightings=sightings, card_areas=self.geometry.card_areas(stands, mat),
-            stand_outlines={seat: point_list(apply_homography(s.to_image, self.geometry.stand_needs()))
+            stand_outlines={seat: point_list(apply_homography(s.to_image, self.geometry.stand_needs))
                             for seat, s in stands.items()},
         )
 
@@ -540,13 +542,16 @@ def _has_card_or(role: str, found: list[Marker]) -> bool:
 def _merge(markers: list[Marker]) -> list[Marker]:
     """Drop repeats of one marker found by two passes (same code, same place), keeping
     the one found at the highest resolution (its corners are the most precise)."""
-    kept: list[tuple[Marker, tuple[float, float]]] = []
+    kept: list[Marker] = []
+    kept_by_code: dict[int | str, list[tuple[Marker, tuple[float, float]]]] = {}
     for m in sorted(markers, key=lambda m: -m.scale):
-        # In plain Python: every marker is compared with every one kept, on two numbers each.
+        # In plain Python: each marker is compared with the kept ones of its code, on two numbers each.
         centre = tuple(m.centre.tolist())
-        if not any(k.code == m.code and math.dist(at, centre) < 0.5 * k.side_px for k, at in kept):
-            kept.append((m, centre))
-    return [m for m, _ in kept]
+        same_code = kept_by_code.setdefault(m.code, [])
+        if not any(math.dist(at, centre) < 0.5 * k.side_px for k, at in same_code):
+            same_code.append((m, centre))
+            kept.append(m)
+    return kept
 
 
 def _not_under(quads: np.ndarray, markers: list[Marker]) -> np.ndarray:

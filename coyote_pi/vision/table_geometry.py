@@ -90,6 +90,7 @@ class TableGeometry:
         seen = apply_homography(to_image, corners)
         return image_box(seen[:4], size), _shorter_side(seen[4:])
 
+    @cached_property
     def stand_needs(self) -> np.ndarray:
         """The corners (stand millimetres) of the part of a stand's board the reader
         needs to see: both markers with their quiet zones and the place a card counts in."""
@@ -101,7 +102,9 @@ class TableGeometry:
             (u, v), half = self.markers.stand_marker_centre(role), self.markers.sticker_mm(role) / 2
             us += [u - half, u + half]
             vs += [v - half, v + half]
-        return np.array([(min(us), max(vs)), (max(us), max(vs)), (max(us), min(vs)), (min(us), min(vs))])
+        needs = np.array([(min(us), max(vs)), (max(us), max(vs)), (max(us), min(vs)), (min(us), min(vs))])
+        needs.flags.writeable = False
+        return needs
 
     @cached_property
     def stand_print_centres(self) -> list[tuple[float, float]]:
