@@ -478,7 +478,7 @@ class ArucoDetector:
         :meth:`_collect` needs to bring its markers back to the full frame."""
         x0, y0, x1, y1 = region.box
         part = frame_bgr[y0:y1, x0:x1]
-        scale = float(np.clip(ROI_STICKER_PX / max(region.sticker_px, 1.0), *ROI_SCALES))
+        scale = min(max(ROI_STICKER_PX / max(region.sticker_px, 1.0), ROI_SCALES[0]), ROI_SCALES[1])
         if abs(scale - 1.0) > 0.1:
             # Linear, not area: area averaging costs ten times as much at the usual
             # non-integer scales and read no more markers on the bench's frames. Shrunk
