@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import partial
+from functools import cached_property, partial
 
 import cv2
 import numpy as np
@@ -348,13 +348,16 @@ class TableReader:
         are one card when each lies where the other's square says the card's second
         print must be; otherwise they are two cards (a duplicate)."""
         cards: list[list[Marker]] = []
+        of_code: dict[int | str, list[list[Marker]]] = {}
         for m in prints:
-            pair = next((c for c in cards if self.markers.card_prints == 2 and len(c) == 1 and c[0].code == m.code
+            same_code = of_code.setdefault(m.code, [])
+            pair = next((c for c in same_code if self.markers.card_prints == 2 and len(c) == 1
                          and self._prints_of_one_card(c[0], m)), None)
             if pair is not None:
                 pair.append(m)
             else:
                 cards.append([m])
+                same_code.append(cards[-1])
         return cards
 
     def _prints_of_one_card(self, a: Marker, b: Marker) -> bool:
@@ -368,12 +371,17 @@ class TableReader:
         millimetres (y up, origin at its centre) the card's centre lies straight below it,
         and the other print is this one turned half a turn about that centre: its centre
         twice as far below, its top edge running the other way."""
-        own = square_corners((0.0, 0.0), self.markers.size_mm["card"])
+        own, other_centre = self._print_pair
+        to_own = cv2.getPerspectiveTransform(np.float32(first.corners), own).astype(np.float64)
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = apply_homography(to_own, other.corners).tolist()
+        return math.dist(((x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4), other_centre) <= PRINT_PAIR_MM and x1 < x0
+
+    @cached_property
+    def _print_pair(self) -> tuple[np.ndarray, tuple[float, float]]:
+        """A card print's corners in its own millimetres, and where the card's other print
+        has its centre there (see :meth:`_lies_as_other_print`)."""
         (_, below_top), _ = self.markers.card_print_places()[0]
-        to_own = cv2.getPerspectiveTransform(np.float32(first.corners), np.float32(own)).astype(np.float64)
-        seen = apply_homography(to_own, other.corners)
-        return bool(np.linalg.norm(seen.mean(axis=0) - (0.0, -2 * below_top)) <= PRINT_PAIR_MM
-                    and seen[1, 0] < seen[0, 0])
+        return np.float32(square_corners((0.0, 0.0), self.markers.size_mm["card"])), (0.0, -2 * below_top)
 
     def _seat_result(self, frame, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
         seat = stand.seat

@@ -236,7 +236,8 @@ class TableGeometry:
         local = apply_homography(to_plane, corners)
         lengths, size = quad_sides(local), self.markers.size_mm[kind]
         fits = min(lengths) >= PLANE_FIT_RANGE[0] * size and max(lengths) <= PLANE_FIT_RANGE[1] * size
-        return fits, local.sum(axis=0) / 4
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = local.tolist()  # plain Python: four points
+        return fits, ((x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4)
 
     def place_in_stand(self, stand: Stand, corners: np.ndarray) -> bool:
         fits, (u, v) = self.in_plane(stand.to_plane, corners, "card")
