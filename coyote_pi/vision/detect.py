@@ -482,16 +482,17 @@ class ArucoDetector:
         if abs(scale - 1.0) > 0.1:
             # Linear, not area: area averaging costs ten times as much at the usual
             # non-integer scales and read no more markers on the bench's frames. Shrunk
-            # before it is turned grey, enlarged after: the conversion works on the fewer pixels.
+            # before it is turned grey (straight into the padding), enlarged after: the
+            # conversion works on the fewer pixels.
             resize = partial(cv2.resize, dsize=None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-            gray = to_gray(resize(part)) if scale < 1.0 else resize(to_gray(part))
+            scaled = resize(part) if scale < 1.0 else resize(to_gray(part))
         else:
-            scale, gray = 1.0, to_gray(part)
+            scale, scaled = 1.0, part
         expected = region.sticker_px * scale
         # Stickers seen obliquely are narrower one way than the other: allow for it.
         read = DetectorRead(None, scale, (float(x0), float(y0)), candidate_px=(0.5 * expected, 2.5 * expected),
                             smallest_perimeter=4 * ROI_SMALLEST_SHARE * expected)
-        return padded_gray(gray), read
+        return padded_gray(scaled), read
 
     def whole_frame(self, frame_bgr: np.ndarray, bands: int | None = None) -> Detections:
         """Every marker in the frame at full resolution (the thorough fallback).
