@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
 from functools import cached_property, lru_cache, partial
+from typing import NamedTuple
 
 import cv2
 import numpy as np

@@ -428,14 +428,15 @@ class TableReader:
         covers = {slot: "decoded" for slot in SLOTS
                   if any(m.role == slot_role(slot) and self.geometry.slot_at(mat_to_plane, m.corners, "slot") == slot
                          for m in markers)}
-        sampled = [slot_role(slot) for slot in SLOTS if slot not in covers]
+        sampled = [slot for slot in SLOTS if slot not in covers]
         if sampled:
-            printed = np.concatenate([self.geometry.marker_plane_points(role) for role in sampled])
+            roles = [slot_role(slot) for slot in sampled]
+            printed = np.concatenate([self.geometry.marker_plane_points(role) for role in roles])
             agreements = pattern_agreement(frame, apply_homography(mat, printed).reshape(-1, 4, 2),
-                                           np.stack([expected_cells(self.markers, role) for role in sampled]))
-            for role, agreement in zip(sampled, agreements.tolist()):
-                covers[role_subject(role)] = ("visible" if agreement >= SLOT_VISIBLE_AGREEMENT else
-                                              "hidden" if agreement <= SLOT_HIDDEN_AGREEMENT else "partly")
+                                           np.stack([expected_cells(self.markers, role) for role in roles]))
+            for slot, agreement in zip(sampled, agreements.tolist()):
+                covers[slot] = ("visible" if agreement >= SLOT_VISIBLE_AGREEMENT else
+                                "hidden" if agreement <= SLOT_HIDDEN_AGREEMENT else "partly")
         return covers
 
     def _glare_share(self, frame: np.ndarray, mat: np.ndarray, slot: str) -> float:
