@@ -210,5 +210,11 @@ def apply_homography(h: np.ndarray, points: np.ndarray) -> np.ndarray:
 def square_corners(centre: tuple[float, float], side: float) -> np.ndarray:
     """A marker's corners in plane coordinates (v up), in the order detectors report:
     top-left, top-right, bottom-right, bottom-left of the printed marker."""
-    cx, cy, h = centre[0], centre[1], side / 2
-    return np.array([(cx - h, cy + h), (cx + h, cy + h), (cx + h, cy - h), (cx - h, cy - h)])
+    return rectangle_corners(centre, side / 2, side / 2)
+
+
+def rectangle_corners(centre: tuple[float, float], half_width: float, half_height: float) -> np.ndarray:
+    """A rectangle's corners in plane coordinates (v up), in :func:`square_corners`' order."""
+    cx, cy = centre
+    return np.array([(cx - half_width, cy + half_height), (cx + half_width, cy + half_height),
+                     (cx + half_width, cy - half_height), (cx - half_width, cy - half_height)])

@@ -50,7 +50,7 @@ from coyote_pi.vision.detect import (
     expected_cells,
     pattern_agreement,
 )
-from coyote_pi.vision.geometry import apply_homography, square_corners
+from coyote_pi.vision.geometry import apply_homography, rectangle_corners, square_corners
 from coyote_pi.vision.markerset import (
     COYOTE_ROLE,
     SLOTS,
@@ -413,9 +413,8 @@ class TableReader:
         Positive evidence of a face-down card: a hidden slot marker alone could be a hand.
         (A slot off the frame shows nothing.) All slots are sampled in one batch."""
         w, h = BACK_SAMPLE_MM
-        middles = np.array([[(cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2), (cx + w / 2, cy - h / 2),
-                             (cx - w / 2, cy - h / 2)] for cx, cy in (self.markers.mat.slots[s] for s in slots)])
-        corners = apply_homography(mat, middles.reshape(-1, 2)).reshape(-1, 4, 2)
+        middles = np.concatenate([rectangle_corners(self.markers.mat.slots[slot], w / 2, h / 2) for slot in slots])
+        corners = apply_homography(mat, middles).reshape(-1, 4, 2)
         shares = _chroma_shares(cell_colours(frame, corners, 5, 8), self.markers.card.back_rgb)
         return dict(zip(slots, (shares >= BACK_SHARE).tolist()))
 
@@ -439,21 +438,21 @@ class TableReader:
                                 "hidden" if agreement <= SLOT_HIDDEN_AGREEMENT else "partly")
         return covers
 
+    def _slot_rectangle(self, slot: str) -> np.ndarray:
+        """A slot's printed rectangle, in the mat's millimetres."""
+        layout = self.markers.mat
+        return rectangle_corners(layout.slots[slot], layout.slot_width / 2, layout.slot_height / 2)
+
     def _glare_share(self, frame: np.ndarray, mat: np.ndarray, slot: str) -> float:
         """Share of a slot's area that is blown out: glare can erase a face-up card's
         sticker outline so completely that nothing marker-shaped is left to see."""
-        layout = self.markers.mat
-        (cx, cy), hw, hh = layout.slots[slot], layout.slot_width / 2, layout.slot_height / 2
-        corners = apply_homography(mat, np.array([(cx - hw, cy + hh), (cx + hw, cy + hh),
-                                                  (cx + hw, cy - hh), (cx - hw, cy - hh)]))
-        means = cell_means(frame, corners, 24)[0]
+        means = cell_means(frame, apply_homography(mat, self._slot_rectangle(slot)), 24)[0]
         return float((means >= 245).mean())  # NaN off the frame: none blown out
 
     def _slot_results(self, frame, mat, markers, slot_cards, candidates, duplicates, sightings):
         if mat is None:
             return {s: SlotRead(SlotState.UNCLEAR, None, "centre mat not found") for s in SLOTS}
         mat_to_plane = self.geometry.to_plane(mat)
-        layout = self.markers.mat
         results = {}
         covers = self._slot_marker_covers(frame, mat, markers)
         for slot in SLOTS:
@@ -482,9 +481,7 @@ class TableReader:
                 result = SlotRead(SlotState.UNCLEAR, None,
                                   f"something hides the {slot} slot but no card back is seen (a hand?)")
             results[slot] = result
-            (cx, cy), half_w, half_h = layout.slots[slot], layout.slot_width / 2, layout.slot_height / 2
-            outline = apply_homography(mat, np.array([(cx - half_w, cy + half_h), (cx + half_w, cy + half_h),
-                                                      (cx + half_w, cy - half_h), (cx - half_w, cy - half_h)]))
+            outline = apply_homography(mat, self._slot_rectangle(slot))
             label = f"{slot}: {result.state.replace('_', ' ')}"
             if result.card:
                 label += f" {display_name(result.card)}"
