@@ -32,9 +32,9 @@ from coyote_pi.engine import events
 from coyote_pi.engine.game import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, GameConfig
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import open_round, public_view
+from coyote_pi.files import write_atomically
 from coyote_pi.record import RecordedGame, Vault, utc_now
 from coyote_pi.table import page_contract
-from coyote_pi.table.bulletin import write_atomically
 from coyote_pi.table.play_by_play import describe
 from coyote_pi.table.web_access import pin_hash
 

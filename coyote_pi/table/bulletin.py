@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -50,6 +49,7 @@ from typing import TYPE_CHECKING
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import OVER
 from coyote_pi.engine.views import open_round, public_view
+from coyote_pi.files import write_atomically
 from coyote_pi.table import page_contract, stages
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.presenter import Listener
@@ -117,26 +117,6 @@ def _camera_status(controller: Controller) -> str:
     if wait is not None and any(problem.key == "problem.camera_hung" for problem in wait.problems):
         return page_contract.RESTARTING
     return page_contract.OK
-
-
-def write_atomically(path: Path, data: bytes, *, durable: bool = False) -> None:
-    """Replace ``path`` with ``data`` whole: a reader sees the old file or the new one.
-    The bulletin needs no fsync (it lives in a tmpfs, and a power cut ends its meaning
-    anyway); a file that must outlive one (``durable``) is flushed to the card before the
-    rename, and the rename itself after it."""
-    temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "wb") as file:
-        file.write(data)
-        if durable:
-            file.flush()
-            os.fsync(file.fileno())
-    os.replace(temporary, path)
-    if durable:
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
 
 
 def iso_time(seconds: float | None = None) -> str:

@@ -32,7 +32,8 @@ import logging
 import os
 from typing import TYPE_CHECKING
 
-from coyote_pi.table.bulletin import Bulletin, iso_time, write_atomically
+from coyote_pi.files import write_atomically
+from coyote_pi.table.bulletin import Bulletin, iso_time
 from coyote_pi.table.config import ConfigError, TableConfig, page_settings_text, page_values, with_page_settings
 from coyote_pi.table.page_contract import SETTINGS_IN_FORCE
 

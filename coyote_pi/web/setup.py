@@ -18,13 +18,13 @@ starts and deletes the file, or says why not in the bulletin's ``settings-result
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from coyote_pi.files import write_atomically
 from coyote_pi.table.config import (PAGE_SETTABLE, ConfigError, TableConfig, load_config, page_settings_text,
                                     page_values, with_page_settings)
 from coyote_pi.web.bulletin import SETTINGS_IN_FORCE, read_json
@@ -117,9 +117,7 @@ def _form_value(raw: str) -> int | float | str:
 def write_proposal(requests: Path, text: str) -> None:
     """Replace ``requests/settings.toml`` whole (the table never reads half a file)."""
     requests.mkdir(parents=True, exist_ok=True)
-    temporary = requests / "settings.toml.tmp"
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, requests / "settings.toml")
+    write_atomically(requests / "settings.toml", text.encode("utf-8"))
 
 
 def log_lines(command: Sequence[str] | None = JOURNAL) -> list[str] | None:

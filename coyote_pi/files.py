@@ -1,0 +1,30 @@
+"""Replacing a file whole, so that a reader sees the old file or the new one, never half.
+
+The table's bulletin, the page's settings and the page's settings requests are read by
+another process at any moment: each is written beside itself and renamed over itself.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def write_atomically(path: Path, data: bytes, *, durable: bool = False) -> None:
+    """Replace ``path`` with ``data`` whole: a reader sees the old file or the new one.
+    The bulletin needs no fsync (it lives in a tmpfs, and a power cut ends its meaning
+    anyway); a file that must outlive one (``durable``) is flushed to the card before the
+    rename, and the rename itself after it."""
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "wb") as file:
+        file.write(data)
+        if durable:
+            file.flush()
+            os.fsync(file.fileno())
+    os.replace(temporary, path)
+    if durable:
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
