@@ -32,7 +32,7 @@ from functools import cached_property
 import numpy as np
 
 from coyote_pi.vision.detect import STAND_KINDS, Marker, quad_sides, sides
-from coyote_pi.vision.geometry import apply_homography, linear_homography, square_corners
+from coyote_pi.vision.geometry import apply_homography, linear_homography, rectangle_corners, square_corners
 from coyote_pi.vision.markerset import (
     LOCATORS,
     SEATS,
@@ -85,7 +85,7 @@ class TableGeometry:
         """Image box around ``centre_mm`` (in the plane ``to_image`` maps from) give or
         take ``reach_mm`` (along each axis), and the shorter side in pixels of a card
         sticker at ``sticker_centre_mm``."""
-        corners = np.concatenate([_rectangle(centre_mm, reach_mm),
+        corners = np.concatenate([rectangle_corners(centre_mm, *reach_mm),
                                   square_corners(sticker_centre_mm, self.markers.size_mm["card"])])
         seen = apply_homography(to_image, corners)
         return image_box(seen[:4], size), _shorter_side(seen[4:])
@@ -306,15 +306,9 @@ def image_box(points: np.ndarray, size, pad: int = 6) -> tuple[int, int, int, in
     return (x0, y0, x1, y1) if x1 - x0 >= 16 and y1 - y0 >= 16 else None
 
 
-def _rectangle(centre_mm, reach_mm) -> np.ndarray:
-    """The corners of ``centre_mm`` give or take ``reach_mm`` (along u, along v)."""
-    (cx, cy), (ru, rv) = centre_mm, reach_mm
-    return np.array([(cx - ru, cy - rv), (cx + ru, cy - rv), (cx + ru, cy + rv), (cx - ru, cy + rv)])
-
-
 def _quad(to_image: np.ndarray, centre_mm, reach_mm) -> list[list[float]]:
-    """That rectangle of a plane, in the image."""
-    return point_list(apply_homography(to_image, _rectangle(centre_mm, reach_mm)))
+    """The rectangle ``centre_mm`` give or take ``reach_mm`` (along u, along v) of a plane, in the image."""
+    return point_list(apply_homography(to_image, rectangle_corners(centre_mm, *reach_mm)))
 
 
 def _shorter_side(quad: np.ndarray) -> float:
