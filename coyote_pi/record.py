@@ -53,9 +53,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from coyote_pi import json_text
 from coyote_pi.engine import events
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
+from coyote_pi.json_text import JSONTextError
 
 FORMAT = "coyote-pi/game-record"
 VERSION = 2
@@ -187,7 +189,7 @@ class Vault:
 
     def read(self, name: str) -> dict | None:
         try:
-            return json.loads(self.path(name).read_text(encoding="utf-8"))
+            return json_text.loads(self.path(name).read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
 
@@ -503,29 +505,13 @@ def check_photos(record: Record, folder: str | os.PathLike) -> tuple[int, list[s
 
 def _unfinished(tail: bytes) -> str:
     try:
-        complete = isinstance(json.loads(tail.decode("utf-8")), dict)
-    except ValueError:
+        complete = isinstance(json_text.loads(tail.decode("utf-8"), repeated_keys_checked=False), dict)
+    except ValueError:  # not UTF-8, or not JSON
         complete = False
     if complete:
         return ("the last line has no newline at its end; a line counts only once its newline is "
                 "written, so this one was never finished (a write cut short) and does not count")
     return "the last line is incomplete (the record was cut short)"
-
-
-class _DuplicateKey(Exception):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        keys = [key for key, _ in pairs]
-        raise _DuplicateKey(next(key for key in keys if keys.count(key) > 1))
-    return found
-
-
-def _not_json(constant: str) -> None:
-    raise ValueError(f"{constant} is not a JSON number")
 
 
 def _parse(number: int, raw: bytes) -> tuple[str, dict]:
@@ -534,11 +520,11 @@ def _parse(number: int, raw: bytes) -> tuple[str, dict]:
         raise RecordError(number, "an empty line")
     try:
         text = raw.decode("utf-8")
-        line = json.loads(text, parse_constant=_not_json)
+        line = json_text.loads(text, repeated_keys_checked=False)
     except UnicodeDecodeError:
         raise RecordError(number, "not UTF-8 text") from None
-    except ValueError as error:
-        raise RecordError(number, f"not valid JSON ({error})") from None
+    except JSONTextError as error:
+        raise RecordError(number, str(error)) from None
     if not isinstance(line, dict):
         raise RecordError(number, "a line must be a JSON object")
     try:
@@ -546,12 +532,11 @@ def _parse(number: int, raw: bytes) -> tuple[str, dict]:
     except ValueError:
         raise RecordError(number, "a number too large for JSON") from None
     if text != canonical:
-        try:  # parsed again only now: the hook is slow, and a repeated key is never canonical
-            json.loads(text, object_pairs_hook=_no_duplicates)
-        except _DuplicateKey as duplicate:
-            raise RecordError(number, f"the key {duplicate.args[0]!r} appears twice: a reader could see either "
-                                      "value") from None
-        at = next((i for i, (a, b) in enumerate(zip(text, canonical)) if a != b), min(len(text), len(canonical)))
+        try:  # checked only now: the check is slow, and a repeated key is never canonical
+            json_text.loads(text)
+        except JSONTextError as error:
+            raise RecordError(number, str(error)) from None
+        at = _first_difference(text, canonical)
         raise RecordError(number, f"not in canonical form: from character {at + 1} it should read "
                                   f"{canonical[at:at + 30]!r}, not {text[at:at + 30]!r} (keys sorted, no spaces, "
                                   "each value written as coyote-pi writes it)")
@@ -647,6 +632,8 @@ class _Replay:
             raise RecordError(number, "a resolution before the opening line of its round")
         if self.pending:  # what the engine resolved must be shown before anything else
             raise RecordError(number, "an event before the resolution of the previous challenge")
+        if self.held is None and self.record.game.phase == OVER:
+            raise RecordError(number, f"a sealed {kind} after the game is over: nothing follows the final resolution")
         # Its form now (a sealed event's, until it is opened); the rules once the round is opened.
         event = _event_of(number, kind, line) if kind != "note" else None
         if self.held is None:
@@ -721,12 +708,26 @@ class _Replay:
                  or _canonical(recorded[key]) != _canonical(expected[key])]
         if wrong:
             first = wrong[0]
-            shown = {key: _canonical(source[first])[:60] if first in source else "nothing"
-                     for key, source in (("recorded", recorded), ("rules", expected))}
+            texts = {who: _canonical(source[first]) if first in source else None
+                     for who, source in (("recorded", recorded), ("rules", expected))}
+            at = _first_difference(*(text or "" for text in texts.values()))
+            shown = {who: "nothing" if text is None else _excerpt(text, at) for who, text in texts.items()}
             raise RecordError(number, f"the recorded resolution differs from the rules' result in "
                                       f"{', '.join(map(repr, wrong))} ({first!r}: {shown['recorded']} recorded, "
                                       f"{shown['rules']} by the rules)")
         self.pending -= 1
+
+
+def _first_difference(a: str, b: str) -> int:
+    """Where two texts first differ (the shorter one's length if the longer begins with it)."""
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
+def _excerpt(text: str, at: int, width: int = 60) -> str:
+    """Up to ``width`` characters of ``text`` from a little before ``at``, where it
+    differs from another: two long values that differ late are not shown cut alike."""
+    start = max(0, at - 20)
+    return ("..." if start else "") + text[start:start + width] + ("..." if len(text) > start + width else "")
 
 
 def _sealed_lines(held: list[tuple[int, str, dict, events.Event | None]]) -> list[tuple[int, dict]]:
@@ -792,7 +793,7 @@ def _start(line: dict) -> Record:
         raise RecordError(1, "the first line must be the setup")
     if line["format"] != FORMAT:
         raise RecordError(1, f"not a coyote-pi game record (format {line['format']!r})")
-    if line["version"] != VERSION or isinstance(line["version"], bool):
+    if type(line["version"]) is not int or line["version"] != VERSION:  # neither 2.0 nor true for 2
         raise RecordError(1, f"record version {line['version']!r}; this coyote-pi reads version {VERSION}")
     try:
         config = GameConfig.from_dict(line["config"])

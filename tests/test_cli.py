@@ -73,3 +73,28 @@ def test_resolve_answers_every_line_and_flags_bad_ones():
     assert "'11' is not a Coyote card" in errors[4]
     assert "appears twice among the cards and deck" in errors[5]
     assert "unknown field(s): colour" in errors[6]
+    assert [a["line"] for a in answers[1:-1]] == [2, 3, 4, 5, 6, 7, 8]  # input lines, counted from 1
+    assert "line" not in answers[0] and "line" not in answers[-1]
+
+
+def test_resolve_refuses_what_json_or_python_would_take_badly_and_goes_on():
+    """Each of these once got through or ended the run with a traceback."""
+    lines = [
+        b'{"bid": 3, "cards": ["5"',                          # cut short: the position is on this line
+        b'{"bid": 1, "bid": 100, "cards": ["1"]}',            # which bid? a reader could take either
+        b"[" * 1000 + b"]" * 1000,                            # past Python 3.11's recursion limit
+        b'{"bid": 1' + b"0" * 5000 + b', "cards": ["1"]}',   # past CPython's integer digits limit
+        b'{"bid": 5, "cards": ["\xff"]}',                      # not UTF-8
+        b'{"bid": 5, "cards": ["1", "2"]}\r',                 # a CRLF line end is only a line end
+    ]
+    done = subprocess.run([sys.executable, "-m", "coyote_pi", "resolve"], input=b"\n".join(lines) + b"\n",
+                          capture_output=True, check=False)
+    assert done.returncode == 1 and done.stderr == b""
+    answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert [a.get("line") for a in answers] == [1, 2, 3, 4, 5, None]
+    assert answers[0]["error"] == "not valid JSON: Expecting ',' delimiter at character 25"
+    assert "the key 'bid' appears twice" in answers[1]["error"]
+    assert answers[2]["error"] == "arrays or objects nested more than 100 deep"
+    assert answers[3]["error"] == "a number of more than 4300 digits"
+    assert answers[4]["error"] == "not UTF-8 text"
+    assert answers[5]["total"] == 3

@@ -182,6 +182,20 @@ def test_a_forged_verdict_is_rejected(finished):
     assert f"line {target + 1}: the recorded resolution differs" in _replay_error(path)
 
 
+def test_a_changed_explanation_is_shown_where_it_differs(finished):
+    """Two long values that differ late are shown from a little before the difference,
+    not both cut to the same first characters."""
+    path, _ = finished
+    lines = lines_of(path)
+    target = next(i for i, line in enumerate(lines) if line["kind"] == "resolution")
+    lines[target]["result"]["explanation"][-1] += " (forged)"
+    write_lines(path, lines)
+    message = _replay_error(path)
+    recorded, rules = re.search(r"'explanation': (.*) recorded, (.*) by the rules", message).groups()
+    assert "(forged)" in recorded and "(forged)" not in rules
+    assert recorded.startswith("...") and rules.startswith("...")
+
+
 def test_a_cut_record_is_rejected_and_the_fingerprint_catches_removed_tails(finished):
     path, table = finished
     data = path.read_bytes()
@@ -199,7 +213,8 @@ def test_a_cut_record_is_rejected_and_the_fingerprint_catches_removed_tails(fini
     (b"not json\n", "line 1: not valid JSON"),
     (b"[1, 2]\n", "line 1: a line must be a JSON object"),
     (b"\n", "line 1: an empty line"),
-    (b"NaN\n", "line 1: not valid JSON (NaN is not a JSON number)"),
+    (b"NaN\n", "line 1: not valid JSON: NaN is not a JSON number"),
+    (b"[" * 100_000 + b"]" * 100_000 + b"\n", "line 1: arrays or objects nested more than 100 deep"),
     (b"\xff\xfe\n", "line 1: not UTF-8 text"),
 ])
 def test_bad_files_get_a_clear_message(tmp_path, content, reason):
@@ -394,6 +409,16 @@ STRICT_CASES = [
     ("offset, not Z", _set([2, "time"], "2026-11-21T12:00:00.000+00:00"), None, 3, "is not a UTC time"),
     ("time runs back", _set([3, "time"], EARLIER), None, 4, f"its time {EARLIER} is earlier than the line before it"),
     ("note after the end", lambda lines: lines + [dict(NOTE)], None, 72, "a note after the game is over"),
+    ("deal after the end", lambda lines: lines + [dict(lines[1])], None, 72,
+     "a sealed observation after the game is over: nothing follows the final resolution"),
+    ("version 2.0 for 2", _retype([0, "version"], float), None, 1, "record version 2.0; this coyote-pi reads"),
+    ("start seat 2.0 for 2", _retype([0, "config", "start_seat"], float), None, 1,
+     "the start player must be a seat from 1 to 3, not 2.0"),
+    ("nested 5,000 deep", None, {0: lambda line: _canonical(line).replace('"test"', "[" * 5000 + "]" * 5000)}, 1,
+     "arrays or objects nested more than 100 deep"),
+    ("a bid of 5,000 digits", None, {2: lambda line: re.sub('"amount":-?[0-9]+', '"amount":1' + "0" * 5000,
+                                                            _canonical(line))}, 3,
+     "a number of more than 4300 digits"),
     ("note inside a challenge", lambda lines: lines[:7] + [dict(NOTE)] + lines[7:], None, 8,
      "a note between a challenge's last event and its resolution"),
     # Sealed values: hidden while the round is open, and exactly what was committed to.

@@ -17,13 +17,15 @@ from fractions import Fraction
 
 from coyote_pi import cards
 from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.engine.game import MAX_PLAYERS
 from coyote_pi.engine.odds import total_distribution
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = "a negative bid goes first: coyote-pi odds -3 --see 5 -10"
     parser.add_argument("bid", type=int, help="the bid whose chance to hold is wanted")
     parser.add_argument("--see", nargs="+", required=True, metavar="CARD",
-                        help="the cards on the other seats' stands")
+                        help=f"the cards on the other seats' stands (1 to {MAX_PLAYERS - 1})")
     parser.add_argument("--centre", metavar="CARD", help="the centre card, if this seat peeked")
     extra = parser.add_mutually_exclusive_group()
     extra.add_argument("--extra", action="store_true", help="another seat drew with the Coyote card")
@@ -33,6 +35,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if len(args.see) > MAX_PLAYERS - 1:
+            raise IllegalAction(f"--see takes the other stands' cards: at most {MAX_PLAYERS - 1} at a table of "
+                                f"{MAX_PLAYERS}, not {len(args.see)}", code="bad_odds_query")
         known = cards.parse_cards(args.see)
         if args.centre:
             known.append(cards.parse_card(args.centre))

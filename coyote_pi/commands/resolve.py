@@ -9,8 +9,10 @@ top first (needed only when ``?`` is in play). Output, one JSON object per input
 
     {"total": -5, "challenger_wins": true, "explanation": ["...", "..."], ...}
 
-A line that cannot be scored gets ``{"error": "..."}``; the other lines are still
-answered and the exit status is 1. Blank lines are skipped.
+A line that cannot be scored gets ``{"error": "...", "line": N}`` (N counts every input
+line from 1, blank ones too); the other lines are still answered and the exit status
+is 1. Blank lines are skipped. docs/rules.md ("Scoring from a script") has the whole
+contract.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import argparse
 import json
 import sys
 
-from coyote_pi import cards
+from coyote_pi import cards, json_text
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.rules import check_distinct, score
 
@@ -30,10 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def resolve_line(text: str) -> dict:
     """Score one input line; raise ValueError with a readable message if it is bad."""
-    try:
-        request = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not valid JSON: {error.msg} at column {error.colno}") from None
+    request = json_text.loads(text)  # its JSONTextError is a ValueError with a readable message
     if not isinstance(request, dict):
         raise ValueError("each line must be a JSON object with 'bid' and 'cards'")
     unknown = set(request) - {"bid", "cards", "deck"}
@@ -62,12 +61,20 @@ def resolve_line(text: str) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     status = 0
-    for line in sys.stdin:
-        if not line.strip():
+    # Bytes, decoded line by line: a line that is not UTF-8 is refused on its own,
+    # instead of reaching the card names as undecodable characters.
+    for number, raw in enumerate(sys.stdin.buffer, start=1):
+        try:
+            text = raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            text = None
+        if text is not None and not text.strip():
             continue
         try:
-            answer = resolve_line(line)
+            if text is None:
+                raise ValueError("not UTF-8 text")
+            answer = resolve_line(text)
         except ValueError as error:
-            answer, status = {"error": str(error)}, 1
+            answer, status = {"error": str(error), "line": number}, 1
         print(json.dumps(answer, ensure_ascii=False), flush=True)
     return status

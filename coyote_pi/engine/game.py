@@ -65,7 +65,8 @@ class GameConfig:
             )
         if self.variant not in VARIANTS:
             raise IllegalAction(f"unknown variant {self.variant!r} (basic or trickster)", code="bad_config")
-        if isinstance(self.start_seat, bool) or self.start_seat not in range(1, self.players + 1):
+        start = self.start_seat
+        if isinstance(start, bool) or not isinstance(start, int) or start not in range(1, self.players + 1):
             raise IllegalAction(
                 f"the start player must be a seat from 1 to {self.players}, not {self.start_seat!r}",
                 code="bad_config",

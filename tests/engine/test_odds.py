@@ -133,6 +133,15 @@ def test_odds_command_json_matches_brute_force(capsys, args, known, unknown):
     assert shown == chances
 
 
+def test_odds_command_takes_a_negative_bid_before_see_and_five_stands(capsys):
+    status, out, _ = run_odds(capsys, "-3", "--see", "1", "2", "3", "4", "5", "--json")
+    assert status == 0
+    answer = json.loads(out)
+    assert answer["bid"] == -3
+    assert Fraction(answer["favourable"], answer["outcomes"]) == chance_at_least(
+        brute_force_chances(["1", "2", "3", "4", "5"], 1), -3)
+
+
 def test_odds_command_text_output(capsys):
     status, out, _ = run_odds(capsys, "12", "--see", "5", "?", "-10")
     chance = chance_at_least(brute_force_chances(["5", "?", "-10"], 2), 12)
@@ -148,8 +157,9 @@ def test_odds_command_text_output(capsys):
         (["12", "--see", "5", "5"], "5 appears twice among the known cards"),
         (["12", "--see", "5", "--centre", "5"], "5 appears twice"),
         (["12", "--see", "5", "--my-draw", "joker"], "'joker' is not a Coyote card"),
+        (["12", "--see", "1", "2", "3", "4", "5", "6"], "at most 5 at a table of 6, not 6"),
     ],
-    ids=["unknown-card", "seen-twice", "centre-seen", "bad-draw"],
+    ids=["unknown-card", "seen-twice", "centre-seen", "bad-draw", "more-stands-than-a-table-has"],
 )
 def test_odds_command_bad_cards_exit_2_with_one_line(capsys, args, message):
     status, out, err = run_odds(capsys, *args)

@@ -120,7 +120,7 @@ def test_start_player_of_round_one_comes_from_the_table(make_deal):
     assert game.legal().seats == (3,)
 
 
-@pytest.mark.parametrize("start_seat", [0, 5, True])
+@pytest.mark.parametrize("start_seat", [0, 5, True, 2.0, "2"])
 def test_start_player_must_be_a_seat_at_the_table(start_seat):
     with pytest.raises(IllegalAction, match="start player must be a seat from 1 to 4") as caught:
         GameConfig(4, start_seat=start_seat)
