@@ -591,6 +591,7 @@ class _Replay:
         self.record: Record | None = None
         self.time = ""  # the latest time so far
         self.pending = 0  # resolutions the engine produced that the record has not shown yet
+        self.completed_at = 0  # the line of the event that produced them
         #: The lines of the sealed round so far, as (line number, kind, line, its event parsed
         #: if it is not sealed); None: no round is sealed.
         self.held: list[tuple[int, str, dict, events.Event | None]] | None = None
@@ -631,7 +632,7 @@ class _Replay:
         if kind == "resolution":
             raise RecordError(number, "a resolution before the opening line of its round")
         if self.pending:  # what the engine resolved must be shown before anything else
-            raise RecordError(number, "an event before the resolution of the previous challenge")
+            raise self._before_resolution(number)
         if self.held is None and self.record.game.phase == OVER:
             raise RecordError(number, f"a sealed {kind} after the game is over: nothing follows the final resolution")
         # Its form now (a sealed event's, until it is opened); the rules once the round is opened.
@@ -688,7 +689,7 @@ class _Replay:
     def _event(self, number: int, event: events.Event) -> None:
         game = self.record.game
         if self.pending:
-            raise RecordError(number, "an event before the resolution of the previous challenge")
+            raise self._before_resolution(number)
         before = len(game.results)
         try:
             game.apply(event)
@@ -697,6 +698,12 @@ class _Replay:
         if isinstance(event, events.Undo):
             self.record.undone.append(number)
         self.pending = len(game.results) - before
+        self.completed_at = number
+
+    def _before_resolution(self, number: int) -> RecordError:
+        return RecordError(number, f"an event before the resolution of the previous challenge, which line "
+                                   f"{self.completed_at} completed (nothing was left to reveal or draw after it): "
+                                   "its resolution comes next")
 
     def _resolution(self, number: int, recorded: dict) -> None:
         if not self.pending:

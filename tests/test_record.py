@@ -421,6 +421,8 @@ STRICT_CASES = [
      "a number of more than 4300 digits"),
     ("note inside a challenge", lambda lines: lines[:7] + [dict(NOTE)] + lines[7:], None, 8,
      "a note between a challenge's last event and its resolution"),
+    ("reveal after the challenge was complete", lambda lines: lines[:7] + [dict(lines[6])] + lines[7:], None, 8,
+     "an event before the resolution of the previous challenge, which line 7 completed"),
     # Sealed values: hidden while the round is open, and exactly what was committed to.
     ("a deal not sealed", _unseal_the_first_deal, None, 2, "a deal event must be sealed while its round is open"),
     ("a guess not sealed", lambda lines: (lines[5].update(event=lines[7]["openings"].pop(1)["event"]), lines)[1],
