@@ -637,6 +637,9 @@ class _Replay:
             raise RecordError(number, f"a sealed {kind} after the game is over: nothing follows the final resolution")
         # Its form now (a sealed event's, until it is opened); the rules once the round is opened.
         event = _event_of(number, kind, line) if kind != "note" else None
+        if isinstance(event, events.Correct):  # held lines are applied only at the opening: say it now
+            raise RecordError(number, f"illegal action: a correction after the next round's deal (line "
+                                      f"{self.held[0][0]}): a verdict is corrected only before the next deal")
         if self.held is None:
             self.held = []
         self.held.append((number, kind, line, event))

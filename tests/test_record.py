@@ -421,6 +421,10 @@ STRICT_CASES = [
      "a number of more than 4300 digits"),
     ("note inside a challenge", lambda lines: lines[:7] + [dict(NOTE)] + lines[7:], None, 8,
      "a note between a challenge's last event and its resolution"),
+    ("correction after the next deal",
+     lambda lines: lines[:10] + [{"kind": "action", "time": fixed_clock(), "event": {
+         "type": "correct", "item": "centre", "card": "20", "confirmed_by": [1, 2]}}] + lines[10:], None, 11,
+     "illegal action: a correction after the next round's deal (line 10)"),
     ("reveal after the challenge was complete", lambda lines: lines[:7] + [dict(lines[6])] + lines[7:], None, 8,
      "an event before the resolution of the previous challenge, which line 7 completed"),
     # Sealed values: hidden while the round is open, and exactly what was committed to.
