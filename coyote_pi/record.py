@@ -41,6 +41,7 @@ reader and the salvage check), so a change to the format is one change in one fi
 """
 from __future__ import annotations
 
+import codecs
 import errno
 import hashlib
 import json
@@ -350,7 +351,11 @@ def read_record(path: str | os.PathLike, *, allow_torn_tail: bool = False, priva
     never acknowledged, so it never counted) and a missing resolution line after the
     last event (the resolution is recomputed); ``replay`` does not.
     """
-    raw_lines, tail = _split_lines(_read_bytes(Path(path)))
+    data = _read_bytes(Path(path))
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # else told as a cut last line
+        raise RecordError(1, "not UTF-8 text: the file begins with the byte order mark of UTF-16 (or UTF-32), "
+                             "so an editor saved it in another encoding")
+    raw_lines, tail = _split_lines(data)
     if tail and not allow_torn_tail:
         raise RecordError(len(raw_lines) + 1, _unfinished(tail))
     if not raw_lines:

@@ -216,6 +216,8 @@ def test_a_cut_record_is_rejected_and_the_fingerprint_catches_removed_tails(fini
     (b"NaN\n", "line 1: not valid JSON: NaN is not a JSON number"),
     (b"[" * 100_000 + b"]" * 100_000 + b"\n", "line 1: arrays or objects nested more than 100 deep"),
     (b"\xff\xfe\n", "line 1: not UTF-8 text"),
+    ('{"kind":"setup"}\n'.encode("utf-16"), "line 1: not UTF-8 text: the file begins with the byte order mark of UTF-16"),
+    ('{"kind":"setup"}\n'.encode("utf-16-be"), "line 1: not valid JSON"),  # no mark: NUL bytes are UTF-8
 ])
 def test_bad_files_get_a_clear_message(tmp_path, content, reason):
     path = tmp_path / "bad.jsonl"
