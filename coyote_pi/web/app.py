@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qs, quote
+from urllib.parse import parse_qs, quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -149,12 +149,18 @@ class _Pages:
         return self.render(request, "refused.html", status, reason=key)
 
     def checked_post(self, request: Request, form) -> Response | None:
-        """A POST from this page, in a session, with its CSRF token: None; else the refusal."""
+        """A POST from this page, in a session, with its CSRF token: None; else the refusal.
+        A session that ended (the page server restarted, or it sat idle) gets the PIN page,
+        which says so and carries the form's settings back to the setup page."""
         session = self.session(request)
+        if form is None:
+            return self.refuse(request, "refused.too_large", 413)
         if not security.same_origin(request.headers, request.headers.get("host", "")):
             return self.refuse(request, "refused.cross_site", 403)
         if session is None:
-            return RedirectResponse("/login", 303)
+            kept = {name: form[name] for name in setup.field_names() if form.get(name)}
+            return self.render(request, "login.html", 401, target="/setup", kept=kept,
+                               error=Texts(self.live.language)("login.session_ended"))
         if not secrets_equal(form.get("csrf"), session.csrf):
             return self.refuse(request, "refused.cross_site", 403)
         return None
@@ -187,7 +193,7 @@ class _Pages:
         game = request.path_params["game"]
         loaded = self.loaded(game)
         if loaded is None:
-            return PlainTextResponse("no such game", 404)
+            return self.refuse(request, "missing.game", 404)
         texts = Texts(self.live.language)
         stories = await run_in_threadpool(self.games.stories, game) or []
         rounds = [{"round": s.number, "text": round_line(texts, s.results[-1]),
@@ -200,7 +206,7 @@ class _Pages:
         stories = await run_in_threadpool(self.games.stories, game) if loaded else None
         story = next((s for s in stories or () if s.number == number and s.results), None)
         if story is None:
-            return PlainTextResponse("no such round (or it is not over yet)", 404)
+            return self.refuse(request, "missing.round", 404)
         texts = Texts(self.live.language)
         verdicts = []
         corrections = list(story.corrections)
@@ -234,7 +240,7 @@ class _Pages:
         if refusal is not None:
             return refusal
         if self.loaded(game) is None:
-            return PlainTextResponse("no such game", 404)
+            return self.refuse(request, "missing.game", 404)
         if self.live.locks(game):
             return self.refuse(request, "refused.round_open")
         return None
@@ -254,6 +260,8 @@ class _Pages:
         if refusal is not None:
             return refusal
         text = await run_in_threadpool(self.games.transcript, game)
+        if text is None:
+            return self.refuse(request, "missing.game", 404)
         return PlainTextResponse(text, headers={"Content-Disposition": f'inline; filename="{game}.txt"'})
 
     # -- the PIN ---------------------------------------------------------------------------
@@ -266,18 +274,25 @@ class _Pages:
             return self.render(request, "login.html", target=target, error=None)
         if not security.same_origin(request.headers, request.headers.get("host", "")):
             return self.refuse(request, "refused.cross_site", 403)
+        form = await _form(request)
+        if form is None:
+            return self.refuse(request, "refused.too_large", 413)
+        # Settings typed before the session ended go back to the setup page's form.
+        kept = {name: form[name] for name in setup.field_names() if form.get(name)}
         client = request.client.host if request.client else "?"
+        texts = Texts(self.live.language)
         wait = self.guard.wait(client)
         if wait > 0:
-            error = Texts(self.live.language)("login.slow_down", seconds=int(wait) + 1)
-            return self.render(request, "login.html", 429, target=target, error=error)
-        form = await _form(request)
+            return self.render(request, "login.html", 429, target=target, kept=kept,
+                               error=texts("login.slow_down", seconds=int(wait) + 1))
         if not security.pin_matches(str(form.get("pin", "")).strip(), self.live.pin, self.options.clock()):
             self.guard.failed(client)
-            return self.render(request, "login.html", 403, target=target,
-                               error=Texts(self.live.language)("login.wrong"))
+            error = texts("login.wrong" if self.live.running else "login.no_table")
+            return self.render(request, "login.html", 403, target=target, kept=kept, error=error)
         self.guard.succeeded(client)
         session = self.sessions.open()
+        if kept and target == "/setup":
+            target += "?" + urlencode(kept)
         response = RedirectResponse(target, 303)
         response.set_cookie(security.COOKIE, session.token, max_age=security.MAX_AGE, httponly=True,
                             samesite="strict", path="/")
@@ -317,21 +332,28 @@ class _Pages:
         """The settings the page may change, as the table has them in force (or as configured)."""
         return setup.current_fields(self.folders.bulletin, self.options.config_file)
 
-    async def setup(self, request: Request, error: str | None = None, saved: bool = False) -> Response:
+    async def setup(self, request: Request, error: str | None = None, saved: bool | None = None) -> Response:
+        """The setup page; ``saved``: a proposal was just sent (True) or changed nothing (False)."""
         refusal = self.setup_refusal(request)
         if refusal is not None:
             return refusal
         self.feed.renew_preview()
         lines = await run_in_threadpool(setup.log_lines, self.options.log_command)
         status = self.setup_message(self.live)
+        form = getattr(request.state, "form", None)
+        if form is None:  # settings carried back through the PIN page after the session ended
+            form = {name: value for name, value in request.query_params.items() if name in setup.field_names()}
         return self.render(request, "setup.html", 400 if error else 200, fields=self.current_settings(),
-                           status_html=status["html"], log=lines, error=error, saved=saved,
-                           form=getattr(request.state, "form", {}))
+                           status_html=status["html"], log=lines, error=error, saved=saved, form=form,
+                           carried=bool(form) and not error and saved is None)
 
     async def setup_events(self, request: Request) -> Response:
-        refusal = self.setup_refusal(request)
-        if refusal is not None:
-            return refusal
+        # An event stream, never a page: the script tells a stream it cannot have
+        # (the session ended, a game started) from a server that is away.
+        if self.session(request) is None:
+            return PlainTextResponse("the session ended", 401)
+        if not self.live.between_games:
+            return PlainTextResponse("setup only between games", 409)
         return _event_stream(self.feed.setup.stream())
 
     async def preview(self, request: Request) -> Response:
@@ -354,8 +376,10 @@ class _Pages:
         except ConfigError as error:
             request.state.form = form
             return await self.setup(request, error=str(error))
-        await run_in_threadpool(setup.write_proposal, self.folders.requests, text)
-        return await self.setup(request, saved=True)
+        if text is not None:
+            await run_in_threadpool(setup.write_proposal, self.folders.requests, text)
+        request.state.form = {}
+        return await self.setup(request, saved=text is not None)
 
     async def doctor(self, request: Request) -> Response:
         form = await _form(request)
@@ -370,13 +394,14 @@ class _Pages:
 MAX_FORM_BYTES = 16 * 1024
 
 
-async def _form(request: Request) -> dict[str, str]:
-    """A URL-encoded form's fields (the page sends no other kind; no multipart parser needed)."""
+async def _form(request: Request) -> dict[str, str] | None:
+    """A URL-encoded form's fields (the page sends no other kind; no multipart parser
+    needed); None when the body is larger than any of the page's forms."""
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_FORM_BYTES:
-            return {}
+            return None
     return {key: values[0] for key, values in parse_qs(body.decode("utf-8", "replace")).items()}
 
 

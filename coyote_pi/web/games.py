@@ -225,9 +225,12 @@ class Games:
         """A printable plain-text account of the game: every line of every closed round,
         the odds of each bid, each verdict, the fingerprint and how to check it."""
         loaded = self.load(name)
-        if loaded is None or loaded.record is None:
+        if loaded is None:
             return None
         summary, record = loaded.summary, loaded.record
+        if record is None:
+            return (f"coyote-pi game record {name}.jsonl does not replay: {summary.error}\n"
+                    f"The file is kept as it is; `coyote-pi replay {name}.jsonl` says the same.\n")
         out = [f"coyote-pi game record {name}.jsonl: {summary.players} players, {summary.variant}, "
                f"started {summary.started}",
                f"{summary.lines} lines, fingerprint {summary.fingerprint}",

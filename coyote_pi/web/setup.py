@@ -18,6 +18,8 @@ starts and deletes the file, or says why not in the bulletin's ``settings-result
 
 from __future__ import annotations
 
+import math
+import re
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -34,6 +36,11 @@ EDITABLE: tuple[tuple[str, str], ...] = tuple((section, key) for section, keys i
 #: The log's last lines, when the system has a journal (the page's user reads it through
 #: the systemd-journal group).
 JOURNAL = ("journalctl", "-u", "coyote-pi", "-n", "50", "--no-pager", "-o", "short-iso")
+
+
+def field_names() -> list[str]:
+    """The form's names of the editable settings: ``table.page_seconds``, ..."""
+    return [f"{section}.{key}" for section, key in EDITABLE]
 
 
 @dataclass(frozen=True)
@@ -89,29 +96,37 @@ def _checked(values: object) -> dict[str, dict[str, object]] | None:
     return values
 
 
-def proposal(form: Mapping[str, str], current: Sequence[Field] = ()) -> str:
+def proposal(form: Mapping[str, str], current: Sequence[Field] = ()) -> str | None:
     """The TOML of the settings in ``form`` (``table.page_seconds`` -> ``[table] page_seconds``)
     that differ from the ``current`` ones shown, checked as the table will check them;
-    ConfigError says what is wrong."""
+    ConfigError says what is wrong. None when nothing differs (an empty field keeps its
+    value): there is nothing to propose."""
     shown = {field.name: _form_value(str(field.value)) for field in current}
     changed: dict[str, dict[str, object]] = {}
     for section, key in EDITABLE:
         raw = (form.get(f"{section}.{key}") or "").strip()
         if raw and (value := _form_value(raw)) != shown.get(f"{section}.{key}"):
             changed.setdefault(section, {})[key] = value
+    if not changed:
+        return None
     text = page_settings_text(changed)
     with_page_settings(TableConfig(), text, source="the proposed settings")
     return "# proposed by the web page; the table applies it at the next game start\n" + text
 
 
 def _form_value(raw: str) -> int | float | str:
-    """A form's text as the value it stands for: a number as such (``5`` and ``5.0`` alike),
-    else the text."""
-    try:
-        number = float(raw)
-    except ValueError:
+    """A form's text as the value it stands for: a number written in plain decimal as
+    such (``5`` and ``5.0`` alike), else the text, which the table's check refuses by name
+    (Python's own float() would also take ``nan``, ``1_0`` and full-width digits)."""
+    if not _DECIMAL.fullmatch(raw):
         return raw
-    return int(number) if number.is_integer() else number
+    number = float(raw)
+    if not math.isfinite(number):  # more digits than a float holds
+        return raw
+    return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
+
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
 def write_proposal(requests: Path, text: str) -> None:

@@ -114,11 +114,35 @@ PAGE: dict[str, dict[str, str]] = {
     "login.slow_down": {"en": "Too many wrong PINs: wait {seconds} s.", "de": "Zu viele falsche PINs: {seconds} s warten.",
                         "ru": "Слишком много неверных PIN: подождите {seconds} с."},
     "login.logout": {"en": "Log out", "de": "Abmelden", "ru": "Выйти"},
+    "login.no_table": {"en": "The table is not running, so no PIN is valid: start it, then ask its screen for one.",
+                       "de": "Der Tisch läuft nicht, also gilt keine PIN: ihn starten, dann sein Display nach einer fragen.",
+                       "ru": "Стол не запущен, поэтому PIN недействителен: запустите его и запросите PIN на экране."},
+    "login.session_ended": {
+        "en": "Your session ended (the page restarted, or it sat idle): enter the PIN again. The settings you "
+              "typed are kept.",
+        "de": "Die Sitzung ist abgelaufen (die Seite startete neu oder blieb liegen): PIN erneut eingeben. Die "
+              "eingegebenen Einstellungen bleiben erhalten.",
+        "ru": "Сеанс закончился (страница перезапустилась или простаивала): введите PIN снова. Введённые "
+              "настройки сохранены.",
+    },
+    "login.setup_lost": {"en": "The connection to the setup is lost: reload the page (it asks for the PIN if the "
+                               "session ended).",
+                         "de": "Die Verbindung zum Einrichten ist weg: Seite neu laden (sie fragt nach der PIN, "
+                               "falls die Sitzung abgelaufen ist).",
+                         "ru": "Связь с настройкой потеряна: перезагрузите страницу (она спросит PIN, если сеанс "
+                               "закончился)."},
     "refused.round_open": {"en": "Not while a round is open: wait for its verdict.",
                            "de": "Nicht während einer Runde: auf das Urteil warten.",
                            "ru": "Не во время раунда: дождитесь вердикта."},
     "refused.game_on": {"en": "Setup only between games.", "de": "Einrichten nur zwischen Spielen.",
                         "ru": "Настройка только между играми."},
+    "refused.too_large": {"en": "Refused: that is more than any form of this page sends.",
+                          "de": "Abgelehnt: das ist mehr, als ein Formular dieser Seite sendet.",
+                          "ru": "Отказано: это больше, чем отправляет любая форма этой страницы."},
+    "missing.game": {"en": "No such game on this device.", "de": "Kein solches Spiel auf diesem Gerät.",
+                     "ru": "Такой игры на устройстве нет."},
+    "missing.round": {"en": "No such round, or it is not over yet.", "de": "Keine solche Runde, oder sie läuft noch.",
+                      "ru": "Такого раунда нет, или он ещё не закончен."},
     "refused.cross_site": {"en": "Refused: the request did not come from this page.",
                            "de": "Abgelehnt: die Anfrage kam nicht von dieser Seite.",
                            "ru": "Отказано: запрос пришёл не с этой страницы."},
@@ -145,6 +169,12 @@ PAGE: dict[str, dict[str, str]] = {
     "device.save": {"en": "Propose to the table", "de": "Dem Tisch vorschlagen", "ru": "Предложить столу"},
     "device.saved": {"en": "Sent: the table applies it at the next game.", "de": "Gesendet: gilt ab dem nächsten Spiel.",
                     "ru": "Отправлено: применится со следующей игры."},
+    "device.unchanged": {"en": "Nothing sent: every value is the one in force (an empty field keeps its value).",
+                         "de": "Nichts gesendet: jeder Wert gilt schon (ein leeres Feld behält seinen Wert).",
+                         "ru": "Ничего не отправлено: все значения уже действуют (пустое поле сохраняет значение)."},
+    "device.carried": {"en": "Your settings are back in the form: propose them again.",
+                       "de": "Ihre Einstellungen stehen wieder im Formular: erneut vorschlagen.",
+                       "ru": "Ваши настройки снова в форме: предложите их ещё раз."},
     "device.pending": {"en": "A proposal waits for the table.", "de": "Ein Vorschlag wartet auf den Tisch.",
                       "ru": "Предложение ждёт стол."},
     "device.refused": {"en": "The table refused the last proposal: {error}", "de": "Der Tisch lehnte ab: {error}",

@@ -106,6 +106,11 @@ class Client:
         return self.post("/login?next=/records", {"pin": pin})
 
 
+def csrf_of(client: Client) -> str:
+    """The session's CSRF token, as the setup page's forms carry it."""
+    return re.search(r'name="csrf" value="([^"]+)"', client.get("/setup").text).group(1)
+
+
 @dataclass
 class Events:
     """Every server-sent event of one stream, parsed (``channel``, JSON data), as it comes."""

@@ -91,3 +91,19 @@ def test_setup_and_downloads_refuse_without_pin_and_during_a_round(tmp_path, bro
                  "--photos", str(record.with_suffix(".photos"))]) == 0
     assert {path.name for path in saved} >= {"web-table-phone.png", "web-round-wide.png", "web-records-phone.png"}
     assert all(path.stat().st_size > 2000 for path in saved)
+
+
+def test_the_setup_page_says_when_its_connection_is_lost(tmp_path, browser, folders):
+    """The page server stops under an open setup page: the page says so instead of going
+    quietly stale (a restarted server has forgotten the session: reloading asks for the PIN)."""
+    spectated(tmp_path, players=2, variant="basic", seed=3).set_pin(PIN)
+    with served(folders) as port:
+        browser.get(f"http://127.0.0.1:{port}/login?next=/setup")
+        browser.find_element("id", "pin").send_keys(PIN)
+        browser.find_element("css selector", "form.login button").click()
+        WebDriverWait(browser, 20).until(lambda b: b.find_elements("css selector", "form.settings-form"))
+        assert not browser.find_element("id", "setup-connection").is_displayed()
+        wait_for(browser, "return document.readyState === 'complete'")
+    lost = WebDriverWait(browser, 20).until(lambda b: b.find_element("id", "setup-connection").is_displayed()
+                                            and b.find_element("id", "setup-connection"))
+    assert "reload the page" in lost.text

@@ -17,7 +17,7 @@ from coyote_pi.record import read_record
 from coyote_pi.web import security
 from coyote_pi.web.app import Options
 from coyote_pi.web.games import percent
-from tests.web.conftest import PIN, Client, Events, open_round_number, served, spectated
+from tests.web.conftest import PIN, Client, Events, csrf_of, open_round_number, served, spectated
 
 
 def in_a_round(tmp_path):
@@ -110,10 +110,6 @@ def test_posts_need_this_pages_origin_and_the_sessions_token(tmp_path, folders):
         assert (folders.requests / "doctor.want").exists()
 
 
-def csrf_of(client: Client) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', client.get("/setup").text).group(1)
-
-
 def test_every_page_forbids_frames_and_foreign_scripts(tmp_path, folders):
     spectated(tmp_path)
     with served(folders) as port:
@@ -192,4 +188,4 @@ def test_the_setup_page_shows_the_camera_preview_and_pushes_the_checks(tmp_path,
         message = stream.wait_for(lambda data: data["state"]["doctor"] is not None)
         assert "sees 2 stands" in message["html"]
         stream.close()
-        assert Client(port).get("/setup/events").status == 303  # no session, no stream
+        assert Client(port).get("/setup/events").status == 401  # no session, no stream (and no page for a stream)

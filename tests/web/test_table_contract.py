@@ -81,7 +81,7 @@ def test_the_page_offers_exactly_what_the_table_takes_from_it(tmp_path):
     assert {(section, key) for section, keys in PAGE_SETTABLE.items() for key in keys} == set(setup.EDITABLE)
     current = setup.current_fields(tmp_path / "public", None)  # nothing published: the defaults
     form = {field.name: str(field.value) for field in current}  # the form as the browser sends it
-    assert setup.proposal(form, current).splitlines()[1:] == []  # nothing changed, nothing proposed
+    assert setup.proposal(form, current) is None  # nothing changed, nothing proposed
     form.update({"table.page_seconds": "6", "game.start_seat": "2"})
     taken = with_page_settings(TableConfig(), setup.proposal(form, current))
     assert taken.pacing == dataclasses.replace(TableConfig().pacing, page_seconds=6) and taken.game.start_seat == 2
@@ -143,7 +143,7 @@ def test_the_setup_page_shows_the_settings_the_table_took_and_proposes_against_t
         # The form sent back as shown proposes nothing: the page compares it with the table's values.
         form = dict(re.findall(r'name="((?:table|game)\.[a-z_]+)" value="([^"]*)"', page))
         assert len(form) == len(setup.EDITABLE)
-        assert setup.proposal(form, setup.current_fields(folders.bulletin, configured)).splitlines()[1:] == []
+        assert setup.proposal(form, setup.current_fields(folders.bulletin, configured)) is None
 
 
 def test_a_settings_json_the_page_cannot_use_counts_as_absent(tmp_path):

@@ -37,9 +37,12 @@
 
   var status = document.getElementById("setup-status");
   if (status) {
+    // Said while the stream is down: the server is away (EventSource retries) or it
+    // refused the stream for good (the session ended, or a game started).
+    var lost = document.getElementById("setup-connection");
     listen("/setup/events", "setup", function (message) {
       if (!message.state.between_games) { window.location.reload(); return; }
       status.innerHTML = message.html;
-    });
+    }, function (up) { lost.hidden = up; });
   }
 })();
