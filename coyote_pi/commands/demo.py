@@ -168,11 +168,11 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
                            meta={"source": "demo"}, private_meta={"seed": args.seed})
         try:
             rig.run(until_over=True)
+            if page is not None:  # while the table still runs: stopped, the page says so
+                _screenshots(page, out / "web")
         finally:
             rig.close()  # closing the display writes the GIF
             reporter.close()
-        if page is not None:
-            _screenshots(page, out / "web")
     finally:
         if page is not None and (trouble := page.stop()) is not None:
             print(f"coyote-pi demo: {trouble}", flush=True)

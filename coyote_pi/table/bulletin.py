@@ -4,7 +4,7 @@ The page (``coyote-pi web``) runs as its own process and user and reads only wha
 module writes into the bulletin folder (a tmpfs on the Pi: ``/run/coyote-pi/public``).
 ``live.json`` says what the table is doing now::
 
-    {"version": 1, "seq": 17, "started": "...", "time": "...", "language": "en",
+    {"version": 1, "seq": 17, "started": "...", "time": "...", "stopped": false, "language": "en",
      "players": 4, "variant": "trickster", "game_file": "game-0003.jsonl",
      "stage": "turn", "round_open": true, "between_games": false,
      "public": {...},   # engine.views.public_view(game)
@@ -205,16 +205,17 @@ class Bulletin:
             self._held = True
             self._deadlines.set(Timer.BULLETIN, self._last_write + MIN_GAP)
 
-    def flush_held(self) -> None:
-        """Write a change still held back (the table stops: no timer or pass will)."""
+    def close(self) -> None:
+        """The table stops: write where it stands, a change still held back included
+        (no timer or pass will), saying it stopped."""
         if self._dirty and self._facts is not None:
             self._tell(self._facts)
-            self._held = True
-        if self._held:
-            self.flush()
+        self.flush(stopped=True)
 
-    def flush(self) -> None:
-        """Write ``live.json`` now (the ``BULLETIN`` timer calls this at the end of a gap)."""
+    def flush(self, *, stopped: bool = False) -> None:
+        """Write ``live.json`` now (the ``BULLETIN`` timer calls this at the end of a gap);
+        ``stopped``: the table's last write, as it stops (the page then says it is not
+        running, rather than show a turn nobody will take)."""
         self._deadlines.cancel(Timer.BULLETIN)
         self._held = False
         if self._facts is None:
@@ -222,8 +223,8 @@ class Bulletin:
         self._last_write = self._clock()
         self._seq += 1
         document = {"version": VERSION, "seq": self._seq, "started": self._started, "time": iso_time(),
-                    **asdict(self._facts), "screen": self._told["screen"], "log": self._told["log"],
-                    "web": {"url": self._url, "pin": self._told["pin"]}}
+                    "stopped": stopped, **asdict(self._facts), "screen": self._told["screen"],
+                    "log": self._told["log"], "web": {"url": self._url, "pin": None if stopped else self._told["pin"]}}
         self.write(page_contract.LIVE, json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode())
 
     def write(self, name: str, data: bytes) -> bool:

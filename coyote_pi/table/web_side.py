@@ -91,6 +91,7 @@ class WebSide:
         self.bulletin.facts(table_facts(controller))
 
     def close(self) -> None:
-        """Write what is still held back, and stop the requests' thread."""
-        self.bulletin.flush_held()
+        """Tell the page the table stopped (with what was still held back), and stop the
+        requests' thread."""
+        self.bulletin.close()
         self.requests.close()

@@ -83,7 +83,8 @@ class Live:
     """``live.json``, checked: the fields the page uses, with safe values when one is wrong.
 
     A missing or broken file is :data:`NOT_RUNNING`: no round open, no game between
-    (so no setup), no PIN.
+    (so no setup), no PIN. The table's last write as it stopped (``"stopped": true``) is
+    not running either, though it still tells where the table stood.
     """
 
     seq: int = -1
@@ -113,7 +114,9 @@ class Live:
 
         game_file = data.get("game_file")
         web = data.get("web") if isinstance(data.get("web"), dict) else {}
-        pin = web.get("pin")
+        # The table's last write as it stopped: where it stood, but no setup and no PIN.
+        running = data.get("stopped") is not True
+        pin = web.get("pin") if running else None
         return cls(
             seq=data["seq"] if isinstance(data.get("seq"), int) else -1,
             started=text("started"),
@@ -124,8 +127,8 @@ class Live:
             stage=text("stage"),
             # Anything but a plain false counts as a round in progress: the safe side.
             round_open=data.get("round_open") is not False,
-            between_games=data.get("between_games") is True,
-            running=True,
+            between_games=running and data.get("between_games") is True,
+            running=running,
             public=data.get("public") if isinstance(data.get("public"), dict) else None,
             screen=data.get("screen") if isinstance(data.get("screen"), dict) else None,
             log=tuple(line for line in data.get("log") or () if isinstance(line, str))[-30:],

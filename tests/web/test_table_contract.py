@@ -43,8 +43,17 @@ def test_every_live_json_of_a_real_game_reads_as_the_page_expects(tmp_path, monk
         spy.wait_for(lambda p: p.stage == stages.GAME_OVER, timeout=60)
     games = Games(tmp_path / "games")
     seen_stages, rounds_open = set(), set()
+    last = max(writes.by_seq)
     for seq, written in sorted(writes.by_seq.items()):
         document, live = written.document, Live.parse(written.document)
+        if seq == last:  # the table's last write, as it stopped: where it stood, nothing to do there
+            assert document["stopped"] is True and document["stage"] == stages.GAME_OVER
+            assert (live.running, live.between_games, live.pin) == (False, False, None)
+            shown = create_app(Folders.beside(tmp_path / "games")).state.pages.table_message(live)["html"]
+            assert "data-turn" not in shown and "The table is not running" not in shown  # in German here
+            assert "Der Tisch läuft nicht" in shown
+            continue
+        assert document["stopped"] is False
         assert (live.running, live.seq, live.language, live.players, live.variant) == (True, seq, "de", 3, "trickster")
         # The record's name is one the page takes (else it would follow no game).
         assert live.game_file == document["game_file"]
