@@ -210,14 +210,16 @@ class _Pages:
         texts = Texts(self.live.language)
         verdicts = []
         corrections = list(story.corrections)
+        # Old games' photos are pruned (``keep_photos_games``): no broken picture for them.
+        kept = [name for name in story.photos if self.games.photo(game, name)]
         for index, result in enumerate(story.results):
             corrected = corrections[index - 1] if index else None
-            verdicts.append(verdict(texts, game, result, story.photos if index == 0 else [], corrected))
+            verdicts.append(verdict(texts, game, result, kept if index == 0 else [], corrected))
         numbers = [s.number for s in stories if s.results]
         position = numbers.index(number)
         return self.render(request, "round.html", game=game, summary=loaded.summary, number=number,
                            steps=[step_model(texts, step, number) for step in story.steps], verdicts=verdicts,
-                           challenger=story.challenger,
+                           challenger=story.challenger, photos_gone=len(story.photos) - len(kept),
                            previous=numbers[position - 1] if position else None,
                            next=numbers[position + 1] if position + 1 < len(numbers) else None)
 

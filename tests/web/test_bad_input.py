@@ -5,6 +5,7 @@ that leads nowhere, a PIN while the table is not running."""
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
@@ -93,3 +94,14 @@ def test_a_pin_while_the_table_is_not_running_says_so(folders):
     with served(folders) as port:
         reply = Client(port).post("/login", {"pin": PIN})
         assert reply.status == 403 and "The table is not running" in reply.text
+
+
+def test_a_round_whose_photos_were_pruned_says_so_instead_of_a_broken_picture(tmp_path, folders):
+    game = spectated(tmp_path, players=2, variant="basic", seed=3)
+    game.play_until(lambda g, event: g.winner is not None)
+    with served(folders) as port:
+        page = Client(port).get("/history/game-0001/round/1").text
+        assert "/photos/game-0001/round-01-reveal.jpg" in page and 'id="photos-gone"' not in page
+        shutil.rmtree(folders.records / "game-0001.photos")  # as prune_photos does for old games
+        page = Client(port).get("/history/game-0001/round/1").text
+        assert "/photos/game-0001/" not in page and "no longer kept" in page
