@@ -1,6 +1,7 @@
 """The command line: the `resolve` scripting contract and a fast, light `--help`."""
 
 import json
+import select
 import subprocess
 import sys
 
@@ -98,3 +99,20 @@ def test_resolve_refuses_what_json_or_python_would_take_badly_and_goes_on():
     assert answers[3]["error"] == "a number of more than 4300 digits"
     assert answers[4]["error"] == "not UTF-8 text"
     assert answers[5]["total"] == 3
+
+
+def test_resolve_answers_each_line_as_it_comes():
+    """A script may keep the command open and ask one line at a time: each answer comes
+    before the next question is written (no waiting for a full buffer or the end)."""
+    process = subprocess.Popen([sys.executable, "-m", "coyote_pi", "resolve"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        for line, total in (('{"bid": 5, "cards": ["1", "2"]}', 3), ('{"bid": 2, "cards": ["max0", "2"]}', 0)):
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+            assert select.select([process.stdout], [], [], 30)[0], "no answer to a line within 30 s"
+            assert json.loads(process.stdout.readline())["total"] == total
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
