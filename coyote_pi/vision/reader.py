@@ -403,10 +403,13 @@ class TableReader:
                         f"a card put in wrongly)")
 
     def _empty_patch_visible(self, frame: np.ndarray, stand: Stand) -> bool:
-        """Is the stand's empty-stand patch (printed where a card hides it) seen whole?"""
+        """Is the stand's empty-stand patch (printed where a card hides it) seen whole?
+        A checkerboard stuck on a quarter turn shows the other phase: either is the patch."""
         layout = self.markers.stand
         corners = apply_homography(stand.to_image, square_corners(layout.empty_patch_centre, layout.empty_patch_side))
-        return pattern_agreement(frame, corners, empty_patch_cells())[0] >= SLOT_VISIBLE_AGREEMENT
+        cells = empty_patch_cells()
+        agreement = pattern_agreement(frame, np.stack([corners, corners]), np.stack([cells, ~cells]))
+        return agreement.max() >= SLOT_VISIBLE_AGREEMENT
 
     def _card_backs_shown(self, frame: np.ndarray, mat: np.ndarray, slots: Sequence[str]) -> dict[str, bool]:
         """For each of ``slots``: do the cells over its middle show the cards' back colour?

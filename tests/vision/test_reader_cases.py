@@ -15,7 +15,7 @@ import pytest
 
 from coyote_pi.sim.render import render_scene, render_scene_with_truth
 from coyote_pi.sim.scene import Conditions, TableScene
-from coyote_pi.vision import TableReader
+from coyote_pi.vision import TableReader, artwork
 from coyote_pi.vision.markerset import load_markers
 
 HALF = dict(width=2304, height=1296)
@@ -68,6 +68,22 @@ def test_an_empty_stand_and_a_stand_out_of_view():
     # The empty stand proves itself; only the stand not found is looked for again.
     assert reading.passes == ["anchors", "regions", "stand-search"]
     assert not reading.complete()
+
+
+def test_an_empty_stand_patch_stuck_on_a_quarter_turn_still_proves_the_stand_empty(monkeypatch):
+    """A 4 x 4 checkerboard turned 90 degrees shows the other phase (white where black was);
+    the sticker has no this-way-up, so either phase is the patch."""
+    printed = artwork.empty_patch_cells()
+    artwork.texture_level.cache_clear()  # the stands' artwork is drawn afresh with the turned patch
+    monkeypatch.setattr(artwork, "empty_patch_cells", lambda: np.rot90(printed))
+    try:
+        scene = TableScene(seats=4, seat_cards={1: "5", 3: "7", 4: "6"}, **LOW_MAST)  # stand 2 stands empty
+        reading = read(scene, seats=(1, 2, 3, 4))
+    finally:
+        artwork.texture_level.cache_clear()
+    assert not np.array_equal(np.rot90(printed), printed)
+    assert reading.seats[2].status == "missing"
+    assert {s: reading.seats[s].card for s in (1, 3, 4)} == {1: "5", 3: "7", 4: "6"}
 
 
 def test_a_card_twice_on_the_table_is_never_given_as_a_value():
