@@ -66,14 +66,11 @@ def run(args: argparse.Namespace) -> int:
     for number, raw in enumerate(sys.stdin.buffer, start=1):
         try:
             text = raw.decode("utf-8").rstrip("\r\n")
-        except UnicodeDecodeError:
-            text = None
-        if text is not None and not text.strip():
-            continue
-        try:
-            if text is None:
-                raise ValueError("not UTF-8 text")
+            if not text.strip():
+                continue
             answer = resolve_line(text)
+        except UnicodeDecodeError:
+            answer, status = {"error": "not UTF-8 text", "line": number}, 1
         except ValueError as error:
             answer, status = {"error": str(error), "line": number}, 1
         print(json.dumps(answer, ensure_ascii=False), flush=True)

@@ -45,6 +45,7 @@ from coyote_pi.vision.detect import (
     Marker,
     QrDetector,
     Region,
+    cell_agreement,
     cell_colours,
     cell_means,
     expected_cells,
@@ -408,8 +409,9 @@ class TableReader:
         layout = self.markers.stand
         corners = apply_homography(stand.to_image, square_corners(layout.empty_patch_centre, layout.empty_patch_side))
         cells = empty_patch_cells()
-        agreement = pattern_agreement(frame, np.stack([corners, corners]), np.stack([cells, ~cells]))
-        return agreement.max() >= SLOT_VISIBLE_AGREEMENT
+        means = cell_means(frame, corners[None], len(cells))  # sampled once, judged against both phases
+        shares = cell_agreement(np.repeat(means, 2, axis=0), np.stack([cells, ~cells]))[1]
+        return shares.max() >= SLOT_VISIBLE_AGREEMENT
 
     def _card_backs_shown(self, frame: np.ndarray, mat: np.ndarray, slots: Sequence[str]) -> dict[str, bool]:
         """For each of ``slots``: do the cells over its middle show the cards' back colour?

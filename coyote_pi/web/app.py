@@ -158,8 +158,7 @@ class _Pages:
         if not security.same_origin(request.headers, request.headers.get("host", "")):
             return self.refuse(request, "refused.cross_site", 403)
         if session is None:
-            kept = {name: form[name] for name in setup.field_names() if form.get(name)}
-            return self.render(request, "login.html", 401, target="/setup", kept=kept,
+            return self.render(request, "login.html", 401, target="/setup", kept=setup.typed_settings(form),
                                error=Texts(self.live.language)("login.session_ended"))
         if not secrets_equal(form.get("csrf"), session.csrf):
             return self.refuse(request, "refused.cross_site", 403)
@@ -280,7 +279,7 @@ class _Pages:
         if form is None:
             return self.refuse(request, "refused.too_large", 413)
         # Settings typed before the session ended go back to the setup page's form.
-        kept = {name: form[name] for name in setup.field_names() if form.get(name)}
+        kept = setup.typed_settings(form)
         client = request.client.host if request.client else "?"
         texts = Texts(self.live.language)
         wait = self.guard.wait(client)
@@ -344,7 +343,7 @@ class _Pages:
         status = self.setup_message(self.live)
         form = getattr(request.state, "form", None)
         if form is None:  # settings carried back through the PIN page after the session ended
-            form = {name: value for name, value in request.query_params.items() if name in setup.field_names()}
+            form = setup.typed_settings(request.query_params)
         return self.render(request, "setup.html", 400 if error else 200, fields=self.current_settings(),
                            status_html=status["html"], log=lines, error=error, saved=saved, form=form,
                            carried=bool(form) and not error and saved is None)

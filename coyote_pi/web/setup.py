@@ -43,6 +43,12 @@ def field_names() -> list[str]:
     return [f"{section}.{key}" for section, key in EDITABLE]
 
 
+def typed_settings(fields: Mapping[str, str]) -> dict[str, str]:
+    """The editable settings given a value in ``fields`` (a form or a query), by name:
+    what is carried through the PIN page when a session ended under the setup form."""
+    return {name: fields[name] for name in field_names() if fields.get(name)}
+
+
 @dataclass(frozen=True)
 class Field:
     section: str

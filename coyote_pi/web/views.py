@@ -3,8 +3,9 @@ model is also what every server-sent event carries (docs/web.md, "Messages").
 
 Cards appear only in ``cards`` lists of ``{"item", "card", "round"}``, and only for
 closed rounds: the page takes a round from the record only once its resolution is
-there, and ``live.json``'s public view holds no card of an open round. The HTML marks each card the same way (``data-card``, ``data-round``),
-so a test can check every card the page ever shows against the round in play.
+there, and ``live.json``'s public view holds no card of an open round. The HTML marks
+each card the same way (``data-card``, ``data-round``), so a test can check every card
+the page ever shows against the round in play.
 """
 
 from __future__ import annotations
