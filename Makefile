@@ -29,7 +29,7 @@ PI_OS_TESTS ?= tests/devices tests/vision tests/web tests/sim/test_render.py tes
                tests/test_cli.py tests/test_json_text.py tests/test_memory.py tests/test_packaging.py \
                -k "(not test_sweep or [0]) and not test_browser"
 
-.PHONY: all demo test test-pi-os bench golden venv system-deps install uninstall clean
+.PHONY: all demo test check test-pi-os bench golden venv system-deps install uninstall clean
 
 all: test
 
@@ -60,6 +60,11 @@ venv: system-deps $(VENV)/.installed
 
 test: venv
 	$(BIN)/python -m pytest -q
+
+# Types and lint, with the settings in pyproject.toml ([tool.mypy], [tool.ruff]).
+check: venv
+	$(BIN)/ruff check coyote_pi tests
+	$(BIN)/mypy
 
 # A release's venv: made afresh whenever its constraints or pyproject.toml change.
 .venv-%/.installed: pyproject.toml $(PI_CONSTRAINTS)/%.txt

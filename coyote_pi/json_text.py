@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import sys
 
-
 #: Arrays and objects inside one another, at most: far below any Python's own limit, and
 #: far above what a record or a request needs.
 MAX_DEPTH = 100

@@ -3,6 +3,7 @@
 import base64
 import doctest
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -103,7 +104,7 @@ def test_a_recorded_game_replays_to_the_same_state(finished):
 def test_every_line_is_chained_to_the_one_before(finished):
     path, _ = finished
     raw = path.read_text(encoding="utf-8").splitlines()
-    for before, line in zip(raw, raw[1:]):
+    for before, line in itertools.pairwise(raw):
         assert json.loads(line)["prev"] == _sha256(before)
 
 
@@ -717,7 +718,7 @@ def test_resume_needs_the_private_file_of_a_sealed_round(tmp_path):
     state = arbiter_state(table.game)
     assert arbiter_state(RecordedGame.resume(path).game) == state
     (tmp_path / "private" / "g.round.json").unlink()
-    with pytest.raises(RecordError, match="g.round.json, which opens it, is missing"):
+    with pytest.raises(RecordError, match=r"g.round.json, which opens it, is missing"):
         RecordedGame.resume(path)
     assert read_record(path).open_round is not None  # the public replay is not affected
 
@@ -795,5 +796,5 @@ def test_a_damaged_private_file_is_reported_not_trusted(tmp_path):
     table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
     play(table, stop_after=3)
     (tmp_path / "private" / "g.round.json").write_text('{"openings": [{"seq": 1}]}', encoding="utf-8")
-    with pytest.raises(RecordError, match="g.round.json, which opens the record's last round, is damaged"):
+    with pytest.raises(RecordError, match=r"g.round.json, which opens the record's last round, is damaged"):
         RecordedGame.resume(path)

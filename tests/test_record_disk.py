@@ -269,7 +269,7 @@ def test_a_closed_record_takes_no_more_lines(tmp_path):
     path, table = _started(tmp_path)
     before = path.read_bytes()
     table.close()
-    other = open(tmp_path / "other", "wb")  # may be given the record's old descriptor number
+    other = open(tmp_path / "other", "wb")  # noqa: SIM115 (closed by the with below); may be given the record's old descriptor number
     state = arbiter_state(table.game)
     with other, pytest.raises(ValueError, match="closed"):
         table.apply(Bid(table.game.turn, 40))

@@ -45,8 +45,8 @@ from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.outputs import GifRecorder
 from coyote_pi.record import check_photos, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
-from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage
 from coyote_pi.sim.table import DEMO_PACE
+from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage
 from coyote_pi.table.config import ConfigError, GameSettings, Pacing, TableConfig, split_listen
 from coyote_pi.table.photos import photo_folder
 from coyote_pi.vision import annotate

@@ -54,8 +54,8 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, ButtonEvent
 from coyote_pi.devices.errors import DeviceError
+from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, ButtonEvent
 from coyote_pi.devices.gpio_lines import holder_for
 from coyote_pi.devices.pinmap import PinMap, SeatPins
 from coyote_pi.devices.scheduler import ScheduledCall, Scheduler

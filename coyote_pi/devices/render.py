@@ -311,7 +311,7 @@ class ScreenRenderer:
 
         def fits(size: int) -> bool:  # the advance width, as fit_width measures: never cut after choosing
             font = load_font("bold", size)
-            left, upper, right, lower = _text_box(font, text)
+            _left, upper, _right, lower = _text_box(font, text)
             return max(font.getlength(line) for line in text.split("\n")) <= width and lower - upper <= height
 
         low, high = self.SMALL_FONT * self.step, max(self.SMALL_FONT * self.step, int(height * 1.4))

@@ -30,8 +30,9 @@ whole of it; split, a reader would hold several files open to follow one event.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from coyote_pi.cards import ALL_CARDS, QUESTION, CardError, display_name, parse_card, shuffled_deck
 from coyote_pi.engine import events
@@ -776,7 +777,7 @@ class Game:
         r.peeked_this_turn, r.coyote_card_this_turn = point.peeked_this_turn, point.coyote_card_this_turn
         self.history.append(event)
 
-    _HANDLERS = {
+    _HANDLERS: ClassVar[dict[type, Callable[..., None]]] = {
         events.Deal: _deal,
         events.Bid: _bid,
         events.Challenge: _challenge,

@@ -202,7 +202,7 @@ def probe_http(url: str) -> int:
     import urllib.request
 
     try:
-        with urllib.request.urlopen(url, timeout=WEB_TIMEOUT) as response:  # noqa: S310 (our own page)
+        with urllib.request.urlopen(url, timeout=WEB_TIMEOUT) as response:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code

@@ -459,7 +459,7 @@ def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.r
     angle = rng.uniform(0, 2 * math.pi)
     gradient = 0.5 + (x * math.cos(angle) + y * math.sin(angle) * 0.56)
     gain = conditions.brightness * (1.0 - 0.55 * k * gradient) * (1.0 - 0.6 * k * (x * x + (0.56 * y) ** 2) * 2)
-    for _ in range(int(round(2 * k))):
+    for _ in range(round(2 * k)):
         cx, cy = rng.uniform(-0.5, 0.5, size=2)
         gain *= 1.0 - 0.35 * k * np.exp(-(((x - cx) / 0.15) ** 2 + ((y - cy) / 0.12) ** 2))
     tint = 1.0 + rng.uniform(-0.06, 0.06, size=3) * k
@@ -512,7 +512,7 @@ def _blur(frame: np.ndarray, sigma: float) -> None:
     """``cv2.GaussianBlur(frame, (0, 0), sigma)`` in place, a band of rows at a time, with
     the same result: each band is blurred with as many real rows above and below as the
     kernel reaches. (Blurring the whole frame in place makes OpenCV copy all of it.)"""
-    ksize = int(round(sigma * 3 * 2 + 1)) | 1  # OpenCV's own size for an 8-bit image
+    ksize = round(sigma * 3 * 2 + 1) | 1  # OpenCV's own size for an 8-bit image
     reach = ksize // 2
     h = frame.shape[0]
     above = None  # the unblurred rows just above the band (the frame holds blurred ones)

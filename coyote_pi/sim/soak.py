@@ -100,7 +100,7 @@ from coyote_pi.memory import tune_malloc
 from coyote_pi.record import read_record
 from coyote_pi.sim.clock import SimClock, SimScheduler
 from coyote_pi.sim.presser import ScheduledFingers
-from coyote_pi.sim.soak_parts import Disk, GlitchWatchedQueue, Glitches, Panel, SoakCamera, SoakReader
+from coyote_pi.sim.soak_parts import Disk, Glitches, GlitchWatchedQueue, Panel, SoakCamera, SoakReader
 from coyote_pi.sim.soak_report import FAULTS, FaultTally, SoakOptions, SoakReport, Usage
 from coyote_pi.sim.table import SimPace, SimTable
 from coyote_pi.table import stages

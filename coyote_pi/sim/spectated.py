@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from coyote_pi import cards
@@ -108,7 +108,7 @@ class SpectatedGame:
             self.pin = None
         else:
             salt = os.urandom(16).hex()
-            expires = datetime.now(timezone.utc) + timedelta(minutes=minutes)
+            expires = datetime.now(UTC) + timedelta(minutes=minutes)
             self.pin = {"salt": salt, "sha256": pin_hash(pin, salt),
                         "expires": expires.isoformat(timespec="milliseconds").replace("+00:00", "Z")}
         self.publish()

@@ -4,7 +4,7 @@ The controller never knows it is simulated. It sees button events (from gpiozero
 pins pressed by :class:`~coyote_pi.sim.presser.SimulatedPresser`, or from the
 keyboard) and camera frames (rendered by the synthetic camera from :meth:`SimTable.scene`
 and read by the real vision code). The simulated table watches the controller's
-:class:`~coyote_pi.table.controller.Prompt` the way people watch the OLED, and acts:
+:class:`~coyote_pi.table.presenter.Prompt` the way people watch the OLED, and acts:
 
 - the **hands** deal the round's cards from the seeded deck onto the stands and the
   centre slot (one card at a time, so the camera sees a deal in progress), lay the

@@ -42,7 +42,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,7 +121,7 @@ def _camera_status(controller: Controller) -> str:
 
 def iso_time(seconds: float | None = None) -> str:
     """A wall-clock moment as the bulletin writes it: UTC, milliseconds, ``Z``."""
-    moment = datetime.now(timezone.utc) if seconds is None else datetime.fromtimestamp(seconds, timezone.utc)
+    moment = datetime.now(UTC) if seconds is None else datetime.fromtimestamp(seconds, UTC)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 

@@ -52,8 +52,18 @@ from collections.abc import Callable, Iterable
 from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, Event, IllegalAction, Undo
 from coyote_pi.record import RecordedGame
-from coyote_pi.table import camera_wait, card_waits, correction, offers, play_by_play, record_hold, screens, store
-from coyote_pi.table import setup_wizard, verdict_buttons
+from coyote_pi.table import (
+    camera_wait,
+    card_waits,
+    correction,
+    offers,
+    play_by_play,
+    record_hold,
+    screens,
+    setup_wizard,
+    store,
+    verdict_buttons,
+)
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.correction import Correction
@@ -62,11 +72,10 @@ from coyote_pi.table.i18n import Translator
 from coyote_pi.table.manual_entry import ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
 from coyote_pi.table.photos import Photos
-from coyote_pi.table.presenter import Listener, Presenter, Prompt  # Prompt: for the table's watchers
+from coyote_pi.table.presenter import Listener, Presenter
 from coyote_pi.table.record_hold import RecordHold
 from coyote_pi.table.selector import Selector
 from coyote_pi.table.setup_wizard import SetupWizard
-from coyote_pi.table.web_side import WebSide
 from coyote_pi.table.stages import (
     CORRECT,
     DEAL_WAIT,
@@ -82,6 +91,7 @@ from coyote_pi.table.stages import (
     WAITS,
 )
 from coyote_pi.table.turn import Turn
+from coyote_pi.table.web_side import WebSide
 
 log = logging.getLogger(__name__)
 
@@ -359,9 +369,9 @@ class Controller:
             return SETUP
         game = self.game
         last = game.last_result
-        if last is not None and last.round not in self.memory.verdicts_seen:
-            if game.phase != OVER or not self.final_seen:
-                return VERDICT if self.correction is None else CORRECT
+        if (last is not None and last.round not in self.memory.verdicts_seen
+                and (game.phase != OVER or not self.final_seen)):
+            return VERDICT if self.correction is None else CORRECT
         if game.phase == OVER:
             return GAME_OVER
         if game.phase == DEAL:

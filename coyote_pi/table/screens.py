@@ -14,8 +14,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
-from coyote_pi.devices.screen import Screen, SeatStatus
 from coyote_pi import record as game_record
+from coyote_pi.devices.screen import Screen, SeatStatus
 from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.correction import CARD, ITEM, Correction
@@ -23,6 +23,7 @@ from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
 from coyote_pi.table.record_hold import DAMAGED, GONE, NOT_STARTED, UNRESUMABLE
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
 from coyote_pi.table.verdict_text import explanation_lines, item_name
+
 
 def seat_strip(game: Game, highlight: Iterable[int] = ()) -> list[SeatStatus]:
     """One cell per seat: eyes, out of the game or not, highlighted, Coyote-card holder."""

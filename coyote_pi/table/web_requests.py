@@ -87,10 +87,10 @@ class WebRequests:
         controller.deadlines.set(Timer.REQUESTS, controller.clock() + POLL_SECONDS)
         self.take_settings()
         now = controller.clock()
-        if self._wanted(page_contract.PREVIEW_WANT) is not None and (self._last_preview is None
-                                                        or now - self._last_preview >= PREVIEW_EVERY):
-            if controller.camera.ask_preview():
-                self._last_preview = now
+        if (self._wanted(page_contract.PREVIEW_WANT) is not None
+                and (self._last_preview is None or now - self._last_preview >= PREVIEW_EVERY)
+                and controller.camera.ask_preview()):
+            self._last_preview = now
         asked = self._wanted(page_contract.DOCTOR_WANT)
         if asked is not None and asked > self._doctor_answered and self.doctor is not None:
             self._doctor_answered = asked

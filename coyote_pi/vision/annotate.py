@@ -63,7 +63,7 @@ def annotate(frame: np.ndarray, reading: TableReading) -> np.ndarray:
     elif image.shape[2] == 4:
         image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     size = image.shape[1] / 1000.0
-    thickness = max(1, int(round(size * 1.5)))
+    thickness = max(1, round(size * 1.5))
     scale = 0.45 * size
     for sighting in reading.sightings:
         colour = COLOURS[sighting.kind]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -54,7 +54,7 @@ def stable_rng(*key: object) -> np.random.Generator:
 # ----------------------------------------------------------------------------- markers
 
 
-@lru_cache(maxsize=None)
+@cache
 def aruco_dictionary(name: str):
     """OpenCV's predefined dictionary called ``name`` ("DICT_4X4_50", ...)."""
     return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
@@ -100,7 +100,7 @@ def paste_sticker(canvas: np.ndarray, markers: MarkerSet, role: str, centre_px, 
     turned ``angle_deg`` clockwise as the canvas is seen."""
     side_px = markers.sticker_mm(role) * ppm
     total_modules = markers.modules + 2 * markers.quiet_zone_modules
-    source = marker_image(markers, role, max(2, int(math.ceil(side_px / total_modules))))
+    source = marker_image(markers, role, max(2, math.ceil(side_px / total_modules)))
     scale = side_px / source.shape[0]
     a = math.radians(angle_deg)
     c, s = scale * math.cos(a), scale * math.sin(a)
@@ -127,8 +127,8 @@ def paste_patch(canvas: np.ndarray, centre_px, side_px: float) -> None:
     x0, y0 = centre_px[0] - side_px / 2, centre_px[1] - side_px / 2
     for (i, j), black in np.ndenumerate(empty_patch_cells()):
         colour = INK if black else WHITE
-        cv2.rectangle(canvas, (int(round(x0 + j * cell)), int(round(y0 + i * cell))),
-                      (int(round(x0 + (j + 1) * cell)) - 1, int(round(y0 + (i + 1) * cell)) - 1), colour, -1)
+        cv2.rectangle(canvas, (round(x0 + j * cell), round(y0 + i * cell)),
+                      (round(x0 + (j + 1) * cell) - 1, round(y0 + (i + 1) * cell) - 1), colour, -1)
 
 
 # ------------------------------------------------------------------------------- cards
@@ -157,7 +157,7 @@ def _palette(rng: np.random.Generator) -> list[tuple[int, int, int]]:
 
 
 def _mm_canvas(width_mm: float, height_mm: float, ppm: int) -> np.ndarray:
-    return np.zeros((int(round(height_mm * ppm)), int(round(width_mm * ppm)), 3), np.uint8)
+    return np.zeros((round(height_mm * ppm), round(width_mm * ppm), 3), np.uint8)
 
 
 def _shade(canvas: np.ndarray, field: np.ndarray, gain: np.ndarray, offset: np.ndarray) -> None:

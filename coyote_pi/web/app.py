@@ -21,14 +21,32 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from coyote_pi.table.config import ConfigError
 from coyote_pi.table.i18n import card_text
 from coyote_pi.web import security, setup
-from coyote_pi.web.bulletin import DOCTOR, DOCTOR_WANT, PREVIEW, PREVIEW_INFO, SETTINGS, SETTINGS_RESULT, Folders, Live, read_json, read_live
+from coyote_pi.web.bulletin import (
+    DOCTOR,
+    DOCTOR_WANT,
+    PREVIEW,
+    PREVIEW_INFO,
+    SETTINGS,
+    SETTINGS_RESULT,
+    Folders,
+    Live,
+    read_json,
+    read_live,
+)
 from coyote_pi.web.games import Games
 from coyote_pi.web.push import Feed
 from coyote_pi.web.texts import Texts

@@ -17,13 +17,23 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 # The file names and camera states the table uses too (the page words each state;
 # anything else is not shown).
-from coyote_pi.table.page_contract import (CAMERA_STATES, DOCTOR, DOCTOR_WANT, LIVE, PREVIEW, PREVIEW_INFO,
-                                           PREVIEW_WANT, SETTINGS, SETTINGS_IN_FORCE, SETTINGS_RESULT)
+from coyote_pi.table.page_contract import (
+    CAMERA_STATES,
+    DOCTOR,
+    DOCTOR_WANT,
+    LIVE,
+    PREVIEW,
+    PREVIEW_INFO,
+    PREVIEW_WANT,
+    SETTINGS,
+    SETTINGS_IN_FORCE,
+    SETTINGS_RESULT,
+)
 
 #: A record's name in the records folder, as the table writes it.
 GAME_FILE = re.compile(r"game-[0-9]{4,6}\.jsonl")
@@ -75,7 +85,7 @@ def parse_time(value: object) -> datetime | None:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)

@@ -259,7 +259,7 @@ class Games:
         loaded = self.load(name)
         if loaded is None:
             return None
-        spooled = tempfile.TemporaryFile()
+        spooled = tempfile.TemporaryFile()  # noqa: SIM115 (handed to the caller, who closes it)
         with zipfile.ZipFile(spooled, "w") as archive:
             archive.write(self.folder / f"{name}.jsonl", f"{name}/{name}.jsonl", zipfile.ZIP_DEFLATED)
             photos = self.folder / f"{name}.photos"

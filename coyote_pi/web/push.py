@@ -81,7 +81,7 @@ class Channel:
                     continue
                 try:
                     await asyncio.wait_for(wake.wait(), KEEPALIVE)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     yield ": keepalive\n\n"
                 wake.clear()
         finally:

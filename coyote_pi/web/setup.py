@@ -27,8 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coyote_pi.files import write_atomically
-from coyote_pi.table.config import (PAGE_SETTABLE, ConfigError, TableConfig, load_config, page_settings_text,
-                                    page_values, with_page_settings)
+from coyote_pi.table.config import (
+    PAGE_SETTABLE,
+    ConfigError,
+    TableConfig,
+    load_config,
+    page_settings_text,
+    page_values,
+    with_page_settings,
+)
 from coyote_pi.web.bulletin import SETTINGS_IN_FORCE, read_json
 
 #: The settings the page offers, (section, key): the ones the table takes from it.
@@ -96,8 +103,8 @@ def _checked(values: object) -> dict[str, dict[str, object]] | None:
     for section, keys in PAGE_SETTABLE.items():
         given = values[section]
         if not isinstance(given, dict) or given.keys() != set(keys) or not all(
-                isinstance(value, (int, float)) and not isinstance(value, bool)
-                or isinstance(value, str) and len(value) <= 20 for value in given.values()):
+                (isinstance(value, (int, float)) and not isinstance(value, bool))
+                or (isinstance(value, str) and len(value) <= 20) for value in given.values()):
             return None
     return values
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import queue
 import struct
 import sys
@@ -201,7 +202,7 @@ def test_hold_repeats_plus_after_delay_then_steadily(pinmap, factory, buttons, p
     assert len(repeats) == len(got) - 1
     assert 2 <= len(repeats) <= 4  # at 0.6 s, 0.75 s, 0.9 s (scheduling on a busy machine may shift one)
     assert repeats[0].time - got[0].time >= 0.6 - 0.01
-    gaps = [later.time - earlier.time for earlier, later in zip(repeats, repeats[1:])]
+    gaps = [later.time - earlier.time for earlier, later in itertools.pairwise(repeats)]
     assert all(0.14 <= gap <= 0.3 for gap in gaps), gaps
     assert not buttons.seats[4].is_pressed("plus")
 

@@ -58,9 +58,9 @@ def test_unreadable_file_is_a_clear_error_and_replay_goes_on(folder):
     camera = FolderCamera(folder)
     camera.capture()
     camera.capture()
-    with pytest.raises(CameraError, match="frame3.png is not a readable image"):
+    with pytest.raises(CameraError, match=r"frame3.png is not a readable image"):
         camera.capture()
-    with pytest.raises(CameraError, match="frame4.png is not a readable image"):
+    with pytest.raises(CameraError, match=r"frame4.png is not a readable image"):
         camera.capture()
     assert camera.capture()[0, 0, 0] == 30  # frame10.png
 
@@ -126,7 +126,7 @@ def test_missing_or_empty_folder(tmp_path):
 
 
 def test_picamera2_missing_is_explained(no_picamera2):
-    with pytest.raises(CameraLibraryError, match="apt install python3-picamera2.*--system-site-packages"):
+    with pytest.raises(CameraLibraryError, match=r"apt install python3-picamera2.*--system-site-packages"):
         Picamera2Camera()
 
 

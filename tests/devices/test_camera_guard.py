@@ -68,7 +68,7 @@ def guarded(cameras, stalls, **options):
 def test_a_stalled_capture_is_abandoned_and_the_camera_restarted(cameras):
     camera, guard = guarded(cameras, {2})
     assert guard.capture() is FRAME
-    with pytest.raises(CameraHung, match="stalling camera gave no frame within 0.2 s: restarted it"):
+    with pytest.raises(CameraHung, match=r"stalling camera gave no frame within 0.2 s: restarted it"):
         guard.capture()
     assert camera.restarts == 1 and guard.hangs == 1
     assert guard.capture() is FRAME  # the restarted camera works again
@@ -93,7 +93,7 @@ def test_repeated_hangs_give_the_camera_up_and_later_captures_fail_at_once(camer
 
 def test_a_capture_that_stays_stuck_is_given_up_at_once(cameras):
     camera, guard = guarded(cameras, {1}, interruptible=False)
-    with pytest.raises(CameraHung, match="gave no frame within 0.2 s and stays stuck"):
+    with pytest.raises(CameraHung, match=r"gave no frame within 0.2 s and stays stuck"):
         guard.capture()
     assert camera.restarts == 0  # never restarted under a thread still inside it
     with pytest.raises(CameraHung):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import time
@@ -69,7 +70,7 @@ def test_terminal_autorepeat_of_plus_gives_paced_repeats():
     repeats = [e.time for e in got[1:]]
     assert all(e.kind == REPEAT for e in got[1:])
     assert len(repeats) == 6  # one per 0.15 s of the ~1 s hold
-    assert all(later - earlier >= 0.15 - 1e-9 for earlier, later in zip(repeats, repeats[1:]))
+    assert all(later - earlier >= 0.15 - 1e-9 for earlier, later in itertools.pairwise(repeats))
 
 
 def test_held_ok_and_undo_fire_once():
@@ -96,7 +97,7 @@ def test_reads_keys_from_a_stream_on_its_own_thread():
     with os.fdopen(read_end, "r") as stream:
         keys = KeyboardButtons(events, stream=stream)
         try:
-            os.write(write_end, "a".encode())
+            os.write(write_end, b"a")
             first = events.get(timeout=5)
             time.sleep(0.15)  # apart enough not to look like auto-repeat
             os.write(write_end, "ö0".encode())  # a non-ASCII key is ignored, then seat 4 undo

@@ -6,6 +6,7 @@ import json
 import sys
 import time
 import types
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -44,7 +45,7 @@ class FakePicamera2:
     is the control list of the model given (a Camera Module 3 unless told otherwise).
     """
 
-    made: list[FakePicamera2] = []
+    made: ClassVar[list[FakePicamera2]] = []
     controls = CAMERA_MODULE_3
     focuses, lens_found = True, 1.55
 

@@ -146,7 +146,7 @@ def test_seat_count_limits():
 def test_not_toml_and_missing_file(tmp_path):
     with pytest.raises(PinMapError, match="not valid TOML"):
         parse_pinmap("[i2c\nbus = 1", source="broken.toml")
-    with pytest.raises(PinMapError, match="cannot read the pin map .*missing.toml"):
+    with pytest.raises(PinMapError, match=r"cannot read the pin map .*missing.toml"):
         load_pinmap(tmp_path / "missing.toml")
 
 

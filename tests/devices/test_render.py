@@ -8,9 +8,9 @@ from PIL import Image
 
 from coyote_pi.devices.render import (
     COYOTE_MARK,
+    ELLIPSIS,
     EYE_CLOSED,
     EYE_OPEN,
-    ELLIPSIS,
     ScreenRenderer,
     fit_width,
     load_font,

@@ -110,5 +110,5 @@ def test_a_correction_is_an_event_of_the_record_read_strictly():
     assert from_dict(data) == event and event.seat == 3 and Correct("centre", "1", (1, 2)).seat is None
     for bad in ({**data, "item": "seat:03"}, {**data, "item": "stand"}, {**data, "confirmed_by": "2,4"},
                 {**data, "card": "Max 0"}, {**data, "confirmed_by": ["2", 4]}):
-        with pytest.raises(Exception, match="place|list of seats|must be written|whole number|seat number"):
+        with pytest.raises(Exception, match=r"place|list of seats|must be written|whole number|seat number"):
             from_dict(bad)

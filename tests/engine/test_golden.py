@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi.engine.game import GameConfig
 from coyote_pi.engine.players import simulate
 from coyote_pi.engine.transcript import GOLDEN_GAMES, transcript
-from coyote_pi.engine.game import GameConfig
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 

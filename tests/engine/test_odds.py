@@ -14,7 +14,7 @@ import subprocess
 import sys
 from collections import Counter
 from fractions import Fraction
-from itertools import permutations
+from itertools import pairwise, permutations
 
 import pytest
 
@@ -67,7 +67,7 @@ def test_chance_of_a_bid_is_a_probability_that_falls_as_the_bid_rises(known, unk
     lowest, highest = min(distribution.counts), max(distribution.counts)
     chances = [distribution.probability_at_least(bid) for bid in range(lowest - 2, highest + 3)]
     assert all(0 <= p <= 1 for p in chances)
-    assert all(later <= earlier for earlier, later in zip(chances, chances[1:]))
+    assert all(later <= earlier for earlier, later in pairwise(chances))
     assert distribution.probability_at_least(lowest) == 1
     assert distribution.probability_at_least(highest + 1) == 0
 

@@ -11,6 +11,7 @@ and replaying the history (or the game record on disk) gives back the same state
 
 from __future__ import annotations
 
+import itertools
 import tempfile
 from pathlib import Path
 
@@ -221,7 +222,7 @@ def check_invariants(table: Table) -> None:
     assert (len(game.active_seats) == 1) == (game.phase == OVER)
 
     bids = [amount for _, amount in view["bids"]]
-    assert all(low < high for low, high in zip(bids, bids[1:])), f"bids do not rise: {bids}"
+    assert all(low < high for low, high in itertools.pairwise(bids)), f"bids do not rise: {bids}"
 
     current = arbiter_state(game)["current_round"]
     if game.phase in (DEAL, OVER) or current is None:

@@ -436,7 +436,7 @@ def test_a_failed_write_leaves_config_txt_as_it_was(pi_root, system, monkeypatch
         real_replace(source, destination)
 
     monkeypatch.setattr(os, "replace", replace)
-    with pytest.raises(InstallError, match="cannot write .*config.txt: Input/output error"):
+    with pytest.raises(InstallError, match=r"cannot write .*config.txt: Input/output error"):
         quiet(pi_root, system).install()
 
     assert (pi_root / BOOT).read_text() == STOCK_CONFIG_TXT

@@ -12,7 +12,8 @@ SCENE = TableScene(seats=3, seat_cards={1: "7", 2: "3"}, slots={"centre": ("face
 TRUTH = scene_truth(SCENE, width=2304, height=1296, seed=1, conditions=Conditions.clean())
 
 
-def reading(seats, slots, coyote=CoyoteRead("seat", 1), unplaced=()):
+def reading(seats, slots, coyote=None, unplaced=()):
+    coyote = CoyoteRead("seat", 1) if coyote is None else coyote
     return TableReading(seats={s: SeatRead(c, "ok") if c else SeatRead(None, st) for s, (c, st) in seats.items()},
                         slots={n: SlotRead(st, c) for n, (st, c) in slots.items()}, coyote=coyote,
                         unplaced=list(unplaced))

@@ -10,7 +10,6 @@ from coyote_pi.table import camera_wait
 from coyote_pi.table.i18n import Translator
 from coyote_pi.vision import SeatRead, SlotRead, TableReader, TableReading
 
-
 STATUSES = {"missing", "unreadable", "covered", "duplicate", "ambiguous", "no_stand"}
 
 

@@ -11,8 +11,17 @@ import pytest
 
 from coyote_pi.cli import main as coyote_pi
 from coyote_pi.commands import run as run_command
-from coyote_pi.table.config import (ConfigError, GameSettings, Pacing, TableConfig, load_config, load_config_text,
-                                    page_settings_text, page_values, with_page_settings)
+from coyote_pi.table.config import (
+    ConfigError,
+    GameSettings,
+    Pacing,
+    TableConfig,
+    load_config,
+    load_config_text,
+    page_settings_text,
+    page_values,
+    with_page_settings,
+)
 
 EXAMPLE = Path(str(resources.files("coyote_pi").joinpath("data", "coyote-pi.example.toml")))
 

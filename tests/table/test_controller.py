@@ -308,7 +308,7 @@ def test_the_loop_sleeps_until_something_happens_and_pings_the_watchdog(tmp_path
         rig = open_sim_rig(table_config(tmp_path / str(interval), 2), sim_devices(), fast_sim(players=False),
                            listeners=[spy], notifier=notifier)
         waits, get = [], rig.controller.queue.get
-        rig.controller.queue.get = lambda block=True, timeout=None: (waits.append(timeout), get(block, timeout))[1]
+        rig.controller.queue.get = lambda block=True, timeout=None: (waits.append(timeout), get(block, timeout))[1]  # noqa: B023 (this iteration's)
         thread = threading.Thread(target=rig.run, daemon=True)
         thread.start()
         try:

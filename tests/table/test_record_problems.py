@@ -16,8 +16,7 @@ from coyote_pi.devices.render import ScreenRenderer
 from coyote_pi.engine import GameConfig
 from coyote_pi.record import fingerprint_qr, read_record
 from coyote_pi.sim.presser import QueueFingers
-from coyote_pi.table import screens
-from coyote_pi.table import store
+from coyote_pi.table import screens, store
 from coyote_pi.table.i18n import CATALOGUE, LANGUAGES, Translator
 from coyote_pi.table.rig import resume_or_none
 
@@ -265,9 +264,9 @@ def test_a_second_table_on_the_same_folder_is_refused_in_one_line(tmp_path, caps
 
 
 def test_the_folder_lock_is_exclusive_and_released(tmp_path):
-    with store.lock_folder(tmp_path):
-        with pytest.raises(store.RecordFolderError, match=r"in use by another coyote-pi \(pid \d+\)"):
-            store.lock_folder(tmp_path)
+    with store.lock_folder(tmp_path), pytest.raises(store.RecordFolderError,
+                                                     match=r"in use by another coyote-pi \(pid \d+\)"):
+        store.lock_folder(tmp_path)
     store.lock_folder(tmp_path).release()
 
 

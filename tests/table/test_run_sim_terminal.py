@@ -18,7 +18,6 @@ from coyote_pi.record import RecordError
 from .conftest import TEST_FRAME, game_events
 
 
-
 class Terminal:
     """A pseudo-terminal the child reads keys from and draws on; what it draws is kept."""
 

@@ -4,6 +4,7 @@ alone is published, and the page's requests are answered between games only."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import time
@@ -17,12 +18,11 @@ from coyote_pi.sim import rig as sim_rig
 from coyote_pi.sim.presser import NO_BOUNCE, QueueFingers, SimulatedPresser
 from coyote_pi.sim.rig import SimOptions
 from coyote_pi.table import bulletin as bulletin_module
-from coyote_pi.table import screens
+from coyote_pi.table import screens, web_requests
 from coyote_pi.table.bulletin import Bulletin, TableFacts
+from coyote_pi.table.config import page_values, with_page_settings
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
-from coyote_pi.table import web_requests
-from coyote_pi.table.config import page_values, with_page_settings
 from coyote_pi.table.web_access import HotspotJoin, pin_hash
 
 from .conftest import FAST, fast_sim, play, running_table, sim_devices, table_config
@@ -76,7 +76,7 @@ def test_no_live_json_written_during_an_open_round_holds_a_card_of_it(tmp_path, 
     played = play(web_config(tmp_path, 4, "trickster"), sim=fast_sim(seed=4))
     opened = [(document, cards) for document, cards, _ in written if cards is not None]
     assert len(opened) > 20, "the game was too short to check anything"
-    for document, (number, seats, centre, extra) in opened:
+    for document, (number, _seats, _centre, _extra) in opened:
         # (A write at the end of a 50 ms gap may still say the round before: the check holds all the same.)
         for holding in _card_fields(document, []):
             # Only a closed round's result may name cards: never the open round's.
@@ -87,7 +87,7 @@ def test_no_live_json_written_during_an_open_round_holds_a_card_of_it(tmp_path, 
     seqs = [document["seq"] for document, _, _ in written]
     assert seqs == list(range(len(seqs)))
     times = [moment for _, _, moment in written][:-1]  # the last, at the table's end, is written at once
-    assert all(later - earlier >= 0.05 - 1e-9 for earlier, later in zip(times, times[1:]))
+    assert all(later - earlier >= 0.05 - 1e-9 for earlier, later in itertools.pairwise(times))
     # The last state is the game's end, as the engine's public view has it.
     last = json.loads((tmp_path / "public" / "live.json").read_text())
     assert last["stage"] == "over" and last["between_games"]

@@ -9,6 +9,7 @@ is cut only after a clause or a sentence.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 
 import pytest
@@ -136,7 +137,7 @@ def page_breaks_inside_lines(screen: Screen) -> list[str]:
         while not line_rows or len("".join(row for _, row in line_rows).replace(" ", "")) < len(text):
             line_rows.append(next(rows))  # the rows this line was wrapped into
         assert "".join(row for _, row in line_rows).replace(" ", "") == text
-        for (page, row), (next_page, next_row) in zip(line_rows, line_rows[1:]):
+        for (page, row), (next_page, next_row) in itertools.pairwise(line_rows):
             if page != next_page and (len(line_rows) <= rows_per_page or _cut_inside_a_sentence(row, next_row)):
                 found.append(f"{row!r} / {next_row!r}")
     return found

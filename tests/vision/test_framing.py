@@ -41,7 +41,7 @@ def test_a_stand_too_far_out_on_the_short_side_is_named_with_its_edge():
 def test_a_missing_stand_is_named_and_by_default_a_gap_in_the_seats_is_noticed():
     scene = TableScene(seats=6, present=(1, 2, 4, 5, 6), seat_cards={s: c for s, c in SIX.items() if s != 3},
                        placement_jitter=0.0)
-    reading, problems = _framing(scene, Conditions.clean())
+    _reading, problems = _framing(scene, Conditions.clean())
     assert problems == {3: FramingProblem(MISSING, "not in view: neither of its markers was found")}
     _, told = _framing(scene, Conditions.clean(), seats=range(1, 7))
     assert told == problems

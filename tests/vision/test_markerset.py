@@ -49,7 +49,7 @@ def test_drawn_aruco_markers_decode_to_their_ids():
     markers = load_markers("aruco")
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, markers.dictionary)))
     for role in ALL_ROLES:
-        corners, ids, _ = detector.detectMarkers(artwork.marker_image(markers, role, 10))
+        _corners, ids, _ = detector.detectMarkers(artwork.marker_image(markers, role, 10))
         assert ids is not None and ids.ravel().tolist() == [markers.codes[role]], role
 
 

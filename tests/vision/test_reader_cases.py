@@ -260,7 +260,7 @@ def test_the_whole_frame_pass_holds_one_band_sized_image_at_a_time():
     made, holds two."""
     import tracemalloc
 
-    from coyote_pi.vision.detect import ArucoDetector, DETECTION_PAD, band_rows
+    from coyote_pi.vision.detect import DETECTION_PAD, ArucoDetector, band_rows
 
     frame = np.full((2592, 4608, 3), 255, np.uint8)
     detector = ArucoDetector(load_markers())

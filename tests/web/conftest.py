@@ -24,7 +24,8 @@ from coyote_pi.bench import browser as chromium_browser
 from coyote_pi.engine.game import BIDDING, GameConfig
 from coyote_pi.engine.views import open_round
 from coyote_pi.sim.spectated import SpectatedGame
-from coyote_pi.table import bulletin as table_bulletin, page_contract
+from coyote_pi.table import bulletin as table_bulletin
+from coyote_pi.table import page_contract
 from coyote_pi.table.i18n import card_text
 from coyote_pi.table.verdict_text import explanation_lines
 from coyote_pi.web.app import Options, create_app

@@ -12,13 +12,21 @@ import zipfile
 
 from selenium.webdriver.support.ui import WebDriverWait
 
-from coyote_pi.cli import main
-from coyote_pi.record import read_record
 from coyote_pi.bench.browser import wait_for
+from coyote_pi.cli import main
 from coyote_pi.engine import events
+from coyote_pi.record import read_record
 from coyote_pi.web.app import Options
 from coyote_pi.web.screenshots import save_screenshots
-from tests.web.conftest import PIN, assert_no_open_card, json_cards, needs_chromium, open_round_number, served, spectated
+from tests.web.conftest import (
+    PIN,
+    assert_no_open_card,
+    json_cards,
+    needs_chromium,
+    open_round_number,
+    served,
+    spectated,
+)
 
 pytestmark = needs_chromium
 

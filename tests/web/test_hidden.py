@@ -12,8 +12,16 @@ import sys
 import textwrap
 
 from coyote_pi.web.bulletin import Folders
-from tests.web.conftest import (Client, Events, assert_no_open_card, html_cards, json_cards, open_round_number, served,
-                               spectated)
+from tests.web.conftest import (
+    Client,
+    Events,
+    assert_no_open_card,
+    html_cards,
+    json_cards,
+    open_round_number,
+    served,
+    spectated,
+)
 
 
 def test_no_page_and_no_message_shows_a_card_of_the_open_round(tmp_path):

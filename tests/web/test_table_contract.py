@@ -13,9 +13,10 @@ import time
 
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.sim.rig import SimOptions
-from coyote_pi.table import bulletin as table_bulletin, stages
-from coyote_pi.table.page_contract import CAMERA_STATES
+from coyote_pi.table import bulletin as table_bulletin
+from coyote_pi.table import stages
 from coyote_pi.table.config import PAGE_SETTABLE, TableConfig, page_values, with_page_settings
+from coyote_pi.table.page_contract import CAMERA_STATES
 from coyote_pi.web import security, setup
 from coyote_pi.web.app import Options, create_app
 from coyote_pi.web.bulletin import Folders, Live, read_live
@@ -39,7 +40,7 @@ def test_every_live_json_of_a_real_game_reads_as_the_page_expects(tmp_path, monk
     monkeypatch.setattr(table_bulletin, "MIN_GAP", 0.0)
     writes = LiveWrites(monkeypatch)
     config = web_table(tmp_path, 3, "trickster", language="de")
-    with running_table(config, fast_sim(seed=4), before_start=writes.install) as (rig, spy):
+    with running_table(config, fast_sim(seed=4), before_start=writes.install) as (_rig, spy):
         spy.wait_for(lambda p: p.stage == stages.GAME_OVER, timeout=60)
     games = Games(tmp_path / "games")
     seen_stages, rounds_open = set(), set()
@@ -124,7 +125,7 @@ def test_a_proposal_the_table_refuses_is_said_on_the_setup_page(tmp_path):
     folders = Folders.beside(tmp_path / "games")
     folders.requests.mkdir(parents=True)
     (folders.requests / "settings.toml").write_text("[vision]\nscheme = \"qr\"\n")  # set at the table only
-    with running_table(web_table(tmp_path, 2, start=None), fast_sim(players=False)) as (rig, spy):
+    with running_table(web_table(tmp_path, 2, start=None), fast_sim(players=False)) as (_rig, spy):
         spy.wait_for(lambda p: p.setup == ("start", None))
         deadline = time.monotonic() + 10
         while (folders.requests / "settings.toml").exists() and time.monotonic() < deadline:
