@@ -29,7 +29,7 @@ PI_OS_TESTS ?= tests/devices tests/vision tests/web tests/sim/test_render.py tes
                tests/test_cli.py tests/test_json_text.py tests/test_memory.py tests/test_packaging.py \
                -k "(not test_sweep or [0]) and not test_browser"
 
-.PHONY: all demo test check test-pi-os bench golden venv system-deps install uninstall clean
+.PHONY: all demo test check test-pi-os test-arm64 bench golden venv system-deps install uninstall clean
 
 all: test
 
@@ -88,6 +88,15 @@ test-pi-os: system-deps $(PI_OS_VENVS:%=%/.installed)
 	  fi; \
 	done; \
 	if [ -n "$$failed" ]; then echo "make test-pi-os failed in:$$failed"; exit 1; fi
+
+# The project on an arm64 Debian userland under qemu-user (as root; docs/raspberry-pi.md):
+# the release's rootfs (cached outside the checkout), the real installer, an arm64 slice of
+# the tests and a demo that must play the x86 game line for line. Not part of `make test`
+# or CI (a first run builds the rootfs for 16-30 minutes); run it before an ARM change.
+RELEASE ?= bookworm
+BOARD   ?= pi4
+test-arm64: venv
+	ci/test-arm64 --release $(RELEASE) --board $(BOARD)
 
 demo: venv
 	$(BIN)/coyote-pi demo --out $(DEMO_OUT) --web $(DEMO_WEB)

@@ -77,6 +77,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "i2c-tools")
+#: The apt packages only Raspberry Pi's own archive has (Debian's has no picamera2; lgpio
+#: only from Trixie on): another system's apt cannot find them.
+RASPBERRY_PI_ARCHIVE = ("python3-picamera2", "python3-lgpio")
+#: Where the board names itself; a Raspberry Pi's name starts "Raspberry Pi".
+BOARD_MODEL = "/proc/device-tree/model"
 USER = "coyote"
 GROUPS = ("gpio", "i2c", "video")
 #: The web page's own user: in the group USER, which reads the records (never private/).
@@ -192,13 +197,15 @@ class Installer:
         *,
         dry_run: bool = False,
         skip_apt: bool = False,
+        skip_packages: Sequence[str] = (),
         purge: bool = False,
         out: Callable[[str], None] = print,
-    ):
+    ) -> None:
         self.root = Path(root)
         self.runner = runner
         self.dry_run = dry_run
         self.skip_apt = skip_apt
+        self.skip_packages = tuple(skip_packages)
         self.purge = purge
         self.out = out
         self.record = self._load_record()
@@ -214,6 +221,12 @@ class Installer:
         Raises :class:`UnsupportedRelease`, before any step, on a release not in :data:`RELEASES`.
         """
         self.constraints = constraints_for(supported_release(self.root))
+        if not self.skip_apt and pi_model(self.root) is None:
+            self.out(
+                f"Not a Raspberry Pi (no Raspberry Pi in {BOARD_MODEL}): {' and '.join(RASPBERRY_PI_ARCHIVE)} "
+                "come from Raspberry Pi's archive, which this system's apt may lack; "
+                "coyote-pi is installed on Raspberry Pi OS (docs/raspberry-pi.md)."
+            )
         for task in (
             self._apt_install,
             self._groups,
@@ -272,7 +285,12 @@ class Installer:
     def _apt_install(self) -> Step | None:
         if self.skip_apt:
             return None
-        missing = [name for name in APT_PACKAGES if name not in self._installed_packages()]
+        installed = self._installed_packages()
+        missing = [name for name in APT_PACKAGES if name not in installed and name not in self.skip_packages]
+        left_out = [name for name in self.skip_packages if name in APT_PACKAGES and name not in installed]
+        if left_out:
+            self.report.notes.append(f"Not installed (--skip-apt-package): {', '.join(left_out)}; what needs it "
+                                     "cannot work here (docs/raspberry-pi.md says what needs what).")
         if not missing:
             return None
         commands = [["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", *missing]]
@@ -704,6 +722,16 @@ class Installer:
 def under(root: Path, absolute: str) -> Path:
     """``absolute`` (a path on the target system) inside ``root``."""
     return root / absolute.lstrip("/")
+
+
+def pi_model(root: Path) -> str | None:
+    """The board's name under ``root`` if it is a Raspberry Pi, else None (the doctor asks too)."""
+    try:
+        model = under(root, BOARD_MODEL).read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return None
+    model = model.rstrip("\0").strip()
+    return model if model.startswith("Raspberry Pi") else None
 
 
 def systemd_running(root: Path) -> bool:

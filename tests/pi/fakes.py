@@ -74,6 +74,7 @@ def make_pi_root(root: Path, release: str = "bookworm") -> Path:
         "var/lib/dpkg/status": DPKG_STATUS,
         "boot/firmware/config.txt": STOCK_CONFIG_TXT,
         "usr/lib/os-release": OS_RELEASE[release],
+        "proc/device-tree/model": "Raspberry Pi 4 Model B Rev 1.5\0",
     }
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)

@@ -56,6 +56,28 @@ def test_dry_run_prints_every_step_and_changes_nothing(pi_root, system):
     assert f"$ systemctl enable {' '.join(shipped_units())}" in text
 
 
+def test_a_dry_run_off_a_pi_says_the_camera_stack_comes_from_raspberry_pis_archive(pi_root, system):
+    printed: list[str] = []
+    Installer(pi_root, system, dry_run=True, out=printed.append).install()
+    assert not any(line.startswith("Not a Raspberry Pi") for line in printed)
+
+    (pi_root / "proc/device-tree/model").unlink()  # a PC: no device tree
+    printed.clear()
+    Installer(pi_root, system, dry_run=True, out=printed.append).install()
+    warning = [line for line in printed if line.startswith("Not a Raspberry Pi")]
+    assert len(warning) == 1 and "python3-picamera2" in warning[0] and "Raspberry Pi's archive" in warning[0]
+    assert printed.index(warning[0]) < next(i for i, line in enumerate(printed) if "apt-get install" in line)
+
+
+def test_a_skipped_apt_package_is_left_out_and_named(pi_root, system):
+    report = quiet(pi_root, system, skip_packages=["python3-picamera2", "python3-lgpio"]).install()
+
+    apt = [line for line in system.lines() if line.startswith("apt-get install")]
+    assert apt == ["apt-get install -y --no-install-recommends libzbar0 i2c-tools"]
+    assert any(note.startswith("Not installed (--skip-apt-package): python3-picamera2, python3-lgpio")
+               for note in report.notes)
+
+
 def test_install_makes_every_part(pi_root, system):
     report = quiet(pi_root, system).install()
 
@@ -535,6 +557,15 @@ def test_with_root_the_system_commands_are_printed_not_run(pi_root, monkeypatch,
     out = capsys.readouterr().out
     assert "(not run outside the real root) $ useradd --system" in out
     assert (pi_root / "etc/systemd/system/coyote-pi.service").is_file()
+
+
+def test_a_failed_dry_run_does_not_claim_steps_were_done(tmp_path, capsys):
+    root = make_pi_root(tmp_path / "root")
+    (root / "var/lib/dpkg/status").unlink()  # the first step fails: no dpkg database
+    assert install_command.run(cli_args(root=str(root), dry_run=True)) == 1
+    err = capsys.readouterr().err
+    assert "no dpkg database here" in err
+    assert "Dry run: nothing was changed." in err and "Steps before it are done" not in err
 
 
 def test_purge_without_uninstall_is_refused(pi_root, capsys):
