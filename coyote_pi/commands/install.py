@@ -93,4 +93,5 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python3 -m coyote_pi.pi.install [options]``: the same command without ``coyote-pi``."""
     description = install.__doc__.splitlines()[0]
-    return run_module(sys.modules[__name__], "python3 -m coyote_pi.pi.install", description, argv)
+    arguments = None if argv is None else list(argv)
+    return run_module(sys.modules[__name__], "python3 -m coyote_pi.pi.install", description, arguments)

@@ -47,8 +47,8 @@ def test_dry_run_prints_every_step_and_changes_nothing(pi_root, system):
     assert snapshot(pi_root) == before
     assert system.commands == []
     summaries = [step.summary for step in report.steps]
-    # apt, user, web user, venv, pip, link, config, modules, boot, units, enable
-    assert len(summaries) == 11, summaries
+    # apt, user, web user, hotspot user, polkit rule, venv, pip, link, config, modules, boot, units, enable
+    assert len(summaries) == 13, summaries
     text = "\n".join(printed)
     missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
     assert f"$ apt-get install -y --no-install-recommends {' '.join(missing)}" in text
@@ -96,6 +96,12 @@ def test_install_makes_every_part(pi_root, system):
         "--shell /usr/sbin/nologin --groups coyote coyote-web"
     ) in lines
     assert "usermod --append --groups coyote-web coyote" in lines
+    assert (
+        "useradd --system --user-group --home-dir /var/lib/coyote-pi-hotspot --no-create-home "
+        "--shell /usr/sbin/nologin coyote-hotspot"
+    ) in lines
+    rule = pi_root / install.POLKIT_RULE.lstrip("/")
+    assert rule.read_text() == install.POLKIT_RULE_SOURCE.read_text()
     group = (pi_root / "etc/group").read_text()
     assert any(line.startswith("coyote:") and line.endswith(":coyote-web") for line in group.splitlines())
     assert any(line.startswith("coyote-web:") and line.endswith(":coyote") for line in group.splitlines())
@@ -147,7 +153,7 @@ def test_uninstall_restores_the_original_tree(pi_root, system):
     assert after == original
     lines = system.lines()
     assert lines[0] == f"systemctl disable --now {' '.join(shipped_units())}"
-    assert "userdel coyote" in lines and "userdel coyote-web" in lines
+    assert "userdel coyote" in lines and "userdel coyote-web" in lines and "userdel coyote-hotspot" in lines
     missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
     assert lines[-1] == "apt-get remove -y " + " ".join(missing)
 
@@ -583,4 +589,4 @@ def test_the_installer_runs_on_the_standard_library_alone(pi_root):
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert "Dry run: 11 steps would run; nothing was changed." in result.stdout
+    assert "Dry run: 13 steps would run; nothing was changed." in result.stdout
