@@ -29,7 +29,7 @@ PI_OS_TESTS ?= tests/devices tests/vision tests/web tests/sim/test_render.py tes
                tests/test_cli.py tests/test_json_text.py tests/test_memory.py tests/test_packaging.py \
                -k "(not test_sweep or [0]) and not test_browser"
 
-.PHONY: all demo test check test-pi-os test-arm64 bench golden venv system-deps install uninstall clean
+.PHONY: all demo test check test-pi-os test-arm64 release bench golden venv system-deps install uninstall clean
 
 all: test
 
@@ -110,6 +110,18 @@ bench: venv
 # Regenerates the golden playthrough transcripts under tests/golden/ (review the diff).
 golden: venv
 	$(BIN)/python -m coyote_pi.commands.golden tests/golden
+
+# A release for Pi owners (docs/raspberry-pi.md, "Where releases come from"): the
+# committed tree at HEAD as dist/coyote-pi-VERSION.tar.gz (VERSION from pyproject.toml),
+# with its SHA-256 beside it. Unpacked on a Pi, `sudo make install` runs from it; no git.
+DIST    ?= dist
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+release:
+	@git diff --quiet HEAD -- || echo "note: uncommitted changes are not in the release (it is HEAD)"
+	mkdir -p $(DIST)
+	git archive --format=tar.gz --prefix=coyote-pi-$(VERSION)/ -o $(DIST)/coyote-pi-$(VERSION).tar.gz HEAD
+	cd $(DIST) && sha256sum coyote-pi-$(VERSION).tar.gz > coyote-pi-$(VERSION).tar.gz.sha256
+	@echo "$(DIST)/coyote-pi-$(VERSION).tar.gz and its .sha256: publish both on the releases page"
 
 # On the Raspberry Pi: `sudo make install` sets the device up, `sudo make uninstall` removes
 # it (docs/raspberry-pi.md). The installer needs only the system python3, not the venv;

@@ -590,3 +590,24 @@ def test_the_installer_runs_on_the_standard_library_alone(pi_root):
     )
     assert result.returncode == 0, result.stderr
     assert "Dry run: 13 steps would run; nothing was changed." in result.stdout
+
+
+def test_a_release_tarball_installs_without_git(tmp_path, pi_root):
+    """`make release` packs HEAD; unpacked on a Pi, the installer runs from it (docs/raspberry-pi.md)."""
+    subprocess.run(["make", "--no-print-directory", "release", f"DIST={tmp_path / 'dist'}"], cwd=install.REPO,
+                   check=True, capture_output=True, timeout=120)
+    version = tomllib.loads((install.REPO / "pyproject.toml").read_text())["project"]["version"]
+    tarball = tmp_path / "dist" / f"coyote-pi-{version}.tar.gz"
+    checksum = subprocess.run(["sha256sum", "--check", tarball.name + ".sha256"], cwd=tarball.parent,
+                              capture_output=True, text=True, check=False)
+    assert checksum.returncode == 0, checksum.stdout + checksum.stderr
+    subprocess.run(["tar", "-xzf", str(tarball), "-C", str(tmp_path)], check=True)
+    unpacked = tmp_path / f"coyote-pi-{version}"
+    assert not (unpacked / ".git").exists()
+    result = subprocess.run(
+        [sys.executable, "-S", "-m", "coyote_pi.pi.install", "--dry-run", "--root", str(pi_root)],
+        cwd=unpacked, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"install coyote-pi from {unpacked} into the virtual environment" in result.stdout
+    assert "install the service units " + ", ".join(shipped_units()) in result.stdout
