@@ -135,6 +135,10 @@ class DisplayProbe:
     def show(self, index: int) -> bool:
         raise NotImplementedError
 
+    def last_error(self) -> str | None:
+        """The last write's error, if it failed."""
+        return None
+
     def close(self) -> None:
         pass
 
@@ -275,17 +279,19 @@ class FieldReport:
         if self.sources.open_display is None:
             return ["not available: no display configured"]
         probe = self.sources.open_display()
-        times, failed = [], 0
+        times, failed, error = [], 0, None
         try:
             for index in range(self.settings.display_frames):
                 started = self.sources.clock()
                 shown = probe.show(index)
                 times.append(self.sources.clock() - started)
                 failed += not shown
+                error = probe.last_error() or error
         finally:
             probe.close()
-        return [f"{len(times)} frames: median {1000 * statistics.median(times):.1f} ms, "
-                f"slowest {1000 * max(times):.1f} ms; {failed} not shown at once (I2C errors, retried)"]
+        lines = [f"{len(times)} frames: median {1000 * statistics.median(times):.1f} ms, "
+                 f"slowest {1000 * max(times):.1f} ms; {failed} not shown at once (I2C errors, retried)"]
+        return lines + ([f"last error: {error}"] if error else [])
 
     def services(self) -> list[str]:
         query = self.sources.host.query
@@ -294,6 +300,8 @@ class FieldReport:
             status, out = query(["systemctl", "show", unit, "--property=ActiveState,NRestarts,ExecMainStartTimestamp"])
             if status == 127:
                 return ["not available: no systemctl (systemd is not running this system)"]
+            if status != 0:
+                return [f"not available: `systemctl show` failed (exit status {status}): is systemd running here?"]
             fields = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
             lines.append(f"{unit}: {fields.get('ActiveState', 'unknown')}, {fields.get('NRestarts', '?')} "
                          f"restart(s), started {fields.get('ExecMainStartTimestamp') or 'never'}")
@@ -386,6 +394,9 @@ class ScreenProbe(DisplayProbe):
 
     def show(self, index: int) -> bool:
         return bool(self.display.show(self.screens[index % 2]))  # type: ignore[attr-defined]
+
+    def last_error(self) -> str | None:
+        return self.display.last_error  # type: ignore[attr-defined, no-any-return]
 
     def close(self) -> None:
         self.display.close()  # type: ignore[attr-defined]

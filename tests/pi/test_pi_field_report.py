@@ -96,6 +96,25 @@ def test_a_running_service_keeps_its_devices(tmp_path):
     assert text.count(held) == 5  # camera, frames, stands, buttons, display
 
 
+def test_a_display_that_fails_says_why(tmp_path):
+    class Unplugged(field_report.DisplayProbe):
+        def show(self, index: int) -> bool:
+            return False
+
+        def last_error(self) -> str | None:
+            return "DeviceNotFoundError: no I2C bus /dev/i2c-1 (is I2C enabled?)"
+
+    lines = FieldReport(Sources(host=Host(query=no_system), records=tmp_path, open_display=Unplugged),
+                        Settings(display_frames=4)).display()
+    assert lines[0].endswith("4 not shown at once (I2C errors, retried)")
+    assert lines[1] == "last error: DeviceNotFoundError: no I2C bus /dev/i2c-1 (is I2C enabled?)"
+
+
+def test_services_without_systemd_running_say_so(tmp_path):
+    lines = FieldReport(Sources(host=Host(query=lambda argv: (1, "")), records=tmp_path)).services()
+    assert lines == ["not available: `systemctl show` failed (exit status 1): is systemd running here?"]
+
+
 def test_services_and_journal_since_boot(tmp_path):
     def system(argv):
         if argv[0] == "systemctl":
