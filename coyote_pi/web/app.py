@@ -135,7 +135,8 @@ class _Pages:
         self.sessions = security.Sessions(options.clock)
         self.guard = security.PinGuard()
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
-                                     autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
+                                     autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True,
+                                     extensions=["jinja2.ext.i18n"])
         self.templates.filters["card"] = card_text
         self.feed = Feed(folders, self.table_message, self.setup_message, options.interval)
 
@@ -151,7 +152,7 @@ class _Pages:
         texts = Texts(live.language)
         session = self.session(request) if request is not None else None
         html = self.templates.get_template(name).render(
-            t=texts, live=live, session=session, test_hook=self.options.test_hook,
+            **texts.template_words(), live=live, session=session, test_hook=self.options.test_hook,
             path=request.url.path if request is not None else "/", **context)
         return HTMLResponse(html, status, headers={"Cache-Control": "no-store"})
 
@@ -186,7 +187,7 @@ class _Pages:
 
     def table_message(self, live: Live) -> dict:
         model = table_model(live, self.games)
-        html = self.templates.get_template("_live.html").render(t=Texts(live.language), m=model)
+        html = self.templates.get_template("_live.html").render(**Texts(live.language).template_words(), m=model)
         return {"seq": live.seq, "state": model, "html": html}
 
     async def table(self, request: Request) -> Response:
@@ -303,10 +304,10 @@ class _Pages:
         wait = self.guard.wait(client)
         if wait > 0:
             return self.render(request, "login.html", 429, target=target, kept=kept,
-                               error=texts("login.slow_down", seconds=int(wait) + 1))
+                               error=texts.plural("login.slow_down", int(wait) + 1, seconds=int(wait) + 1))
         if not security.pin_matches(str(form.get("pin", "")).strip(), self.live.pin, self.options.clock()):
             self.guard.failed(client)
-            error = texts("login.wrong" if self.live.running else "login.no_table")
+            error = texts("login.wrong") if self.live.running else texts("login.no_table")
             return self.render(request, "login.html", 403, target=target, kept=kept, error=error)
         self.guard.succeeded(client)
         session = self.sessions.open()
@@ -344,7 +345,7 @@ class _Pages:
         result = read_json(bulletin / SETTINGS_RESULT)
         model = {"between_games": live.between_games, "preview": preview, "doctor": doctor,
                  "settings_result": result, "pending": (self.folders.requests / SETTINGS).is_file()}
-        html = self.templates.get_template("_setup_status.html").render(t=Texts(live.language), s=model)
+        html = self.templates.get_template("_setup_status.html").render(**Texts(live.language).template_words(), s=model)
         return {"state": model, "html": html}
 
     def current_settings(self) -> list[setup.Field]:

@@ -32,16 +32,16 @@ def cards_of(texts: Texts, result: RoundResult) -> list[dict]:
 
 def card_model(texts: Texts, item: str, card: str, round_number: int) -> dict:
     """A card where it lay (``seat:2``, ``centre``, ...) in a closed round, with its words."""
-    return {"item": item, "card": card, "round": round_number, "label": item_name(texts.table, item),
+    return {"item": item, "card": card, "round": round_number, "label": item_name(texts, item),
             "text": card_text(card)}
 
 
 def verdict(texts: Texts, game: str, result: RoundResult, photos: list[str], corrected: events.Correct | None = None) -> dict:
     """A closed round's verdict: headline figures, the explanation line by line, its cards and photos."""
-    lines = explanation_lines(texts.table, result)
+    lines = explanation_lines(texts, result)
     if corrected is not None:
-        lines.insert(0, texts("expl.corrected", seats=texts.table.seats(corrected.confirmed_by),
-                              item=item_name(texts.table, corrected.item), card=card_text(corrected.card)))
+        lines.insert(0, texts("expl.corrected", seats=texts.seats(corrected.confirmed_by),
+                              item=item_name(texts, corrected.item), card=card_text(corrected.card)))
     return {"round": result.round, "total": result.score.total, "bid": result.score.bid, "winner": result.winner,
             "loser": result.loser, "lines": lines, "cards": cards_of(texts, result),
             "photos": [f"/photos/{game}/{name}" for name in photos],
@@ -126,7 +126,7 @@ def step_text(texts: Texts, step: Step) -> str:
     """A closed round's line in the table's language (its cards are shown beside it)."""
     if step.type == "correct":
         item, card = next(iter(step.cards.items()))
-        return texts("expl.corrected", seats=texts.table.seats(step.confirmed_by), item=item_name(texts.table, item),
+        return texts("expl.corrected", seats=texts.seats(step.confirmed_by), item=item_name(texts, item),
                      card=card_text(card))
     keys = {"deal": "step.deal", "bid": "table.bid", "challenge": "table.challenged", "peek": "peek.title",
             "coyote_card": "step.coyote_card", "guess": "step.guess", "reveal": "step.reveal", "draw": "item.draw",
