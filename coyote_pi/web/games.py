@@ -60,6 +60,7 @@ class Step:
     line: int
     time: str
     type: str
+    event: events.Event  #: the line's event, sealed values opened (the page words it: web/views.py)
     seat: int | None = None
     amount: int | None = None
     odds: Fraction | None = None
@@ -69,7 +70,6 @@ class Step:
     winner: int | None = None  #: a Trickster guess: the seat guessed
     confirmed_by: tuple[int, ...] = ()  #: a correction: the two seats that confirmed it
     photo: str | None = None
-    text: str = ""  #: the line in English, for the transcript (engine/transcript.py's wording)
 
 
 @dataclass
@@ -120,8 +120,8 @@ def tell_rounds(record: Record) -> list[RoundStory]:
             continue
         data = opened[line["seq"]] if is_sealed(line["event"]) else line["event"]
         event = events.from_dict(data)
-        step = Step(line=number, time=line["time"], type=data["type"], seat=getattr(event, "seat", None),
-                    photo=(line.get("photo") or {}).get("file"), text=describe_event(event))
+        step = Step(line=number, time=line["time"], type=data["type"], event=event, seat=getattr(event, "seat", None),
+                    photo=(line.get("photo") or {}).get("file"))
         if isinstance(event, events.Bid):
             step.amount = event.amount
             step.odds = bid_odds(seat_view(game, event.seat), event.amount)
@@ -242,7 +242,10 @@ class Games:
                 odds = f"   (holds with {percent(step.odds)} from seat {step.seat}'s view)" if step.odds is not None else ""
                 undone = "   (taken back)" if step.undone else ""
                 photo = f"   [photo {step.photo}]" if step.photo else ""
-                out.append(f"  line {step.line:4}  {step.time[11:19]}  {step.text}{odds}{undone}{photo}")
+                # The transcript speaks the engine's English (engine/transcript.py), cards and all:
+                # its rounds are closed.
+                text = describe_event(step.event)
+                out.append(f"  line {step.line:4}  {step.time[11:19]}  {text}{odds}{undone}{photo}")
             for result in story.results:
                 out.append(f"  verdict of round {result.round}:")
                 out += [f"    {line}" for line in result.explanation()]

@@ -10,6 +10,8 @@ the page ever shows against the round in play.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from coyote_pi.engine import events
 from coyote_pi.engine.game import RoundResult
 from coyote_pi.table.i18n import card_text
@@ -122,21 +124,38 @@ def _screen(screen: dict | None) -> dict | None:
             "page": page}
 
 
-def step_text(texts: Texts, step: Step) -> str:
-    """A closed round's line in the table's language (its cards are shown beside it)."""
-    if step.type == "correct":
-        item, card = next(iter(step.cards.items()))
-        return texts("expl.corrected", seats=texts.seats(step.confirmed_by), item=item_name(texts, item),
-                     card=card_text(card))
-    keys = {"deal": "step.deal", "bid": "table.bid", "challenge": "table.challenged", "peek": "peek.title",
-            "coyote_card": "step.coyote_card", "guess": "step.guess", "reveal": "step.reveal", "draw": "item.draw",
-            "undo": "step.undo"}
-    return texts(keys[step.type], seat=step.seat, amount=step.amount, winner=step.winner)
+def event_text(texts: Texts, event: events.Event) -> str:
+    """A line of a closed round in the table's language: every event the record holds, each
+    in its own branch (its cards are shown beside it, :func:`step_model`)."""
+    match event:
+        case events.Deal():
+            return texts("step.deal")
+        case events.Bid():
+            return texts("table.bid", seat=event.seat, amount=event.amount)
+        case events.Challenge():
+            return texts("table.challenged", seat=event.seat)
+        case events.Peek():
+            return texts("peek.title", seat=event.seat)
+        case events.UseCoyoteCard():
+            return texts("step.coyote_card", seat=event.seat)
+        case events.Guess():
+            return texts("step.guess", seat=event.seat, winner=event.winner)
+        case events.Reveal():
+            return texts("step.reveal")
+        case events.DrawReplacement():
+            return texts("item.draw")
+        case events.Undo():
+            return texts("step.undo", seat=event.seat)
+        case events.Correct():
+            return texts("expl.corrected", seats=texts.seats(event.confirmed_by), item=item_name(texts, event.item),
+                         card=card_text(event.card))
+        case _:
+            assert_never(event)
 
 
 def step_model(texts: Texts, step: Step, round_number: int) -> dict:
     """One line of a closed round, for the history page."""
-    return {"line": step.line, "time": step.time[11:19], "type": step.type, "text": step_text(texts, step),
+    return {"line": step.line, "time": step.time[11:19], "type": step.type, "text": event_text(texts, step.event),
             "seat": step.seat, "amount": step.amount, "undone": step.undone,
             "odds": percent(step.odds) if step.odds is not None else None, "photo": step.photo,
             "cards": [card_model(texts, item, card, round_number) for item, card in step.cards.items()]}
