@@ -35,6 +35,7 @@ from coyote_pi.engine import (
     UseCoyoteCard,
 )
 
+
 def describe(event: Event) -> str:
     """One line for an accepted event (no card of an open round): every event the record
     holds, each in its own branch (the type checker sees that none is left out)."""
