@@ -229,7 +229,7 @@ class _Pages:
         verdicts = []
         corrections = list(story.corrections)
         # Old games' photos are pruned (``keep_photos_games``): no broken picture for them.
-        kept = [name for name in story.photos if self.games.photo(game, name)]
+        kept = [(step.photo, step.type) for step in story.steps if step.photo and self.games.photo(game, step.photo)]
         for index, result in enumerate(story.results):
             corrected = corrections[index - 1] if index else None
             verdicts.append(verdict(texts, game, result, kept if index == 0 else [], corrected))
@@ -335,7 +335,7 @@ class _Pages:
         if refusal is not None:
             return refusal
         if not self.live.between_games:
-            return self.refuse(request, "refused.round_open" if self.live.round_open else "refused.game_on")
+            return self.refuse(request, "refused.game_on")
         return None
 
     def setup_message(self, live: Live) -> dict:
@@ -352,8 +352,10 @@ class _Pages:
         """The settings the page may change, as the table has them in force (or as configured)."""
         return setup.current_fields(self.folders.bulletin, self.options.config_file)
 
-    async def setup(self, request: Request, error: str | None = None, saved: bool | None = None) -> Response:
-        """The setup page; ``saved``: a proposal was just sent (True) or changed nothing (False)."""
+    async def setup(self, request: Request, error: str | None = None, saved: bool | None = None,
+                    withdrawn: bool = False) -> Response:
+        """The setup page; ``saved``: a proposal was just sent (True) or changed nothing
+        (False), ``withdrawn``: a form of the values in force took back the one waiting."""
         refusal = self.setup_refusal(request)
         if refusal is not None:
             return refusal
@@ -364,7 +366,8 @@ class _Pages:
         if form is None:  # settings carried back through the PIN page after the session ended
             form = setup.typed_settings(request.query_params)
         return self.render(request, "setup.html", 400 if error else 200, fields=self.current_settings(),
-                           status_html=status["html"], log=lines, error=error, saved=saved, form=form,
+                           pending=setup.pending_values(self.folders.requests), status_html=status["html"],
+                           log=lines, error=error, saved=saved, withdrawn=withdrawn, form=form,
                            carried=bool(form) and not error and saved is None)
 
     async def setup_events(self, request: Request) -> Response:
@@ -396,10 +399,13 @@ class _Pages:
         except ConfigError as error:
             request.state.form = form
             return await self.setup(request, error=str(error))
+        request.state.form = {}
         if text is not None:
             await run_in_threadpool(setup.write_proposal, self.folders.requests, text)
-        request.state.form = {}
-        return await self.setup(request, saved=text is not None)
+            return await self.setup(request, saved=True)
+        # Every value is the one in force: a proposal still waiting is taken back.
+        withdrawn = await run_in_threadpool(setup.withdraw_proposal, self.folders.requests)
+        return await self.setup(request, saved=False, withdrawn=withdrawn)
 
     async def doctor(self, request: Request) -> Response:
         form = await _form(request)

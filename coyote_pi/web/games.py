@@ -287,8 +287,9 @@ def percent(odds: Fraction) -> str:
 
 
 
-def photos_by_round(record: Record) -> dict[int, list[str]]:
-    """The photos each closed round's lines name (round number -> file names)."""
+def photos_by_round(record: Record) -> dict[int, list[tuple[str, str]]]:
+    """The photos each closed round's lines name (round number -> (file name, the line's
+    event type: ``reveal`` or ``draw``))."""
     end = record.open_round.first_line - 1 if record.open_round else len(record.lines)
     photos: dict[int, list[str]] = {}
     round_number = 0
@@ -297,5 +298,5 @@ def photos_by_round(record: Record) -> dict[int, list[str]]:
         if event.get("type") == "deal":
             round_number += 1
         if line.get("photo"):
-            photos.setdefault(round_number, []).append(line["photo"]["file"])
+            photos.setdefault(round_number, []).append((line["photo"]["file"], str(event.get("type"))))
     return photos

@@ -38,15 +38,20 @@ def card_model(texts: Texts, item: str, card: str, round_number: int) -> dict:
             "text": card_text(card)}
 
 
-def verdict(texts: Texts, game: str, result: RoundResult, photos: list[str], corrected: events.Correct | None = None) -> dict:
-    """A closed round's verdict: headline figures, the explanation line by line, its cards and photos."""
+def verdict(texts: Texts, game: str, result: RoundResult, photos: list[tuple[str, str]],
+            corrected: events.Correct | None = None) -> dict:
+    """A closed round's verdict: headline figures, the explanation line by line, its cards
+    and photos (``photos``: file name and the type of the line that took it, which names
+    what it shows: the reveal, or the card drawn for ``?``)."""
     lines = explanation_lines(texts, result)
     if corrected is not None:
         lines.insert(0, texts("expl.corrected", seats=texts.seats(corrected.confirmed_by),
                               item=item_name(texts, corrected.item), card=card_text(corrected.card)))
     return {"round": result.round, "total": result.score.total, "bid": result.score.bid, "winner": result.winner,
             "loser": result.loser, "lines": lines, "cards": cards_of(texts, result),
-            "photos": [f"/photos/{game}/{name}" for name in photos],
+            "photos": [{"url": f"/photos/{game}/{name}",
+                        "caption": texts("table.photo_draw") if kind == "draw" else texts("table.photo")}
+                       for name, kind in photos],
             "url": f"/history/{game}/round/{result.round}"}
 
 
