@@ -38,22 +38,24 @@ def seat_sight(scene: TableScene, seat: int, *, peeked: bool, drew: bool, tr: Tr
     Coyote-card draw. In the table's language (``tr``; English by default)."""
     tr = tr or Translator("en")
     pieces = [tr("console.sees", seat=seat)]
-    for other in scene.present:
+    for other in scene.present or ():
         if other != seat:
             card = scene.seat_cards.get(other)
             pieces.append(f"{other}:[{' ' if card is None else display_name(card)}]")
     state, card = scene.slot("centre")
+    shown = "" if card is None else display_name(card)  # a slot with a card in it names it
     if state == SlotState.FACE_UP:
-        pieces.append(tr("console.centre", card=display_name(card)))
+        pieces.append(tr("console.centre", card=shown))
     elif state == SlotState.FACE_DOWN:
-        pieces.append(tr("console.centre_peeked", card=display_name(card)) if peeked else tr("console.centre_down"))
+        pieces.append(tr("console.centre_peeked", card=shown) if peeked else tr("console.centre_down"))
     state, card = scene.slot("extra")
+    shown = "" if card is None else display_name(card)
     if state == SlotState.FACE_UP:
-        pieces.append(tr("console.extra", card=display_name(card)))
+        pieces.append(tr("console.extra", card=shown))
     elif state == SlotState.FACE_DOWN:
-        pieces.append(tr("console.extra_yours", card=display_name(card)) if drew else tr("console.extra_down"))
+        pieces.append(tr("console.extra_yours", card=shown) if drew else tr("console.extra_down"))
     state, card = scene.slot("draw")
-    if state == SlotState.FACE_UP:
+    if state == SlotState.FACE_UP and card is not None:
         pieces.append(tr("console.drawn", card=display_name(card)))
     return pieces
 

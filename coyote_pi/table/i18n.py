@@ -38,9 +38,9 @@ def _texts_by_key() -> dict[str, dict[str, str]]:
         for message in catalog(language):
             if not message.id:
                 continue
-            key = message.id[0] if message.pluralizable else message.id
-            text = message.string[-1] if message.pluralizable else message.string
-            texts.setdefault(key, {})[language] = text
+            key = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+            text = message.string[-1] if isinstance(message.string, (tuple, list)) else message.string
+            texts.setdefault(key, {})[language] = text or ""
     return texts
 
 

@@ -233,7 +233,7 @@ class _Pages:
         for index, result in enumerate(story.results):
             corrected = corrections[index - 1] if index else None
             verdicts.append(verdict(texts, game, result, kept if index == 0 else [], corrected))
-        numbers = [s.number for s in stories if s.results]
+        numbers = [s.number for s in stories or () if s.results]
         position = numbers.index(number)
         return self.render(request, "round.html", game=game, summary=loaded.summary, number=number,
                            steps=[step_model(texts, step, number) for step in story.steps], verdicts=verdicts,
@@ -394,6 +394,7 @@ class _Pages:
         refusal = self.checked_post(request, form) or self.setup_refusal(request)
         if refusal is not None:
             return refusal
+        assert form is not None  # checked_post refuses a body too large to be a form
         try:
             text = setup.proposal(form, self.current_settings())
         except ConfigError as error:

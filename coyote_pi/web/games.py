@@ -236,7 +236,7 @@ class Games:
                f"{summary.lines} lines, fingerprint {summary.fingerprint}",
                f"last hash {summary.last_hash}",
                f"check it: {self.check_command(summary)}", ""]
-        for story in self.stories(name):
+        for story in self.stories(name) or ():
             out.append(f"Round {story.number}")
             for step in story.steps:
                 odds = f"   (holds with {percent(step.odds)} from seat {step.seat}'s view)" if step.odds is not None else ""
@@ -291,7 +291,7 @@ def photos_by_round(record: Record) -> dict[int, list[tuple[str, str]]]:
     """The photos each closed round's lines name (round number -> (file name, the line's
     event type: ``reveal`` or ``draw``))."""
     end = record.open_round.first_line - 1 if record.open_round else len(record.lines)
-    photos: dict[int, list[str]] = {}
+    photos: dict[int, list[tuple[str, str]]] = {}
     round_number = 0
     for line in record.lines[:end]:
         event = line.get("event") or {}

@@ -10,7 +10,7 @@ the page ever shows against the round in play.
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Any, assert_never
 
 from coyote_pi.engine import events
 from coyote_pi.engine.game import RoundResult
@@ -64,7 +64,7 @@ def table_model(live: Live, games: Games) -> dict:
     """The table page: the seats, the round in play (public only), the last verdict, the game so far."""
     texts = Texts(live.language)
     public = live.public or {}
-    model = {"seq": live.seq, "running": live.running, "language": texts.language, "stage": live.stage,
+    model: dict[str, Any] = {"seq": live.seq, "running": live.running, "language": texts.language, "stage": live.stage,
              "round_open": live.round_open, "between_games": live.between_games, "camera": live.camera,
              "players": live.players, "variant": live.variant, "round": public.get("round"),
              "phase": public.get("phase"), "turn": public.get("turn"), "bid": public.get("bid"),
@@ -81,16 +81,17 @@ def table_model(live: Live, games: Games) -> dict:
                                "turn": seat == model["turn"], "bidder": seat == model["bidder"],
                                "challenger": seat == model["challenger"], "peeked": seat in peeked,
                                "coyote": seat == model["coyote_holder"]})
-    loaded = games.load(live.game) if live.game else None
-    if loaded is not None and loaded.record is not None:
+    name = live.game
+    loaded = games.load(name) if name else None
+    if name and loaded is not None and loaded.record is not None:
         record = loaded.record
         results = _last_per_round(record.game.results)
-        model["game"] = {"name": live.game, "fingerprint": loaded.summary.fingerprint, "lines": loaded.summary.lines,
+        model["game"] = {"name": name, "fingerprint": loaded.summary.fingerprint, "lines": loaded.summary.lines,
                          "rounds": [{"round": r.round, "text": round_line(texts, r),
-                                     "url": f"/history/{live.game}/round/{r.round}"} for r in results]}
+                                     "url": f"/history/{name}/round/{r.round}"} for r in results]}
         if results and not live.round_open and record.open_round is None:
             last = results[-1]
-            model["verdict"] = verdict(texts, live.game, last, photos_by_round(record).get(last.round, []),
+            model["verdict"] = verdict(texts, name, last, photos_by_round(record).get(last.round, []),
                                        _correction(record.game.history))
     return model
 
