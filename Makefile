@@ -104,11 +104,14 @@ golden: venv
 
 # The texts (docs/translating.md): the keys the code and the templates ask for, as Babel
 # extracts them, into build/messages.pot (each with where it is used; tests/test_locale.py
-# extracts with the same keywords), and every catalog compiled as the package compiles it
-# when it loads it, with how much of it is translated.
+# extracts with the same keywords); a new language's starting point, build/coyote_pi.pot;
+# and every catalog compiled as the package compiles it when it loads it, with how much
+# of it is translated.
 messages: venv
 	mkdir -p build
 	$(BIN)/pybabel extract -F babel.cfg -k tr -k texts -k plural -k ngettext:1,2 -o build/messages.pot .
+	$(BIN)/python -c 'import sys; from babel.messages.pofile import write_po; from coyote_pi.locale import template; \
+	  write_po(sys.stdout.buffer, template(), width=100)' > build/coyote_pi.pot
 	for po in coyote_pi/locale/*/LC_MESSAGES/coyote_pi.po; do \
 	  language=$$(basename $$(dirname $$(dirname $$po))); \
 	  $(BIN)/pybabel compile --statistics -l $$language -i $$po -o /dev/null || exit 1; \

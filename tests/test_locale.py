@@ -4,14 +4,16 @@ a complaint; every key the code and the templates name, as Babel extracts them, 
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po, write_po
 
 import coyote_pi
-from coyote_pi.locale import LANGUAGES, catalog, placeholders, plural_keys, translations
+from coyote_pi.locale import LANGUAGES, catalog, placeholders, plural_keys, template, translations
 
 PACKAGE = Path(coyote_pi.__file__).parent
 #: How the code and the templates ask for a text: what `make messages` extracts with.
@@ -69,3 +71,16 @@ def test_every_key_the_code_and_the_templates_name_exists():
                 used.setdefault(key, filename)
     assert len(used) > 150  # the extraction really found the screens' and the page's keys
     assert {key: where for key, where in used.items() if key not in known} == {}
+
+
+def test_a_new_language_starts_from_the_template_with_its_own_plural_forms():
+    """What `pybabel init -i build/coyote_pi.pot -l pl` makes (docs/translating.md): every
+    key, none translated yet, the English in a comment, Polish's three plural forms."""
+    written = io.BytesIO()
+    write_po(written, template())
+    written.seek(0)
+    polish = read_po(written, locale="pl")
+    assert polish.num_plurals == 3
+    assert {m.id if isinstance(m.id, str) else m.id[0] for m in polish if m.id} == set(_messages("en"))
+    rounds = polish["history.rounds"]
+    assert not any(rounds.string) and "English: {rounds} round | {rounds} rounds" in rounds.auto_comments

@@ -65,6 +65,22 @@ def translations(language: str) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(compiled)
 
 
+def template() -> Catalog:
+    """A translator's starting point (``make messages`` writes it to ``build/coyote_pi.pot``
+    for ``pybabel init``): every key with no translation, its English text in a comment,
+    and no plural rule of its own, so that a new catalog takes its language's."""
+    english = catalog("en")
+    out = Catalog(domain=DOMAIN, project=english.project, version=english.version,
+                  copyright_holder=english.copyright_holder, charset="utf-8", fuzzy=False)
+    for message in english:
+        if not message.id:
+            continue
+        said = " | ".join(message.string) if isinstance(message.string, (tuple, list)) else message.string
+        comments = [c for c in message.auto_comments if not c.startswith("English:")] + [f"English: {said}"]
+        out.add(message.id, ("", "") if message.pluralizable else "", auto_comments=comments)
+    return out
+
+
 def plural_keys() -> frozenset[str]:
     """The keys whose text depends on a count (``msgid_plural`` entries)."""
     return frozenset(message.id[0] for message in catalog("en") if message.id and message.pluralizable)
