@@ -16,8 +16,6 @@ as everywhere in the catalogs), with the callables :meth:`Texts.template_words` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from coyote_pi.locale import LANGUAGES
 from coyote_pi.table.i18n import Translator
 
@@ -31,5 +29,9 @@ class Texts(Translator):
     def template_words(self) -> dict[str, object]:
         """What a template needs to speak: jinja2's ``gettext`` and ``ngettext`` (its ``_``
         alias calls the first) and the page's ``language``."""
-        ngettext: Callable[..., str] = lambda key, _plural_key, number, **params: self.plural(key, number, **params)  # noqa: E731
-        return {"gettext": self, "ngettext": ngettext, "language": self.language}
+        return {"gettext": self, "ngettext": self.ngettext, "language": self.language}
+
+    def ngettext(self, key: str, plural_key: str, number: int, /, **params: object) -> str:
+        """gettext's ``ngettext`` as templates call it: a key names both forms here (the
+        catalogs' ``msgid`` and ``msgid_plural`` are the same key)."""
+        return self.plural(key, number, **params)
