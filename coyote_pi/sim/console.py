@@ -99,6 +99,7 @@ class SimConsole(Listener):
         self._controller = None
         #: Lines that stay on screen under the OLED (e.g. a game that could not be resumed).
         self.notices: list[str] = []
+        self._told: str | None = None  #: the last notice :meth:`tell` added (it is the last notice)
         self._eyes: int | str = FOLLOW_TURN
         self._turn = 1
         self._help = False
@@ -166,6 +167,12 @@ class SimConsole(Listener):
         if prompt.stage in (stages.TURN, stages.EXTRA_WAIT) and prompt.seats:
             self._turn = prompt.seats[0]
         self._prompt = prompt
+        self.wake()
+
+    def tell(self, line: str) -> None:
+        """Show ``line`` with the notices, in place of the last line told (from any thread)."""
+        self.notices = [*self.notices[:len(self.notices) - (self._told is not None)], line]
+        self._told = line
         self.wake()
 
     def key(self, key: str) -> None:
