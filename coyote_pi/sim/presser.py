@@ -247,6 +247,12 @@ class ScheduledFingers:
         self._press(seat, "minus", 0.0, hold + stagger)
         self._press(seat, "plus", stagger, hold)
 
+    def press(self, seat: int, button: str, hold: float, *, delay: float = 0.0) -> None:
+        """Press ``button`` of ``seat`` ``delay`` seconds from now, for ``hold`` seconds
+        (a tap or a hold of any length, as :meth:`SimulatedPresser.press`)."""
+        self._report(seat, button)
+        self._press(seat, button, delay, hold)
+
     def _report(self, seat: int, button: str) -> None:
         if self._on_press is not None:
             self._on_press(seat, button)
