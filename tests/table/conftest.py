@@ -213,8 +213,7 @@ class SteppedTable:
     :class:`~coyote_pi.sim.clock.SimClock`. No camera: the cards go by the buttons. Nothing
     sleeps, so no stall of the machine can change what happens."""
 
-    def __init__(self, folder: Path, players: int, variant: str = "basic", *, bounce=None, seed: int = 5,
-                 **controller_options) -> None:
+    def __init__(self, config: TableConfig, *, bounce=None, seed: int = 5, **controller_options) -> None:
         from gpiozero.pins.mock import MockFactory
 
         from coyote_pi.devices.buttons import TableButtons
@@ -228,7 +227,7 @@ class SteppedTable:
         self.spy = Spy()
         timing = sim_devices().buttons.timing
         self.factory, self.pinmap = MockFactory(), load_pinmap()
-        self.controller = Controller(table_config(folder, players, variant), listeners=[self.spy], clock=self.clock,
+        self.controller = Controller(config, listeners=[self.spy], clock=self.clock,
                                      **controller_options)
         self.buttons = TableButtons(self.pinmap, self.controller.queue, pin_factory=self.factory, timing=timing,
                                     clock=self.clock, scheduler=self.timers)

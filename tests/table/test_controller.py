@@ -88,7 +88,7 @@ def test_undo_takes_back_the_last_bid_and_is_recorded(tmp_path):
 def stepped(tmp_path):
     """A 2-seat table on simulated time, dealt by hand, at seat 1's first turn; its fingers
     chatter as worn contacts do (up to 6 toggles, all within the debounce time)."""
-    table = SteppedTable(tmp_path, 2, bounce=Bounce(min_toggles=3, max_toggles=6, max_gap=0.0012))
+    table = SteppedTable(table_config(tmp_path, 2), bounce=Bounce(min_toggles=3, max_toggles=6, max_gap=0.0012))
     table.tap(1, "ok")  # dealt
     assert table.controller.stage == "turn" and table.controller.game.turn == 1
     yield table
@@ -126,7 +126,7 @@ def test_an_ok_that_bounces_past_the_debounce_time_places_one_bid(tmp_path):
 
 
 def test_presses_of_many_seats_at_once(tmp_path):
-    table = SteppedTable(tmp_path, 4, "trickster", bounce=Bounce())
+    table = SteppedTable(table_config(tmp_path, 4, "trickster"), bounce=Bounce())
     try:
         table.tap(1, "ok")  # dealt
         start = table.controller.selector.choice.amount
