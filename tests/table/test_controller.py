@@ -404,3 +404,22 @@ def test_the_loop_steps_by_a_clock_of_its_own_and_lays_a_screen_out_once(tmp_pat
     now[0] = 100.0 + FAST.message_seconds
     assert controller.step() and spy.screens[-1][1].big == spy.screens[0][1].big  # it went by the clock
     assert not controller.step(STOP)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_minus_then_ok_right_after_the_first_bid_of_a_new_game_is_a_challenge(tmp_path, players):
+    """The reported timing on the real controller and chattering mock pins, on simulated
+    time: right after a new game's first bid, the next seat's minus and its ok 1.2 s
+    later are a challenge, never a bid."""
+    table = SteppedTable(table_config(tmp_path, players), bounce=Bounce(min_toggles=3, max_toggles=6, max_gap=0.0012))
+    try:
+        table.tap(1, "ok")  # dealt
+        table.tap(1, "ok", then=0.0)  # seat 1's first bid
+        first = table.controller.game.history[-1]
+        table.fingers.press(2, "minus", hold=0.05, delay=0.05)
+        table.fingers.press(2, "ok", hold=0.05, delay=1.25)
+        table.run_for(1.5)
+        assert [type(e).__name__ for e in table.controller.game.history[1:3]] == ["Bid", "Challenge"]
+        assert first.seat == 1 and table.controller.game.history[2].seat == 2
+    finally:
+        table.close()
