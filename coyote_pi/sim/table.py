@@ -124,11 +124,14 @@ class Truths:
         self._game: Game | None = None
 
     def of(self, prompt: Prompt) -> Game:
-        history = prompt.history
+        """The truth game of ``prompt`` (one of a game: its ``config`` is set)."""
+        history, config = prompt.history, prompt.config
+        if config is None:
+            raise ValueError("a prompt before the game's setup has no truth")
         added = history[len(self._history):]
-        if (self._game is None or self._game.config != prompt.config or history[: len(self._history)] != self._history
+        if (self._game is None or self._game.config != config or history[: len(self._history)] != self._history
                 or any(isinstance(event, Correct) for event in added)):
-            self._game, self._history = truth_game(prompt.config, history, self.deck), history
+            self._game, self._history = truth_game(config, history, self.deck), history
             return self._game
         game = truth_game_events(self._game, added, self.deck, corrected=_corrected_rounds(self._history))
         self._history = history
