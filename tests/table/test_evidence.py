@@ -3,6 +3,8 @@ settled each reveal, and a misread card corrected by the two seats of the challe
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -249,7 +251,11 @@ def test_the_simulated_table_deals_on_after_a_correction_and_its_game_resumes(tm
     with running_table(config, fast_sim(5, players=False), table=resume_or_none(config, new=False)) as (rig, spy):
         prompt = spy.wait_for(lambda p: p.stage == "turn")
         assert prompt.round == 2 and any(isinstance(event, Correct) for event in prompt.history)
-        assert rig.controller.game.round.seat_cards == rig.sim.scene().seat_cards
+        dealt = rig.controller.game.round.seat_cards
+        deadline = time.monotonic() + 20  # the hands lay the round again on their own thread
+        while rig.sim.scene().seat_cards != dealt:
+            assert time.monotonic() < deadline, "the resumed table's hands never laid round 2 again"
+            time.sleep(0.01)
     assert not [line for line in spy.lines if "seat_missing" in line]
 
 
