@@ -129,11 +129,3 @@ def test_help_built_from_a_docstring_reads_as_plain_text(target, capsys):
     shown = capsys.readouterr().out
     assert len(shown) > 300
     assert not re.search(r"``|:(class|meth|func|mod|attr|data):`|^-{3,}$", shown, re.M), shown
-
-
-def test_plain_help_examples():
-    import doctest
-
-    from coyote_pi import cli
-
-    assert doctest.testmod(cli).failed == 0
