@@ -3,9 +3,11 @@
 import base64
 import doctest
 import hashlib
+import importlib
 import itertools
 import json
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -24,8 +26,6 @@ from coyote_pi.record import (
     RecordError,
     RecordWriter,
     Vault,
-    _canonical,
-    _sha256,
     commitment,
     encode_record,
     fingerprint,
@@ -34,6 +34,8 @@ from coyote_pi.record import (
     normalize_fingerprint,
     read_record,
 )
+from coyote_pi.record.lines import canonical as _canonical
+from coyote_pi.record.lines import sha256_text as _sha256
 
 CONFIG = GameConfig(players=3, variant="trickster", start_seat=2)
 
@@ -392,22 +394,22 @@ STRICT_CASES = [
     ("total 6.0 for 6", _retype([70, "result", "total"], float), None, 71,
      "differs from the rules' result in 'total' ('total': 31.0 recorded, 31 by the rules)"),
     ("0 for false", _retype([70, "result", "challenger_wins"], int), None, 71, "in 'challenger_wins'"),
-    ("card alias", _set([6, "event", "centre"], "Max 0"), None, 7, "the card 'Max 0' must be written 'max0'"),
+    ("card alias", _set([6, "event", "centre"], "Max 0"), None, 7, 'the card "Max 0" must be written "max0"'),
     ("opened card alias", _reseal(7, 0, lambda deal: deal["seats"].update({"3": "Max 0"})), None, 2,
-     "the card 'Max 0' must be written 'max0'"),
-    ("seat as a string", _set([2, "event", "seat"], "2"), None, 3, "a seat must be a whole number, not '2'"),
+     'the card "Max 0" must be written "max0"'),
+    ("seat as a string", _set([2, "event", "seat"], "2"), None, 3, 'a seat must be a whole number, not "2"'),
     ("seat key 02", _reseal(7, 0, lambda deal: deal["seats"].update({"02": deal["seats"].pop("2")})), None, 2,
-     "'02' is not a seat number"),
-    ("unknown event key", _set([2, "event", "comment"], "x"), None, 3, "unknown key(s) in a bid event: 'comment'"),
+     '"02" is not a seat number'),
+    ("unknown event key", _set([2, "event", "comment"], "x"), None, 3, 'unknown key(s) in a bid event: "comment"'),
     ("missing event key", _reseal(7, 0, lambda deal: deal.pop("deck")), None, 2,
-     "a deal event needs the key(s) 'deck'"),
+     'a deal event needs the key(s) "deck"'),
     ("unknown config key", _set([0, "config", "house_rules"], True), None, 1,
-     "unknown key(s) in the game setup: 'house_rules'"),
-    ("missing config key", _set([0, "config", "variant"], ...), None, 1, "the game setup needs the key(s) 'variant'"),
-    ("unknown line key", _set([2, "comment"], "x"), None, 3, "unknown key(s) in this action line: 'comment'"),
-    ("meta not an object", _set([0, "meta"], "x"), None, 1, "'meta' must be a JSON object"),
-    ("missing time", _set([2, "time"], ...), None, 3, "this action line needs the key(s) 'time'"),
-    ("time not ISO 8601", _set([2, "time"], "21/11/2026 12:00"), None, 3, "the time '21/11/2026 12:00' is not"),
+     'unknown key(s) in the game setup: "house_rules"'),
+    ("missing config key", _set([0, "config", "variant"], ...), None, 1, 'the game setup needs the key(s) "variant"'),
+    ("unknown line key", _set([2, "comment"], "x"), None, 3, 'unknown key(s) in this action line: "comment"'),
+    ("meta not an object", _set([0, "meta"], "x"), None, 1, '"meta" must be a JSON object'),
+    ("missing time", _set([2, "time"], ...), None, 3, 'this action line needs the key(s) "time"'),
+    ("time not ISO 8601", _set([2, "time"], "21/11/2026 12:00"), None, 3, 'the time "21/11/2026 12:00" is not'),
     ("no such date", _set([2, "time"], "2026-02-30T12:00:00.000Z"), None, 3, "is not a UTC time"),
     ("offset, not Z", _set([2, "time"], "2026-11-21T12:00:00.000+00:00"), None, 3, "is not a UTC time"),
     ("time runs back", _set([3, "time"], EARLIER), None, 4, f"its time {EARLIER} is earlier than the line before it"),
@@ -454,7 +456,7 @@ STRICT_CASES = [
     ("a photo on a deal", _set([1, "photo"], PHOTO), None, 2, "a deal line has no photo"),
     ("a photo with a path", _set([6, "photo"], dict(PHOTO, file="../record.jsonl")), None, 7,
      "'photo' must be null or an object with a plain 'file' name"),
-    ("a photo on a bid", _set([2, "photo"], PHOTO), None, 3, "unknown key(s) in this action line: 'photo'"),
+    ("a photo on a bid", _set([2, "photo"], PHOTO), None, 3, 'unknown key(s) in this action line: "photo"'),
 ]
 
 
@@ -533,8 +535,10 @@ def test_encode_record_writes_what_the_recorded_game_writes(tmp_path):
 
 
 def test_the_docstring_examples_run():
-    result = doctest.testmod(record_module)
-    assert (result.attempted > 0, result.failed) == (True, 0)
+    modules = [importlib.import_module(f"coyote_pi.record.{info.name}") for info in pkgutil.iter_modules(record_module.__path__)]
+    results = [doctest.testmod(module) for module in modules]
+    assert sum(result.attempted for result in results) >= 4
+    assert [result.failed for result in results] == [0] * len(modules)
 
 
 # ---------------------------------------------------------------------- the fingerprint

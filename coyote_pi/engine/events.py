@@ -229,9 +229,9 @@ def from_dict(data: object) -> Event:
     keys = _KEYS.get(cls, _SEAT_KEYS)
     unknown, missing = sorted(set(data) - keys), sorted(keys - set(data))
     if unknown:
-        raise _bad(f"unknown key(s) in a {name} event: {', '.join(map(repr, unknown))}")
+        raise _bad(f"unknown key(s) in a {name} event: {', '.join(map(spelled, unknown))}")
     if missing:
-        raise _bad(f"a {name} event needs the key(s) {', '.join(map(repr, missing))}")
+        raise _bad(f"a {name} event needs the key(s) {', '.join(map(spelled, missing))}")
     if cls is Deal:
         deck = data["deck"]
         if deck is not None and not isinstance(deck, list):

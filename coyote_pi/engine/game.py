@@ -107,9 +107,9 @@ class GameConfig:
         keys = {"players", "variant", "start_seat"}
         unknown, missing = sorted(set(data) - keys), sorted(keys - set(data))
         if unknown:
-            raise IllegalAction(f"unknown key(s) in the game setup: {', '.join(map(repr, unknown))}", code="bad_config")
+            raise IllegalAction(f"unknown key(s) in the game setup: {', '.join(map(spelled, unknown))}", code="bad_config")
         if missing:
-            raise IllegalAction(f"the game setup needs the key(s) {', '.join(map(repr, missing))}", code="bad_config")
+            raise IllegalAction(f"the game setup needs the key(s) {', '.join(map(spelled, missing))}", code="bad_config")
         return cls(data["players"], data["variant"], data["start_seat"])
 
 
