@@ -48,6 +48,9 @@ def loads(text: str, *, repeated_keys_checked: bool = True) -> object:
     except JSONTextError:
         raise
     except json.JSONDecodeError as error:
+        if text.startswith(_BOM):  # Python's own message says to decode with utf-8-sig: not for us
+            raise JSONTextError("the text begins with a UTF-8 byte order mark (an editor added it): save it as "
+                                "UTF-8 without one (remove the first three bytes, EF BB BF)") from None
         raise JSONTextError(f"not valid JSON: {error.msg} at character {error.pos + 1}") from None
     except RecursionError:
         raise JSONTextError(_TOO_DEEP) from None
@@ -73,6 +76,7 @@ def spelled(value: object) -> str:
         return repr(value)
 
 
+_BOM = "\ufeff"
 _TOO_DEEP = f"arrays or objects nested more than {MAX_DEPTH} deep"
 
 

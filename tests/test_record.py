@@ -802,3 +802,58 @@ def test_a_damaged_private_file_is_reported_not_trusted(tmp_path):
     (tmp_path / "private" / "g.round.json").write_text('{"openings": [{"seq": 1}]}', encoding="utf-8")
     with pytest.raises(RecordError, match=r"g.round.json, which opens the record's last round, is damaged"):
         RecordedGame.resume(path)
+
+
+def test_replay_expect_says_so_when_the_fingerprint_matches(finished, capsys):
+    path, table = finished
+    assert _expect(path, table.writer.fingerprint) == 0
+    captured = capsys.readouterr()
+    assert f"fingerprint matches: {table.writer.fingerprint}" in captured.err
+    assert json.loads(captured.out)["record"]["fingerprint"] == table.writer.fingerprint  # stdout stays JSON
+
+
+def test_a_removed_line_is_told_as_missing_and_swapped_lines_as_reordered(finished):
+    path, _ = finished
+    lines = lines_of(path)
+    write_lines(path, lines[:3] + lines[4:], rechain=False)
+    assert "line 4: sequence number 4, expected 3 (the line before it is missing)" in _replay_error(path)
+    write_lines(path, lines[:3] + lines[5:], rechain=False)
+    assert "line 4: sequence number 5, expected 3 (2 lines before it are missing)" in _replay_error(path)
+    write_lines(path, lines[:3] + [lines[4], lines[3]] + lines[5:], rechain=False)
+    assert "line 4: sequence number 4, expected 3 (lines reordered or repeated?)" in _replay_error(path)
+
+
+def test_a_utf8_byte_order_mark_is_told_without_suggesting_another_encoding(finished):
+    path, _ = finished
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    error = _replay_error(path)
+    assert "line 1:" in error and "byte order mark" in error and "EF BB BF" in error
+    assert "utf-8-sig" not in error
+
+
+def test_an_empty_openings_list_is_told_as_empty_not_as_not_a_list(finished):
+    path, _ = finished
+    lines = lines_of(path)
+    lines[7]["openings"] = []
+    write_lines(path, lines)
+    error = _replay_error(path)
+    assert "line 8: 'openings' is empty" in error and "must be a list" not in error
+
+
+@pytest.mark.parametrize("damage", ["flipped byte", "deleted line"])
+def test_resume_tells_the_damage_that_cut_a_closed_round_not_its_private_file(finished, damage):
+    """Round 1 (lines 2 to 8) was closed, so its private file is gone: a damaged line in it
+    is what stops the resume, and the message says that line, not the absent file."""
+    path, table = finished
+    table.close()
+    lines = path.read_bytes().split(b"\n")
+    if damage == "flipped byte":
+        middle = len(lines[3]) // 2
+        lines[3] = lines[3][:middle] + bytes([lines[3][middle] ^ 0x02]) + lines[3][middle + 1:]
+    else:
+        del lines[3]
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(RecordError) as caught:
+        RecordedGame.resume(path)
+    assert caught.value.line == 4, str(caught.value)
+    assert "private" not in str(caught.value) and "round that starts at line 2" in str(caught.value)

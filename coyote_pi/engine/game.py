@@ -629,8 +629,9 @@ class Game:
                 f"seat {event.seat} cannot challenge: there is no bid yet", code="no_bid", seat=event.seat
             )
         if r.peeked_this_turn:
+            done = "peeking and using the Coyote card" if r.coyote_card_this_turn else "peeking"
             raise IllegalAction(
-                f"seat {event.seat} cannot challenge right after peeking: it must raise",
+                f"seat {event.seat} cannot challenge right after {done}: it must raise",
                 code="challenge_after_peek",
                 seat=event.seat,
             )
@@ -648,6 +649,9 @@ class Game:
             self._continue_reveal()
 
     def _guess(self, event: events.Guess) -> None:
+        if self.variant == BASIC:  # else told to wait for a phase that never comes
+            raise IllegalAction(f"seat {event.seat} cannot guess: a Basic game has no guesses (only Trickster has)",
+                                code="not_a_guesser", seat=event.seat)
         self._require_phase(GUESSING, "guess")
         r = self.current_round
         _, bidder, challenger = r.challenge()

@@ -246,25 +246,37 @@ def check_keys(number: int, line: dict[str, object]) -> Line:
     return cast(Line, line)  # the checks above: its chain keys are typed, its body keys are its kind's
 
 
+class SequenceError(RecordError):
+    """A line whose ``seq`` is not its place: which story is likelier (a line missing, or
+    lines reordered) shows only in the lines after it (:meth:`told`)."""
+
+    def __init__(self, line: int, seq: int, story: str = "lines reordered, repeated or missing") -> None:
+        super().__init__(line, f"sequence number {seq}, expected {line - 1} ({story})")
+        self.seq = seq
+
+    def told(self, next_seq: object) -> SequenceError:
+        """This error with its likelier story, given the ``seq`` of the line after it
+        (None at the end of the file): a line later than its place that the next one
+        follows means lines were removed before it."""
+        expected = (self.line or 1) - 1
+        if self.seq > expected and (next_seq is None or next_seq == self.seq + 1):
+            missing = self.seq - expected
+            story = f"{missing} lines before it are missing" if missing > 1 else "the line before it is missing"
+        else:
+            story = "lines reordered or repeated?"
+        return SequenceError(self.line or 1, self.seq, story)
+
+
 def check_chain(line: Line, number: int, prev_hash: str | None) -> None:
     """The line sits where its ``seq`` says, after the line whose hash its ``prev`` holds,
     and its ``hash`` is its own."""
     if line["seq"] != number - 1:
-        raise RecordError(number, f"sequence number {line['seq']}, expected {number - 1} ({_misplaced(line, number)})")
+        raise SequenceError(number, line["seq"])
     if line["prev"] != prev_hash:
         raise RecordError(number, "does not follow the line before it (edited, reordered or removed lines)")
     body = {k: v for k, v in line.items() if k != "hash"}
     if line["hash"] != sha256_text(canonical(body)):
         raise RecordError(number, "its content does not match its hash (the line was edited)")
-
-
-def _misplaced(line: Line, number: int) -> str:
-    """The likelier story of a line whose ``seq`` is not its place: a line later than its
-    place that follows the one before it in the chain means lines were removed there."""
-    if line["seq"] > number - 1:
-        missing = line["seq"] - (number - 1)
-        return f"{missing} line(s) before it are missing" if missing > 1 else "the line before it is missing"
-    return "lines reordered or repeated?"
 
 
 def check_photo_form(number: int, photo: object) -> None:

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi import json_text
 from coyote_pi.engine import events
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
@@ -36,6 +37,7 @@ from coyote_pi.record.lines import (
     LineKind,
     Opening,
     RecordError,
+    SequenceError,
     canonical,
     check_chain,
     check_keys,
@@ -455,11 +457,23 @@ def read_record(path: str | os.PathLike[str], *, allow_torn_tail: bool = False, 
     builder = GameBuilder()
     reader = RecordReader([builder, *visitors])
     for number, raw in enumerate(raw_lines, start=1):
-        reader.take(number, raw)
+        try:
+            reader.take(number, raw)
+        except SequenceError as error:
+            raise error.told(_seq_of(raw_lines[number]) if number < len(raw_lines) else None) from None
     reader.end(_vault_openings(path, reader) if private else None)
     if reader.pending and not allow_torn_tail:
         raise RecordError(len(raw_lines), "the record ends before the resolution of its last challenge")
     return built_record(builder, reader)
+
+
+def _seq_of(raw: bytes) -> object:
+    """The ``seq`` of a stored line, if it is a JSON object that has one."""
+    try:
+        line = json_text.loads(raw.decode("utf-8"), repeated_keys_checked=False)
+    except ValueError:
+        return None
+    return line.get("seq") if isinstance(line, dict) else None
 
 
 def replay_lines(lines: Iterable[Line], visitors: Sequence[RecordVisitor]) -> None:
