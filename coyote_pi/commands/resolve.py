@@ -37,7 +37,7 @@ def resolve_line(text: str) -> dict:
         raise ValueError("each line must be a JSON object with 'bid' and 'cards'")
     unknown = set(request) - {"bid", "cards", "deck"}
     if unknown:
-        raise ValueError(f"unknown field(s): {', '.join(map(json_text.spelled, sorted(unknown)))}")
+        raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
     bid = request.get("bid")
     if isinstance(bid, bool) or not isinstance(bid, int):
         raise ValueError(f"'bid' must be a whole number, got {json_text.spelled(bid)}")

@@ -62,15 +62,16 @@ def describe_event(event: events.Event) -> str:
             return f"seat {event.seat} takes back its bid"
         case events.Correct():
             confirmed = " and ".join(str(seat) for seat in event.confirmed_by)
-            return (f"correction: the {_PLACE_WORDS.get(event.item, event.item.replace(':', ' '))} card is "
-                    f"{cards.display_name(event.card)} (confirmed by seats {confirmed})")
+            place = _PLACE_WORDS.get(event.item) or f"seat {event.seat}'s card"
+            return f"correction: {place} is {cards.display_name(event.card)} (confirmed by seats {confirmed})"
         case _:
             assert_never(event)
 
 
-#: A correction's place in words: ``seat:2`` reads ``seat 2``.
-_PLACE_WORDS: dict[str, str] = {events.CardPlace.CENTRE: "centre", events.CardPlace.EXTRA: "Coyote card's draw",
-                events.CardPlace.DRAW: "drawn for ?"}
+#: A correction's place in words, but for a seat's card (``seat:2``: "seat 2's card").
+_PLACE_WORDS: dict[str, str] = {events.CardPlace.CENTRE: "the centre card",
+                                events.CardPlace.EXTRA: "the Coyote card's draw",
+                                events.CardPlace.DRAW: "the card drawn for ?"}
 
 
 def describe_state(game: Game) -> list[str]:
