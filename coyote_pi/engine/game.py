@@ -342,7 +342,7 @@ class Game:
     >>> game = Game(GameConfig(players=3, start_seat=2))
     >>> game.deal_from_deck(seed=7)
     >>> game.phase, game.turn
-    ('bidding', 2)
+    (<Phase.BIDDING: 'bidding'>, 2)
     >>> game.apply(events.Bid(2, 10))
     >>> game.legal().describe()
     'seat 3: peek | bid >= 11 | challenge'

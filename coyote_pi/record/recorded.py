@@ -29,11 +29,11 @@ class RecordedGame:
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
     >>> from coyote_pi.cards import ALL_CARDS
     >>> table = RecordedGame.start(path, GameConfig(players=2))
-    >>> str(table.game.phase)
-    'deal'
+    >>> table.game.phase
+    <Phase.DEAL: 'deal'>
     >>> table.apply(table.game.virtual_deal(["5", "7", "max0"] + [c for c in ALL_CARDS if c not in ("5", "7", "max0")]))
-    >>> str(RecordedGame.resume(path).game.phase)
-    'bidding'
+    >>> RecordedGame.resume(path).game.phase
+    <Phase.BIDDING: 'bidding'>
     """
 
     def __init__(self, game: Game, writer: RecordWriter, record: Record | None = None,

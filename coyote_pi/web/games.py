@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO
 
 from coyote_pi.engine import events
+from coyote_pi.engine.events import EventType
 from coyote_pi.engine.game import OVER, Game, RoundResult
 from coyote_pi.engine.odds import bid_odds
 from coyote_pi.engine.transcript import describe_event
@@ -131,7 +132,7 @@ class RoundTeller(RecordVisitor):
                 step.amount = event.amount
                 step.odds = bid_odds(seat_view(game, event.seat), event.amount)
             case events.Undo():
-                undone = next(s for s in reversed(self.stories[-1].steps) if s.type == "bid" and not s.undone)
+                undone = next(s for s in reversed(self.stories[-1].steps) if s.type == EventType.BID and not s.undone)
                 undone.undone = True
             case events.Guess():
                 step.winner = event.winner
@@ -290,7 +291,7 @@ def photos_by_round(record: Record) -> dict[int, list[str]]:
     round_number = 0
     for line in record.lines[:end]:
         event = line.get("event") or {}
-        if event.get("type") == "deal":
+        if event.get("type") == EventType.DEAL:
             round_number += 1
         if photo := line.get("photo"):
             photos.setdefault(round_number, []).append(photo["file"])
