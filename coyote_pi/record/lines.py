@@ -243,6 +243,7 @@ def check_keys(number: int, line: dict[str, object]) -> Line:
     for key in ("meta", "note", "result"):
         if key in line and not isinstance(line[key], dict):
             raise RecordError(number, f"{spelled(key)} must be a JSON object")
+    line["kind"] = kind  # the same text, as the enum member
     return cast(Line, line)  # the checks above: its chain keys are typed, its body keys are its kind's
 
 

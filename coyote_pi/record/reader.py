@@ -214,8 +214,6 @@ class RecordReader:
             self._start(line)
         elif kind == LineKind.SETUP:
             raise RecordError(number, "a second setup line: records cannot be joined")
-        if number == 1:
-            pass
         elif kind == LineKind.OPENING:
             self._open(number, line.get("openings"))
         elif self.held is not None or (kind in (LineKind.ACTION, LineKind.OBSERVATION) and is_sealed(line["event"])):

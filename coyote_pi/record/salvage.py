@@ -65,7 +65,8 @@ def salvage_record(path: str | os.PathLike[str], *, private: bool = False,
             damage = error
             break
         kept += len(raw) + 1
-    reader.game  # noqa: B018  (RecordError when not even the setup line was whole)
+    if reader.lines == 0:  # not one complete line: the setup line was cut short
+        raise RecordError(1, "the setup line is incomplete (the record was cut short)")
     openings = None
     if private and reader.held is not None:
         openings = private_openings(path)
