@@ -857,3 +857,20 @@ def test_resume_tells_the_damage_that_cut_a_closed_round_not_its_private_file(fi
         RecordedGame.resume(path)
     assert caught.value.line == 4, str(caught.value)
     assert "private" not in str(caught.value) and "round that starts at line 2" in str(caught.value)
+
+
+def test_resume_tells_the_damage_in_a_closed_round_while_a_later_round_is_open(tmp_path):
+    """The private file is there, for the round now open: a damaged line in round 1 is still
+    what stops the resume, and the message says that line."""
+    path = tmp_path / "game.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
+    play(table, stop_after=12)
+    assert table.game.round_number > 1 and Vault(path).path(Vault.ROUND).exists()  # a later round is open
+    table.close()
+    lines = path.read_bytes().split(b"\n")
+    del lines[3]  # a bid of round 1
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(RecordError) as caught:
+        RecordedGame.resume(path)
+    assert caught.value.line == 4 and "sequence number 4, expected 3" in str(caught.value), str(caught.value)
+    assert "round that starts at line 2" in str(caught.value) and "private" not in str(caught.value)

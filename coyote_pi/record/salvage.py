@@ -67,18 +67,20 @@ def salvage_record(path: str | os.PathLike[str], *, private: bool = False,
         kept += len(raw) + 1
     if reader.lines == 0:  # not one complete line: the setup line was cut short
         raise RecordError(1, "the setup line is incomplete (the record was cut short)")
-    openings = None
-    if private and reader.held is not None:
-        openings = private_openings(path)
-        if openings is None:
-            first = reader.held[0][0]
-            if damage is None:
-                raise vault_missing(path, first)
-            # A round is closed (its private file deleted) by its opening line: that line
-            # is in the damaged end, and the damage is what to tell.
-            raise RecordError(damage.line, f"{damage.reason}; so the round that starts at line {first} has "
-                                           "lost its end, and it cannot be resumed without it")
-    reader.end(openings)
+    held_from = reader.held[0][0] if reader.held else None  # the sealed round the lines kept end in
+    openings = private_openings(path) if private and held_from is not None else None
+    try:
+        if private and held_from is not None and openings is None:
+            raise vault_missing(path, held_from)
+        reader.end(openings)
+    except RecordError as cannot_open:
+        if damage is None or held_from is None:
+            raise
+        # The lines kept end inside a round whose opening line is in the damaged end: the
+        # vault was deleted when that round closed, or opens a later round. The damage is
+        # what to tell, not the vault.
+        raise RecordError(damage.line, f"{damage.reason}; so the round that starts at line {held_from} "
+                                       "has lost its end, and it cannot be resumed without it") from cannot_open
     return Salvage(built_record(builder, reader), data[kept:], damage)
 
 
