@@ -63,7 +63,7 @@ class Phase(StrEnum):
 
 # The members under their short names, as the engine's callers import them.
 BASIC, TRICKSTER = Variant.BASIC, Variant.TRICKSTER
-VARIANTS = tuple(Variant)
+VARIANTS: tuple[str, ...] = tuple(variant.value for variant in Variant)  #: their names, as configs spell them
 DEAL, BIDDING, GUESSING, REVEAL, DRAW, OVER = Phase
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
