@@ -61,6 +61,7 @@ class Step:
     line: int
     time: str
     type: str
+    event: events.Event  #: the line's event, sealed values opened (the page words it: web/views.py)
     seat: int | None = None
     amount: int | None = None
     odds: Fraction | None = None
@@ -70,7 +71,6 @@ class Step:
     winner: int | None = None  #: a Trickster guess: the seat guessed
     confirmed_by: tuple[int, ...] = ()  #: a correction: the two seats that confirmed it
     photo: str | None = None
-    text: str = ""  #: the line in English, for the transcript (engine/transcript.py's wording)
 
 
 @dataclass
@@ -123,8 +123,8 @@ class RoundTeller(RecordVisitor):
 
     def visit_event(self, number: int, line: Line, event: events.Event, game: Game) -> None:
         photo = line.get("photo")
-        step = Step(line=number, time=line["time"], type=events.type_name(event), seat=getattr(event, "seat", None),
-                    photo=photo["file"] if photo else None, text=describe_event(event), cards=_cards_named(event))
+        step = Step(line=number, time=line["time"], type=events.type_name(event), event=event,
+                    seat=getattr(event, "seat", None), photo=photo["file"] if photo else None, cards=_cards_named(event))
         match event:
             case events.Deal():
                 self.stories.append(RoundStory(game.round_number + 1))
@@ -236,13 +236,16 @@ class Games:
                f"{summary.lines} lines, fingerprint {summary.fingerprint}",
                f"last hash {summary.last_hash}",
                f"check it: {self.check_command(summary)}", ""]
-        for story in self.stories(name):
+        for story in self.stories(name) or ():
             out.append(f"Round {story.number}")
             for step in story.steps:
                 odds = f"   (holds with {percent(step.odds)} from seat {step.seat}'s view)" if step.odds is not None else ""
                 undone = "   (taken back)" if step.undone else ""
                 photo = f"   [photo {step.photo}]" if step.photo else ""
-                out.append(f"  line {step.line:4}  {step.time[11:19]}  {step.text}{odds}{undone}{photo}")
+                # The transcript speaks the engine's English (engine/transcript.py), cards and all:
+                # its rounds are closed.
+                text = describe_event(step.event)
+                out.append(f"  line {step.line:4}  {step.time[11:19]}  {text}{odds}{undone}{photo}")
             for result in story.results:
                 out.append(f"  verdict of round {result.round}:")
                 out += [f"    {line}" for line in result.explanation()]
@@ -284,15 +287,16 @@ def percent(odds: Fraction) -> str:
 
 
 
-def photos_by_round(record: Record) -> dict[int, list[str]]:
-    """The photos each closed round's lines name (round number -> file names)."""
+def photos_by_round(record: Record) -> dict[int, list[tuple[str, str]]]:
+    """The photos each closed round's lines name (round number -> (file name, the line's
+    event type: ``reveal`` or ``draw``))."""
     end = record.open_round.first_line - 1 if record.open_round else len(record.lines)
-    photos: dict[int, list[str]] = {}
+    photos: dict[int, list[tuple[str, str]]] = {}
     round_number = 0
     for line in record.lines[:end]:
         event = line.get("event") or {}
         if event.get("type") == EventType.DEAL:
             round_number += 1
         if photo := line.get("photo"):
-            photos.setdefault(round_number, []).append(photo["file"])
+            photos.setdefault(round_number, []).append((photo["file"], str(event.get("type"))))
     return photos
