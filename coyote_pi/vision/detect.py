@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
 from typing import NamedTuple
 
@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from coyote_pi.vision import artwork
+from coyote_pi.vision.cells import CELL_MARGIN, MIN_CONTRAST, confirmation_margins, on_image, sample_points
 from coyote_pi.vision.markerset import MarkerSet, role_kind
 
 #: Roles the low-resolution pass looks for: large markers, found in a small image.
@@ -58,14 +59,18 @@ def no_candidates() -> np.ndarray:
 @dataclass
 class Detections:
     """Confirmed markers, and ``candidates``: an (N, 4, 2) array of marker-shaped
-    quadrilaterals that could not be read (kept as one array: there can be thousands)."""
+    quadrilaterals that could not be read (kept as one array: there can be thousands).
+    ``unconfirmed`` holds those of the candidates that OpenCV decoded and
+    :func:`confirmed` did not believe (the benches count them apart)."""
 
     markers: list[Marker]
     candidates: np.ndarray
+    unconfirmed: np.ndarray = field(default_factory=no_candidates)
 
     def extend(self, other: Detections) -> None:
         self.markers.extend(other.markers)
         self.candidates = np.concatenate([self.candidates, other.candidates])
+        self.unconfirmed = np.concatenate([self.unconfirmed, other.unconfirmed])
 
 
 #: Each corner's predecessor round a quadrilateral: ``quad[PREVIOUS]`` is
@@ -105,11 +110,6 @@ def side_lengths(quads: np.ndarray) -> np.ndarray:
 _SAMPLES_PER_CELL = 5
 #: The samples of a cell that are averaged: a fifth of each cell at its edges is ignored.
 _INNER_SAMPLES = tuple(range(1, _SAMPLES_PER_CELL - 1))
-#: A cell must sit at least this share of the black-to-white contrast away from the
-#: midpoint between the marker's black and white levels.
-CELL_MARGIN = 0.12
-#: Weakest black-to-white contrast (grey levels) that still counts as a printed marker.
-MIN_CONTRAST = 18.0
 
 
 @lru_cache(maxsize=32)
@@ -133,36 +133,14 @@ def cell_samples(image: np.ndarray, quads: np.ndarray, cols: int, rows: int,
     at ``offsets`` along each side are taken, interpolated bilinearly and replicating the
     image's edge. Shape (N, rows, k, cols, k[, channels]) with k = len(offsets).
 
-    The unit square is mapped onto each quad in closed form (Heckbert's square-to-quad
-    projective mapping: a few array operations for the whole batch), and one
-    ``cv2.remap`` gathers every sample of every quad from the image."""
+    One ``cv2.remap`` gathers every sample of every quad (:func:`sample_points`)."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     n, k = len(quads), len(offsets)
     if n == 0:
         return np.zeros((0, rows, k, cols, k) + image.shape[2:], image.dtype)
     u, v = _unit_grid(cols, rows, tuple(offsets))
-    (x0, x1, x2, x3), (y0, y1, y2, y3) = (quads[..., i].T[:, :, None, None] for i in (0, 1))
-    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
-    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
-    with np.errstate(divide="ignore", invalid="ignore"):  # a quad collapsed to a line
-        det = dx1 * dy2 - dy1 * dx2
-        g, h = (dx3 * dy2 - dy3 * dx2) / det, (dx1 * dy3 - dy1 * dx3) / det
-        den = g * u + h * v + 1.0
-        map_x = ((x1 - x0 + g * x1) * u + (x3 - x0 + h * x3) * v + x0) / den
-        map_y = ((y1 - y0 + g * y1) * u + (y3 - y0 + h * y3) * v + y0) / den
-    shape = (n * rows * k, cols * k)
-    samples = cv2.remap(image, map_x.astype(np.float32).reshape(shape), map_y.astype(np.float32).reshape(shape),
-                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    samples = sample_points(image, quads, u, v)
     return samples.reshape((n, rows, k, cols, k) + image.shape[2:])
-
-
-def on_image(quads: np.ndarray, shape) -> np.ndarray:
-    """Which of (N, 4, 2) quads lie on an image of ``shape`` at least 4 pixels each way."""
-    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    low, high = quads.min(axis=1), quads.max(axis=1)
-    width = np.minimum(high[:, 0], shape[1]) - np.maximum(low[:, 0], 0)
-    height = np.minimum(high[:, 1], shape[0]) - np.maximum(low[:, 1], 0)
-    return np.isfinite(quads).all(axis=(1, 2)) & (width >= 4) & (height >= 4)
 
 
 def cell_means(image: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarray:
@@ -221,8 +199,7 @@ def confirmed(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) 
     """For (N, 4, 2) quads (full-frame pixels) and their codes' patterns (N, cells,
     cells): True where every cell is clearly the colour the code says, judged in the
     full-resolution frame whatever resolution found it."""
-    margin, _ = cell_agreement(cell_means(frame, quads, expected_black.shape[-1]), expected_black)
-    return margin >= CELL_MARGIN
+    return confirmation_margins(frame, quads, expected_black) >= CELL_MARGIN
 
 
 def pattern_agreement(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) -> np.ndarray:
@@ -409,8 +386,23 @@ class ArucoDetector:
         expected = [expected_cells(self.markers, role) if role is not None else
                     _expected_unknown_aruco(self.markers.dictionary, code, self.markers.modules)
                     for _, codes, roles, _ in decoded for code, role in zip(codes, roles)]
-        good = (confirmed(frame, np.concatenate([full for *_, full in decoded]), np.stack(expected))
-                if expected else np.zeros(0, bool))
+        good = np.zeros(0, bool)
+        if expected:
+            every = np.concatenate([full for *_, full in decoded])
+            patterns = np.stack(expected)
+            good = confirmed(frame, every, patterns)
+            # A soft marker's corners as OpenCV found them (to the pixel) can sample its
+            # cells a tenth of a module off: settled to the sub-pixel, some confirm.
+            again = np.flatnonzero(~good)
+            if len(again):
+                settled = refine_corners(frame, every[again], 1.0)
+                retried = confirmed(frame, settled, patterns[again])
+                good[again[retried]] = True
+                every[again[retried]] = settled[retried]
+            start = 0
+            for i, (quads, codes, roles, full) in enumerate(decoded):
+                decoded[i] = (quads, codes, roles, every[start : start + len(codes)])
+                start += len(codes)
         results, start = [], 0
         for read, (quads, codes, roles, full) in zip(reads, decoded):
             ok, start = good[start : start + len(codes)], start + len(codes)
@@ -423,7 +415,7 @@ class ArucoDetector:
             if read.candidate_px is not None and len(rejected):
                 lengths = side_lengths(rejected)
                 rejected = rejected[(lengths >= read.candidate_px[0]) & (lengths <= read.candidate_px[1])]
-            results.append(Detections(markers, to_full(rejected, read.scale, read.offset)))
+            results.append(Detections(markers, to_full(rejected, read.scale, read.offset), full[~ok]))
         return results
 
     def anchors(self, frame_bgr: np.ndarray, factor: int) -> Detections:
