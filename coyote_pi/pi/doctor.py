@@ -154,7 +154,23 @@ def probe_stands() -> list[str]:
     reading = TableReader().read(frame)
     if not reading.seats:
         return ["no stand found: is the camera over the table, and are the stand markers stuck on?"]
-    return framing_advice(framing_problems(reading, (frame.shape[1], frame.shape[0])))
+    return framing_advice(framing_problems(reading, (frame.shape[1], frame.shape[0]))) + focus_check(frame)[1]
+
+
+def focus_check(frame) -> tuple[list[str], list[str]]:
+    """How sharply and how large each stand is seen in ``frame`` (a still of the table),
+    measured on its markers (:func:`coyote_pi.vision.sharpness.stand_sharpness`): one
+    line per stand, and one line per stand that is out of focus, too small or faint,
+    with the fix, ending with the fixed lens position that keeps every stand sharp."""
+    from coyote_pi.vision.sharpness import lens_position_for, stand_sharpness
+
+    stands = stand_sharpness(frame)
+    report = [stand.summary() for stand in stands.values()]
+    problems = [f"stand {stand.seat} {problem}" for stand in stands.values() for problem in stand.problems()]
+    position = lens_position_for(stands)
+    if problems and position is not None:
+        problems.append(f"the lens position that keeps every stand equally sharp: {describe(position)}")
+    return report, problems
 
 
 def capture_still():
