@@ -33,7 +33,7 @@ widths and pixels, and the contrast, of each marker a camera sees.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -67,7 +67,7 @@ def _phi(x: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + erf(x / math.sqrt(2.0)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def kernel(sigma: float) -> np.ndarray:
     """Weights of the modules one before, at and one after a cell in its sampled level,
     under a Gaussian spread of ``sigma`` module widths (the three sum to about 1)."""

@@ -286,15 +286,29 @@ def _params(**settings) -> cv2.aruco.DetectorParameters:
 #: art's texture at that scale gave thousands of small outlines, most of the pass's
 #: time. Not more: at 12 and above, a 1280 x 720 webcam frame lost a stand whose
 #: markers are only about 25 px wide in the half-size copy.
+#: The offset is scaled with the frame's white (see :func:`anchor_threshold_offset`):
+#: 10 grey levels are a fifth of a printed marker's contrast in a frame exposed at 25 %,
+#: and such a frame lost clean stands.
+ANCHOR_OFFSET, ANCHOR_OFFSET_WHITE, ANCHOR_OFFSET_LEAST = 10.0, 200.0, 3.0
 ANCHOR_PARAMS = dict(
     minDistanceToBorder=1,
     adaptiveThreshWinSizeMin=7,
     adaptiveThreshWinSizeMax=7,
-    adaptiveThreshConstant=10,
+    adaptiveThreshConstant=ANCHOR_OFFSET,
     minMarkerPerimeterRate=0.06,
     errorCorrectionRate=0.0,
     polygonalApproxAccuracyRate=0.05,
 )
+def anchor_threshold_offset(gray: np.ndarray) -> float:
+    """The anchor pass's threshold offset for ``gray`` (the small copy): :data:`ANCHOR_OFFSET`
+    grey levels in a frame whose paper is :data:`ANCHOR_OFFSET_WHITE` or brighter, less in
+    proportion in a darker one (its markers' contrast is less in proportion), never under
+    :data:`ANCHOR_OFFSET_LEAST`. The paper's level is the 95th percentile of every
+    fourth pixel each way."""
+    white = float(np.percentile(gray[::4, ::4], 95))
+    return max(ANCHOR_OFFSET_LEAST, ANCHOR_OFFSET * min(1.0, white / ANCHOR_OFFSET_WHITE))
+
+
 #: Regions of interest are scaled so that the expected sticker is about this many
 #: pixels on its shorter side before detection; the parameters below are tuned for it.
 ROI_STICKER_PX = 44.0
@@ -400,7 +414,7 @@ class ArucoDetector:
                 good[again[retried]] = True
                 every[again[retried]] = settled[retried]
             start = 0
-            for i, (quads, codes, roles, full) in enumerate(decoded):
+            for i, (quads, codes, roles, _) in enumerate(decoded):
                 decoded[i] = (quads, codes, roles, every[start : start + len(codes)])
                 start += len(codes)
         results, start = [], 0
@@ -434,7 +448,11 @@ class ArucoDetector:
         x0, y0, x1, y1 = box or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
         scale = 1.0 / factor
         small = cv2.resize(frame_bgr[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-        found = detect_padded(self._anchor, padded_gray(small))
+        padded = padded_gray(small)
+        params = self._anchor.getDetectorParameters()
+        params.adaptiveThreshConstant = anchor_threshold_offset(padded.image)
+        self._anchor.setDetectorParameters(params)
+        found = detect_padded(self._anchor, padded)
         return self._collect(frame_bgr, [DetectorRead(found, scale, (float(x0), float(y0)))], keep=keep)[0]
 
     def regions(self, frame_bgr: np.ndarray, regions: list[Region]) -> list[Detections]:

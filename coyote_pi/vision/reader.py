@@ -502,9 +502,10 @@ class TableReader:
             warnings.append("the Coyote card is seen in more than one place")
             return CoyoteRead("table")
         marker = seen[0]
+        missing = sorted(set(self.expected_seats or ()) - set(stands))
         if mat_to_plane is None:
             warnings.append("the Coyote card is seen but cannot be placed without the centre mat")
-            result = CoyoteRead("table")
+            result = CoyoteRead("unplaced")
         else:
             spot = apply_homography(mat_to_plane, marker.centre[None])[0]
             feet = {seat: apply_homography(mat_to_plane, apply_homography(s.to_image, np.zeros((1, 2))))[0]
@@ -516,9 +517,15 @@ class TableReader:
             elif near and near[0][0] <= COYOTE_SEAT_MM and (
                     len(near) == 1 or near[1][0] > near[0][0] + COYOTE_SEAT_MARGIN_MM):
                 result = CoyoteRead("seat", near[0][1])
+            elif missing:
+                # It may lie in front of a stand that was not found: "table" would say it does not.
+                stands_text = ", ".join(map(str, missing))
+                warnings.append(f"the Coyote card is seen but cannot be placed while stand {stands_text} is not found")
+                result = CoyoteRead("unplaced")
             else:
                 result = CoyoteRead("table")
-        where = {"centre": "centre", "seat": f"seat {result.seat}", "table": "table"}[result.place]
+        where = {"centre": "centre", "seat": f"seat {result.seat}", "table": "table", "unplaced": "not placed"}[
+            result.place]
         sightings.append(Sighting(f"Coyote card: {where}", "anchor", point_list(marker.corners)))
         return result
 
