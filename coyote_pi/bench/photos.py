@@ -31,7 +31,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from coyote_pi.vision.detect import FULL_PARAMS, ArucoDetector, Detections, sides
+from coyote_pi.cards import shuffled_deck
+from coyote_pi.sim.render import render_scene_with_truth
+from coyote_pi.sim.scene import Conditions, TableScene
+from coyote_pi.vision.cells import edge_blur_px, fit_cells, sample_levels
+from coyote_pi.vision.detect import FULL_PARAMS, ArucoDetector, Detections, dictionary_pattern, expected_cells, sides
 from coyote_pi.vision.markerset import MarkerSet, load_markers
 
 #: The paths compared, in the order printed.
@@ -205,3 +209,85 @@ def measure_photos(photos: list[PhotoTruth]) -> dict[str, PhotoTally]:
             tally.times_ms.append(elapsed)
             tallies[name].add(tally)
     return tallies
+
+
+# ------------------------------------------------------------------ the calibration curve
+#
+# How much a camera greys a marker's cells, as a function of the pixels each module
+# covers: measured on the real photos (their truth corners) and on the calibrated
+# renderer's frames (their truth corners), the same way, so the two can be laid side by side.
+
+#: Bins of pixels per module the curve is reported in.
+MODULE_PX_BINS = (2.0, 4.0, 5.0, 6.0, 8.0, 12.0, 20.0, 1000.0)
+
+
+def marker_measures(image: np.ndarray, corners: np.ndarray, patterns: np.ndarray) -> np.ndarray:
+    """For (N, 4, 2) marker ``corners`` in ``image`` printing ``patterns`` (N, n, n; True
+    black): (N, 5) rows of pixels per module, edge blur (px), contrast (grey levels), cell
+    contrast as a share of the contrast (the darkest claimed-white cell less the lightest
+    claimed-black one), and the fit's residual noise (grey levels, RMS over the cells)."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    cells = patterns.shape[-1]
+    if len(corners) == 0:
+        return np.zeros((0, 5))
+    levels = sample_levels(gray, corners, cells)
+    fit = fit_cells(levels, patterns)
+    inner, white = levels[:, 1:-1, 1:-1], ~patterns
+    lowest_white = np.where(white, inner, np.inf).min(axis=(1, 2))
+    highest_black = np.where(white, -np.inf, inner).max(axis=(1, 2))
+    module = sides(corners).mean(axis=1) / cells
+    blur = np.array([edge_blur_px(gray, quad, cells) for quad in corners])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = (lowest_white - highest_black) / fit.contrast
+    return np.stack([module, blur, fit.contrast, share, fit.residual], axis=1)
+
+
+def photo_measures(photos: list[PhotoTruth]) -> np.ndarray:
+    """:func:`marker_measures` of every marker of ``photos``, at its truth corners."""
+    rows = [np.zeros((0, 5))]
+    for truth in photos:
+        image = cv2.imread(str(truth.path), cv2.IMREAD_GRAYSCALE)
+        if image is None:
+            raise TruthError(f"{truth.path} cannot be read as an image")
+        markers = markers_for(truth.dictionary)
+        patterns = np.stack([dictionary_pattern(truth.dictionary, code, markers.modules) for code in truth.ids])
+        rows.append(marker_measures(image, truth.corners, patterns))
+    return np.concatenate(rows)
+
+
+def curve(measures: np.ndarray) -> list[tuple[str, int, float, float, float, float, float]]:
+    """Per bin of :data:`MODULE_PX_BINS` holding markers: (the bin, markers, median edge
+    blur px, median contrast, the 10th percentile and the median of the cell contrast
+    share, the median residual)."""
+    rows = []
+    for low, high in zip(MODULE_PX_BINS, MODULE_PX_BINS[1:]):
+        inside = measures[(measures[:, 0] >= low) & (measures[:, 0] < high)]
+        if len(inside):
+            label = f"{low:g}-{high:g}" if high < 1000 else f">= {low:g}"
+            rows.append((label, len(inside), float(np.nanmedian(inside[:, 1])), float(np.median(inside[:, 2])),
+                         float(np.percentile(inside[:, 3], 10)), float(np.median(inside[:, 3])),
+                         float(np.median(inside[:, 4]))))
+    return rows
+
+
+#: Frame sizes the calibrated renderer's curve is measured at: the camera's full
+#: resolution and smaller copies, so card modules cover about 12, 6, 4 and 3 pixels.
+RENDERED_SIZES = ((4608, 2592), (2304, 1296), (1536, 864), (1152, 648))
+
+
+def rendered_measures(conditions: Conditions, seeds: range, sizes=RENDERED_SIZES) -> np.ndarray:
+    """:func:`marker_measures` of every card sticker in view and uncovered in tables of six
+    stands rendered under ``conditions`` (one table per seed and size), at its truth corners."""
+    markers = load_markers("aruco")
+    rows = [np.zeros((0, 5))]
+    for width, height in sizes:
+        for seed in seeds:
+            deck = shuffled_deck(seed)
+            scene = TableScene(seats=6, seat_cards={s: deck[s] for s in range(1, 7)},
+                               slots={"centre": ("face_up", deck[0])})
+            frame, truth = render_scene_with_truth(scene, width=width, height=height, seed=seed, conditions=conditions)
+            stickers = [s for s in truth.stickers if s.role.startswith("card:") and s.in_frame and not s.occluded]
+            if stickers:
+                patterns = np.stack([expected_cells(markers, s.role) for s in stickers])
+                rows.append(marker_measures(frame, np.stack([s.corners for s in stickers]), patterns))
+    return np.concatenate(rows)

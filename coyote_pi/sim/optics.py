@@ -4,12 +4,20 @@
 ``Conditions(optics=Optics(...))`` it then takes the picture the way the real camera
 would, in this order (:func:`expose`):
 
+0. **Ink and paper**: nothing on the table is darker than printed black, which still
+   reflects :attr:`Optics.ink` of what white paper does.
 1. **Defocus by distance.** The lens (f = 2.75 mm at f/2.2) is focused at
    :attr:`Optics.focus_m`; a surface at distance d is spread over a disc of diameter
    ``f**2 / N * |1/focus - 1/d|`` on the sensor (thin lens), 1.4 um a pixel at full
    resolution. The table lies at the mast's height, each stand's board nearer; each is
    blurred by its own disc (a Gaussian of the disc's sigma, diameter / 2.83), combined
-   with the lens's and the demosaic's own spread at best focus, :attr:`Optics.lens_blur_px`.
+   with the lens's own spread at best focus, :attr:`Optics.lens_blur_px`, and the
+   spread demosaicing and scaling give in the frame's own pixels,
+   :attr:`Optics.pixel_blur_px` (0.6-0.9 px on the real photos' marker edges, whatever
+   their resolution: so a binned or scaled-down frame is not sharper per pixel).
+   The lens also scatters :attr:`Optics.halo_share` of every point's light into a wide
+   halo and :attr:`Optics.flare` of the frame's mean light everywhere (veiling glare):
+   a black cell among white ones is never black.
 2. **A moving hand**: the cards of :attr:`Optics.moving_seats` are smeared along a line
    of :attr:`Optics.motion_px` pixels (a card pushed into its stand during the exposure).
 3. **Lens fall-off** left after the ISP's shading correction: :attr:`Optics.falloff`
@@ -17,7 +25,8 @@ would, in this order (:func:`expose`):
 4. **Auto-exposure under a lamp**: the scene is lit :attr:`Optics.light` times as
    brightly as a well-lit table; the exposure time is at most that table's, and the
    analogue gain makes up the rest, up to :attr:`Optics.max_gain`, so that the frame's
-   mean reaches :attr:`Optics.target_level`. A dim table is a noisy one.
+   mean reaches :attr:`Optics.target_level` without its brightest 1 % passing
+   :attr:`Optics.highlight_level`. A dim table is a noisy one.
 5. **The sensor**: each pixel sees one colour of a Bayer mosaic (BGGR); it collects
    electrons (full well :attr:`Optics.full_well_e`), with shot noise (Poisson, as a
    Gaussian of variance = signal) and read noise (:attr:`Optics.read_noise_e`), amplified
@@ -50,13 +59,19 @@ class Optics:
     for a 4608-pixel-wide frame and scale with the frame."""
 
     focus_m: float = 0.61  # where the lens is focused (inf: at infinity)
-    lens_blur_px: float = 0.8  # the lens's and demosaic's spread at best focus (sigma)
+    lens_blur_px: float = 1.2  # the lens's spread at best focus (sigma)
+    pixel_blur_px: float = 0.8  # demosaicing's and scaling's spread, in the frame's own pixels
+    halo_share: float = 0.1  # share of a point's light the lens scatters into a halo ...
+    halo_px: float = 6.0  # ... of this sigma
+    ink: float = 0.08  # the darkest anything on the table reflects: printed black, against white
+    flare: float = 0.04  # veiling glare: this share of the frame's mean light lands everywhere
     moving_seats: tuple[int, ...] = ()
     motion_px: float = 0.0  # how far a moving card travels during the exposure
     falloff: float = 0.25  # share of the light lost in the frame's corners
     light: float = 1.0  # the table's light against a well-lit table's
     max_gain: float = 16.0
-    target_level: float = 110.0  # the mean grey auto-exposure aims at
+    target_level: float = 110.0  # the mean grey auto-exposure aims at ...
+    highlight_level: float = 215.0  # ... unless the brightest 1 % would pass this grey
     full_well_e: float = 6000.0
     read_noise_e: float = 2.5
 
@@ -68,10 +83,10 @@ class Optics:
         return diameter_mm / PIXEL_MM / 2.83 * width / FULL_WIDTH_PX
 
     def spread_px(self, distance_m: float, width: int = FULL_WIDTH_PX) -> float:
-        """The whole blur (sigma, pixels) of a surface ``distance_m`` away: defocus and
-        the lens's own spread together."""
+        """The whole blur (sigma, pixels of a ``width``-wide frame) of a surface
+        ``distance_m`` away: defocus, the lens's own spread and the pixels' together."""
         own = self.lens_blur_px * width / FULL_WIDTH_PX
-        return math.hypot(own, self.defocus_px(distance_m, width))
+        return math.hypot(own, self.defocus_px(distance_m, width), self.pixel_blur_px)
 
 
 @dataclass(frozen=True)
@@ -89,18 +104,24 @@ def expose(radiance: np.ndarray, optics: Optics, table_m: float, surfaces: Seque
     as a well-lit table looks): the table ``table_m`` from the lens, ``surfaces`` (in
     drawing order, later ones in front) at their own distances."""
     h, w = radiance.shape[:2]
-    frame = radiance.astype(np.float32)
+    frame = radiance.astype(np.float32) * (1.0 - optics.ink) + 255.0 * optics.ink
     sharp = frame.copy()
     _blur_to(frame, sharp, optics.spread_px(table_m, w))
     for surface in surfaces:
         _blur_surface(frame, sharp, surface, optics, w, rng)
     del sharp
+    halo = optics.halo_px * w / FULL_WIDTH_PX
+    frame *= 1.0 - optics.halo_share
+    frame += optics.halo_share * cv2.GaussianBlur(frame, (0, 0), halo) / (1.0 - optics.halo_share)
+    frame += optics.flare * float(frame.mean())
     frame *= _falloff(h, w, optics.falloff)
     # Auto-exposure: electrons a pixel collects are its level's share of the full well,
-    # times the light; the gain brings the mean to the target (the exposure time is
-    # already as long as a steady hand allows).
+    # times the light; the gain brings the mean to the target unless that would burn out
+    # the highlights (the exposure time is already as long as a steady hand allows).
     lit = float(frame.mean()) * optics.light
-    gain = float(np.clip(optics.target_level / max(lit, 1e-3), 1.0, optics.max_gain))
+    brightest = float(np.percentile(frame[::8, ::8], 99)) * optics.light
+    gain = min(optics.target_level / max(lit, 1e-3), optics.highlight_level / max(brightest, 1e-3))
+    gain = float(np.clip(gain, 1.0, optics.max_gain))
     electrons_per_level = optics.full_well_e / 255.0
     mosaic = _bayer(frame) * (optics.light * electrons_per_level)
     noise = rng.standard_normal(mosaic.shape, dtype=np.float32)
@@ -140,7 +161,7 @@ def _blur_surface(frame: np.ndarray, sharp: np.ndarray, surface: Surface, optics
 
 def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
     """A normalised kernel of a straight smear ``length`` pixels long at ``angle_deg``."""
-    size = int(math.ceil(length)) | 1
+    size = math.ceil(length) | 1
     kernel = np.zeros((size, size), np.float32)
     c = (size - 1) / 2
     dx, dy = math.cos(math.radians(angle_deg)) * length / 2, math.sin(math.radians(angle_deg)) * length / 2
@@ -167,3 +188,21 @@ def _bayer(frame: np.ndarray) -> np.ndarray:
     mosaic[1::2, 0::2] = frame[1::2, 0::2, 1]  # green
     mosaic[1::2, 1::2] = frame[1::2, 1::2, 2]  # red
     return mosaic
+
+
+def calibrated(rng: np.random.Generator, *, focus_error_dioptres: float = 0.3) -> Optics:
+    """A camera drawn from the range the real photos span (docs/markers.md, "The renderer,
+    calibrated"): the lens's spread, its halo and veiling glare, the auto-exposure's
+    highlight level and the table's light, each drawn uniformly; the lens focused within
+    ``focus_error_dioptres`` of the stands' and the mat's middle (the fixed focus of
+    :mod:`coyote_pi.devices.focus`, give or take a module's tolerance)."""
+    power = 1.0 / 0.61 + float(rng.uniform(-1.0, 1.0)) * focus_error_dioptres
+    return Optics(
+        focus_m=1.0 / power if power > 0 else math.inf,
+        lens_blur_px=float(rng.uniform(0.8, 2.2)),
+        pixel_blur_px=float(rng.uniform(0.6, 1.0)),
+        halo_share=float(rng.uniform(0.08, 0.2)),
+        flare=float(rng.uniform(0.08, 0.25)),
+        highlight_level=float(rng.uniform(150.0, 210.0)),
+        light=float(rng.uniform(0.08, 0.6)),
+    )

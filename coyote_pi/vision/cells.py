@@ -60,6 +60,7 @@ class CellFit(NamedTuple):
     contrast: np.ndarray  # white minus black, grey levels
     sigma: np.ndarray  # the blur, in module widths
     margin: np.ndarray  # the worst cell's margin (see the module's docstring); -1 where not judged
+    residual: np.ndarray  # RMS of the cells' levels about the fitted ones, grey levels (noise, artefacts)
 
 
 def _phi(x: np.ndarray) -> np.ndarray:
@@ -161,7 +162,7 @@ def fit_cells(levels: np.ndarray, expected_black: np.ndarray) -> CellFit:
         white = np.where(claimed_white, inner, 0.0).sum(axis=(1, 2)) / whites
         whiteness = np.clip((levels - black[:, None, None]) / (white - black)[:, None, None], 0.0, 1.0)
     whiteness[:, 1:-1, 1:-1] = claimed_white
-    black, contrast, which, predicted = _best_spread(inner, whiteness)
+    black, contrast, which, predicted, residual = _best_spread(inner, whiteness)
     own_share = _OWN_SHARES[which]
     midpoint = black[:, None, None] + contrast[:, None, None] * (predicted - own_share[:, None, None]
                                                                  * (claimed_white - 0.5))
@@ -170,13 +171,14 @@ def fit_cells(levels: np.ndarray, expected_black: np.ndarray) -> CellFit:
         worst = signed.min(axis=(1, 2))
     judged = ((whites > 0) & (whites < count) & (contrast >= MIN_CONTRAST) & (own_share >= MIN_OWN_SHARE)
               & np.isfinite(worst))
-    return CellFit(black, contrast, np.asarray(SIGMAS)[which], np.where(judged, worst, -1.0))
+    return CellFit(black, contrast, np.asarray(SIGMAS)[which], np.where(judged, worst, -1.0), residual)
 
 
 def _best_spread(inner: np.ndarray, whiteness: np.ndarray) -> tuple[np.ndarray, ...]:
     """For each of N markers, the spread of :data:`SIGMAS` whose least-squares fit of
     ``inner = black + contrast * predicted`` leaves the least residual: (black, contrast,
-    the spread's index in :data:`SIGMAS`, predicted (N, n, n)). Every spread is fitted
+    the spread's index in :data:`SIGMAS`, predicted (N, n, n), the fit's RMS residual).
+    Every spread is fitted
     at once: (S, N, ...) arrays, one numpy call each."""
     n_markers = len(inner)
     weights = _KERNELS[:, :, None, None, None]
@@ -192,7 +194,7 @@ def _best_spread(inner: np.ndarray, whiteness: np.ndarray) -> tuple[np.ndarray, 
     error = ((y - black[..., None] - contrast[..., None] * p) ** 2).sum(axis=2)
     which = np.argmin(np.where(np.isfinite(error), error, np.inf), axis=0)
     pick = (which, np.arange(n_markers))
-    return black[pick], contrast[pick], which, predicted[pick]
+    return black[pick], contrast[pick], which, predicted[pick], np.sqrt(error[pick] / p.shape[2])
 
 
 def confirmation_margins(image: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) -> np.ndarray:

@@ -263,7 +263,9 @@ def expected_cells(markers: MarkerSet, role: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def _expected_unknown_aruco(dictionary_name: str, code: int, modules: int) -> np.ndarray:
+def dictionary_pattern(dictionary_name: str, code: int, modules: int) -> np.ndarray:
+    """The printed pattern of ``code`` of an ArUco dictionary, ``modules`` across with its
+    border: True where a module is black (for codes no role has)."""
     image = cv2.aruco.generateImageMarker(artwork.aruco_dictionary(dictionary_name), code, modules, borderBits=1)
     return image < 128
 
@@ -398,7 +400,7 @@ class ArucoDetector:
                 full = refine_corners(frame, full, read.scale)
             decoded.append((quads, codes, roles, full))
         expected = [expected_cells(self.markers, role) if role is not None else
-                    _expected_unknown_aruco(self.markers.dictionary, code, self.markers.modules)
+                    dictionary_pattern(self.markers.dictionary, code, self.markers.modules)
                     for _, codes, roles, _ in decoded for code, role in zip(codes, roles)]
         good = np.zeros(0, bool)
         if expected:
