@@ -26,12 +26,14 @@ import json
 import statistics
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from coyote_pi.cards import shuffled_deck
+from coyote_pi.sim.optics import calibrated
 from coyote_pi.sim.render import render_scene_with_truth
 from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.vision.cells import edge_blur_px, fit_cells, sample_levels
@@ -260,7 +262,7 @@ def curve(measures: np.ndarray) -> list[tuple[str, int, float, float, float, flo
     blur px, median contrast, the 10th percentile and the median of the cell contrast
     share, the median residual)."""
     rows = []
-    for low, high in zip(MODULE_PX_BINS, MODULE_PX_BINS[1:]):
+    for low, high in pairwise(MODULE_PX_BINS):
         inside = measures[(measures[:, 0] >= low) & (measures[:, 0] < high)]
         if len(inside):
             label = f"{low:g}-{high:g}" if high < 1000 else f">= {low:g}"
@@ -291,3 +293,39 @@ def rendered_measures(conditions: Conditions, seeds: range, sizes=RENDERED_SIZES
                 patterns = np.stack([expected_cells(markers, s.role) for s in stickers])
                 rows.append(marker_measures(frame, np.stack([s.corners for s in stickers]), patterns))
     return np.concatenate(rows)
+
+
+#: Tables the calibrated renderer's curve is measured on (each at every size of
+#: :data:`RENDERED_SIZES`, with its own camera drawn by :func:`calibrated`).
+CURVE_TABLES = 4
+#: The bins where the table's cards lie (6 px a module in the binned 2304 x 1296 mode,
+#: about 12 at full resolution) and the calibration must be at least as harsh as real.
+TABLE_BINS = ("5-6", "6-8", "8-12", "12-20")
+
+
+def rendered_curve_measures(tables: int = CURVE_TABLES) -> np.ndarray:
+    """:func:`rendered_measures` of ``tables`` tables, each under moderate conditions
+    seen by its own calibrated camera and compressed at JPEG quality 60-95."""
+    rows = [np.zeros((0, 5))]
+    for seed in range(1, tables + 1):
+        rng = np.random.default_rng([seed, 25])
+        conditions = Conditions.typical().replace(blur=0.0, noise=0.0, jpeg_quality=int(rng.integers(60, 96)),
+                                                  optics=calibrated(rng))
+        rows.append(rendered_measures(conditions, range(seed, seed + 1)))
+    return np.concatenate(rows)
+
+
+def calibration_checks(real: list[tuple], rendered: list[tuple]) -> list[tuple[str, bool]]:
+    """In each bin of :data:`TABLE_BINS` both measured: is the renderer's blur at least
+    the real one, its median cell contrast share at most the real one, its contrast at
+    most 10 % above the real one?"""
+    by_bin = {row[0]: row for row in rendered}
+    checks = []
+    for row in real:
+        other = by_bin.get(row[0])
+        if row[0] not in TABLE_BINS or other is None:
+            continue
+        checks.append((f"{row[0]} px a module: rendered blur {other[2]:.2f} >= real {row[2]:.2f} px, cells "
+                       f"{other[5]:.2f} <= real {row[5]:.2f}, contrast {other[3]:.0f} <= 1.1 x real {row[3]:.0f}",
+                       other[2] >= row[2] and other[5] <= row[5] and other[3] <= 1.1 * row[3]))
+    return checks

@@ -27,15 +27,18 @@ stickers shrunk until recall drops (the measurement behind docs/markers.md).
 from __future__ import annotations
 
 import dataclasses
+import math
 import statistics
 import time
 import tracemalloc
 from collections.abc import Iterator
 
 import cv2
+import numpy as np
 
 from coyote_pi.cards import shuffled_deck
 from coyote_pi.sim import vision_trial
+from coyote_pi.sim.optics import calibrated
 from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.sim.vision_trial import Tally, Trial
@@ -214,8 +217,34 @@ def compare_dictionaries(frames_n: int, seed: int) -> Iterator[tuple[float, Path
                 yield card_mm, measure(name, reader, frames, resolution)
 
 
+def _calibrated(rng: np.random.Generator, conditions: Conditions, **optics) -> Conditions:
+    """``conditions`` with the picture taken by a calibrated camera (:func:`calibrated`):
+    its own blur and noise replace the conditions' (``optics`` overrides the draw)."""
+    return conditions.replace(blur=0.0, noise=0.0, optics=dataclasses.replace(calibrated(rng), **optics))
+
+
+#: The moderate condition: its tables (six stands, a card in each but none or two) are
+#: the calibrated conditions' too.
+_MODERATE = vision_trial.TRIALS[0]
+#: The same tables seen through the camera model calibrated on real photographs
+#: (:mod:`coyote_pi.sim.optics`): as it is set up, with its focus hunted off the table
+#: (an autofocus left to itself), and in a dim room with a hand pushing a card home.
+CALIBRATED_TRIALS: tuple[Trial, ...] = (
+    Trial("calibrated camera", _MODERATE.scene,
+          lambda rng, scene: _calibrated(rng, vision_trial.moderate(rng)), 0.995),
+    Trial("calibrated, focus 0.4 m or inf", _MODERATE.scene,
+          lambda rng, scene: _calibrated(rng, vision_trial.moderate(rng),
+                                         focus_m=float(rng.choice([0.4, math.inf]))), 0.95),
+    Trial("calibrated, dim, moving hand", _MODERATE.scene,
+          lambda rng, scene: _calibrated(rng, vision_trial.moderate(rng), light=float(rng.uniform(0.03, 0.08)),
+                                         moving_seats=(int(rng.choice(sorted(scene.seat_cards))),),
+                                         motion_px=float(rng.uniform(4.0, 16.0))), 0.0),
+)
+
+
 def measure_conditions(frames_n: int, seed: int) -> Iterator[tuple[Trial, dict[str, Tally]]]:
-    """Each condition of :data:`~coyote_pi.sim.vision_trial.TRIALS` in turn: ``frames_n``
+    """Each condition of :data:`~coyote_pi.sim.vision_trial.TRIALS` and of
+    :data:`CALIBRATED_TRIALS` in turn: ``frames_n``
     full-resolution tables, each read by every path of :data:`CONDITION_PATHS`. Yields
     (the condition, each path's tally over its frames), one condition at a time so a
     report can show each as soon as it is measured. OpenCV is pinned to one thread."""
@@ -224,7 +253,7 @@ def measure_conditions(frames_n: int, seed: int) -> Iterator[tuple[Trial, dict[s
     readers = {"tuned": TableReader("aruco", seats=seats),
                "opencv-default": TableReader("aruco", method="opencv-default", seats=seats)}
     warm: set[str] = set()
-    for trial in vision_trial.TRIALS:
+    for trial in vision_trial.TRIALS + CALIBRATED_TRIALS:
         tallies = {name: Tally() for name in readers}
         for i in range(frames_n):
             frame, scene, truth = vision_trial.trial_frame(trial, seed + i)

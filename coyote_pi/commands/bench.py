@@ -125,6 +125,24 @@ def _report_photos(folder: Path) -> None:
     print("(other: detections on no marker of the truth file, which need not list every marker)")
     print("targets (times depend on the machine and its load; the ratio less so):")
     _print_checks(photos.photo_checks(measured))
+    real = photos.curve(photos.photo_measures([t for t in truth if t.name.startswith("photos/")] or truth))
+    rendered = photos.curve(photos.rendered_curve_measures())
+    print("\nthe calibration: cells as a camera greys them, by pixels per module (truth corners; cell contrast:")
+    print("darkest white cell less lightest black one, as a share of the contrast; residual: noise and artefacts)")
+    header = (f"{'px/module':<10} {'':>1}{'real photos':^42} {'':>1}{'calibrated renderer':^42}")
+    print(header)
+    columns = f"{'markers':>7} {'blur px':>7} {'contrast':>8} {'cells p10/p50':>13} {'resid':>5}"
+    print(f"{'':<10}  {columns}   {columns}")
+    rendered_by_bin = {row[0]: row for row in rendered}
+    for row in real:
+        other = rendered_by_bin.get(row[0])
+        print(f"{row[0]:<10}  {_curve_cells(row)}   {_curve_cells(other) if other else ''}")
+    _print_checks(photos.calibration_checks(real, rendered))
+
+
+def _curve_cells(row: tuple) -> str:
+    _, markers, blur, contrast, low, middle, residual = row
+    return f"{markers:7d} {blur:7.2f} {contrast:8.0f} {f'{low:.2f}/{middle:.2f}':>13} {residual:5.1f}"
 
 
 def _report_conditions(vision: ModuleType, frames_n: int, seed: int) -> None:

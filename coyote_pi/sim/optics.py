@@ -200,7 +200,7 @@ def calibrated(rng: np.random.Generator, *, focus_error_dioptres: float = 0.3) -
     return Optics(
         focus_m=1.0 / power if power > 0 else math.inf,
         lens_blur_px=float(rng.uniform(0.8, 2.2)),
-        pixel_blur_px=float(rng.uniform(0.6, 1.0)),
+        pixel_blur_px=float(rng.uniform(0.7, 1.1)),
         halo_share=float(rng.uniform(0.08, 0.2)),
         flare=float(rng.uniform(0.08, 0.25)),
         highlight_level=float(rng.uniform(150.0, 210.0)),
