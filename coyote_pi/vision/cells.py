@@ -46,7 +46,7 @@ SIGMAS = (0.0, 0.12, 0.22, 0.3, 0.38, 0.46)
 SAMPLE_POSITIONS = (0.3, 0.5, 0.7)
 #: A cell must lie at least this share of the black-versus-white difference of its own
 #: level (under the marker's blur) past the midpoint, on its claimed side.
-CELL_MARGIN = 0.1
+CELL_MARGIN = 0.05
 #: A cell's own module must give at least this share of its sampled level.
 MIN_OWN_SHARE = 0.4
 #: Weakest black-to-white contrast (grey levels) that still counts as a printed marker.
