@@ -4,9 +4,11 @@ By default it reads full-resolution tables (4608 x 2592) condition by condition
 (moderate light, a lamp's reflection on a marker, a finger on a card, empty stands
 beside covered ones, the Coyote card in front of a seat, a tilted camera on a shorter
 or taller mast, a gingham cloth, harsh light) with the tuned path and OpenCV's defaults
-side by side, OpenCV pinned to one thread, and reports per condition: recall, wrong
+side by side, OpenCV pinned to one thread (times are the process's CPU time, which other
+load on a shared machine does not inflate), and reports per condition: recall, wrong
 values, wrong seats, phantoms, false claims, and the median, 90th percentile and worst
-time (scored by :mod:`coyote_pi.sim.vision_trial`).
+time (scored by :mod:`coyote_pi.sim.vision_trial`). The same tables are also seen
+through the camera model calibrated on real photographs (:data:`CALIBRATED_TRIALS`).
 
 --schemes adds the older comparison: one set of synthetic tables (6 stands with a card
 each and the centre card turned up: 7 cards, with stands and mat in view; alternately
@@ -113,9 +115,9 @@ def measure(name, reader, frames, resolution) -> PathResult:
     result = PathResult(name, resolution, [])
     reader.read(frames[0][1])
     for scene, frame in frames:
-        start = time.perf_counter()
+        start = time.process_time()
         reading = reader.read(frame)
-        result.times_ms.append((time.perf_counter() - start) * 1000)
+        result.times_ms.append((time.process_time() - start) * 1000)
         cards, correct, wrong = score(scene, reading)
         result.cards += cards
         result.correct += correct
@@ -261,9 +263,9 @@ def measure_conditions(frames_n: int, seed: int) -> Iterator[tuple[Trial, dict[s
                 if name not in warm:
                     reader.read(frame)  # warm-up: first calls allocate
                     warm.add(name)
-                start = time.perf_counter()
+                start = time.process_time()
                 reading = reader.read(frame)
-                elapsed_ms = (time.perf_counter() - start) * 1000
+                elapsed_ms = (time.process_time() - start) * 1000
                 tally = vision_trial.score(scene, truth, reading)
                 tally.times_ms.append(elapsed_ms)
                 tallies[name].add(tally)

@@ -45,6 +45,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
                             "ru": "Подставка {seat}: не видна"},
     "setup.stand_edge": {"en": "Stand {seat}: near the edge", "de": "Ständer {seat}: am Bildrand",
                          "ru": "Подставка {seat}: у края"},
+    # A stand the camera sees out of focus, too small or too dark (vision/sharpness.py).
+    "setup.stand_soft": {"en": "Stand {seat}: blurred", "de": "Ständer {seat}: unscharf",
+                         "ru": "Подставка {seat}: размыта"},
+    "setup.stand_small": {"en": "Stand {seat}: too small", "de": "Ständer {seat}: zu klein",
+                          "ru": "Подставка {seat}: мелко"},
+    "setup.stand_faint": {"en": "Stand {seat}: too dark", "de": "Ständer {seat}: zu dunkel",
+                          "ru": "Подставка {seat}: темно"},
     "setup.not_resumed": {
         "en": "Could not resume {name}: a new game starts",
         "de": "{name} nicht fortsetzbar: neues Spiel",

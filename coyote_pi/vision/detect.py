@@ -288,10 +288,10 @@ def _params(**settings) -> cv2.aruco.DetectorParameters:
 #: art's texture at that scale gave thousands of small outlines, most of the pass's
 #: time. Not more: at 12 and above, a 1280 x 720 webcam frame lost a stand whose
 #: markers are only about 25 px wide in the half-size copy.
-#: The offset is scaled with the frame's white (see :func:`anchor_threshold_offset`):
-#: 10 grey levels are a fifth of a printed marker's contrast in a frame exposed at 25 %,
-#: and such a frame lost clean stands.
-ANCHOR_OFFSET, ANCHOR_OFFSET_WHITE, ANCHOR_OFFSET_LEAST = 10.0, 200.0, 3.0
+#: In a dark frame the offset shrinks with the frame's white (see
+#: :func:`anchor_threshold_offset`): 10 grey levels are a third of a printed marker's
+#: contrast in a frame exposed at 15 %, and such frames lost clean stands.
+ANCHOR_OFFSET, ANCHOR_OFFSET_WHITE, ANCHOR_OFFSET_LEAST = 10.0, 120.0, 3.0
 ANCHOR_PARAMS = dict(
     minDistanceToBorder=1,
     adaptiveThreshWinSizeMin=7,

@@ -32,13 +32,17 @@ from coyote_pi.vision.detect import STAND_KINDS, ArucoDetector, expected_cells
 from coyote_pi.vision.geometry import FULL_RES_FOCAL_PX, FULL_WIDTH
 from coyote_pi.vision.markerset import MarkerSet, load_markers, role_kind, role_subject
 
-#: Fewest pixels a card sticker's module may cover (the real photos read down to about 4).
-MIN_CARD_MODULE_PX = 4.0
+#: Fewest pixels a card sticker's module may cover: the real photos' markers were read
+#: down to about 3 (a 1280 x 720 webcam frame of the table gives 3.2 to 3.6).
+MIN_CARD_MODULE_PX = 3.0
 #: Most blur (a Gaussian's sigma) a card sticker's module may take, in module widths:
 #: past it the confirmation's margins on real photos fell fast (docs/markers.md).
 MAX_CARD_BLUR = 0.3
 #: Weakest black-to-white contrast, grey levels, of a stand marker on a lit table.
 MIN_STAND_CONTRAST = 60.0
+#: The kinds of problem :meth:`StandSharpness.kinds` names (setup's words for them:
+#: ``setup.stand_<kind>`` in :mod:`coyote_pi.table.i18n`).
+SMALL, SOFT, FAINT = "small", "soft", "faint"
 #: Stands are looked for in a copy of the frame about this wide (as the reader's anchors).
 _SEARCH_WIDTH = 768
 
@@ -60,20 +64,25 @@ class StandSharpness:
         """The blur in a card sticker's module widths."""
         return self.blur_px / max(self.card_module_px, 1e-9)
 
+    def kinds(self) -> list[str]:
+        """What is wrong with how this stand is seen: any of :data:`SMALL`, :data:`SOFT`
+        and :data:`FAINT` (empty: nothing)."""
+        checks = {SMALL: self.card_module_px < MIN_CARD_MODULE_PX, SOFT: self.card_blur > MAX_CARD_BLUR,
+                  FAINT: self.contrast < MIN_STAND_CONTRAST}
+        return [kind for kind, wrong in checks.items() if wrong]
+
     def problems(self) -> list[str]:
-        """What is wrong with how this stand is seen (empty: nothing), with the fix."""
-        found = []
-        if self.card_module_px < MIN_CARD_MODULE_PX:
-            found.append(f"too small: a card module is {self.card_module_px:.1f} px (keep {MIN_CARD_MODULE_PX:g}): "
-                         "lower the mast or move the stand nearer the camera")
-        if self.card_blur > MAX_CARD_BLUR:
-            found.append(f"out of focus: blur {self.blur_px:.1f} px, {self.card_blur:.2f} of a card module "
-                         f"(keep {MAX_CARD_BLUR:g}): focus at {self.distance_m:.2f} m or between the nearest and "
-                         "farthest stand (sudo coyote-pi doctor --focus), and light the table well")
-        if self.contrast < MIN_STAND_CONTRAST:
-            found.append(f"faint: contrast {self.contrast:.0f} grey levels (keep {MIN_STAND_CONTRAST:g}): "
-                         "more light on the table")
-        return found
+        """:meth:`kinds` in words for a person at a terminal, each with the fix."""
+        words = {
+            SMALL: f"too small: a card module is {self.card_module_px:.1f} px (keep {MIN_CARD_MODULE_PX:g}): "
+                   "lower the mast or move the stand nearer the camera",
+            SOFT: f"out of focus: blur {self.blur_px:.1f} px, {self.card_blur:.2f} of a card module "
+                  f"(keep {MAX_CARD_BLUR:g}): focus at {self.distance_m:.2f} m or between the nearest and "
+                  "farthest stand (sudo coyote-pi doctor --focus), and light the table well",
+            FAINT: f"faint: contrast {self.contrast:.0f} grey levels (keep {MIN_STAND_CONTRAST:g}): "
+                   "more light on the table",
+        }
+        return [words[kind] for kind in self.kinds()]
 
     def summary(self) -> str:
         return (f"stand {self.seat}: marker {self.marker_px:.0f} px, card module {self.card_module_px:.1f} px, "
