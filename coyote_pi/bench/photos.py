@@ -173,6 +173,11 @@ def measure_groups(photos: list[PhotoTruth]) -> dict[str, dict[str, PhotoTally]]
 TARGET_SHARE = 830 / 860
 
 
+#: The group of photos the time target is set on (the control photos' four are too few
+#: for a median to mean anything: their times are printed, not judged).
+TIMED_GROUP = "photos"
+
+
 def photo_checks(measured: dict[str, dict[str, PhotoTally]]) -> list[tuple[str, bool]]:
     """Each target, per group of photos, and whether the whole-frame path meets it."""
     checks = []
@@ -182,8 +187,10 @@ def photo_checks(measured: dict[str, dict[str, PhotoTally]]) -> list[tuple[str, 
             (f"{group}: found >= {100 * TARGET_SHARE:.1f} % of the markers", ours.found >= TARGET_SHARE * ours.markers),
             (f"{group}: found >= OpenCV's default ({default.found})", ours.found >= default.found),
             (f"{group}: 0 wrong ids", ours.wrong == 0),
-            (f"{group}: median <= OpenCV's default's ({default.median_ms:.1f} ms)", ours.median_ms <= default.median_ms),
         ]
+        if group == TIMED_GROUP:
+            checks.append((f"{group}: median <= OpenCV's default's ({default.median_ms:.1f} ms)",
+                           ours.median_ms <= default.median_ms))
     return checks
 
 
