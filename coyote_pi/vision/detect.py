@@ -396,15 +396,16 @@ class ArucoDetector:
         """
         decoded = []  # per read: (quads in its image, codes, roles, quads in the full frame)
         for read in reads:
+            assert read.found is not None, "reads are collected once detected"
             corners, ids, _ = read.found
-            quads, codes, roles = [], [], []
+            kept, codes, roles = [], [], []
             for quad, code in zip(corners, [] if ids is None else ids.ravel().tolist()):
                 role = self.markers.role_of(code)
                 if keep is None or (role is not None and role_kind(role) in keep):
-                    quads.append(quad)
+                    kept.append(quad)
                     codes.append(code)
                     roles.append(role)
-            quads = np.array(quads, np.float64).reshape(-1, 4, 2)
+            quads = np.array(kept, np.float64).reshape(-1, 4, 2)
             full = to_full(quads, read.scale, read.offset)
             if read.scale < REFINE_BELOW_SCALE and len(full):
                 full = refine_corners(frame, full, read.scale)
@@ -430,6 +431,7 @@ class ArucoDetector:
             if keep is not None:
                 results.append(Detections(markers, no_candidates()))
                 continue
+            assert read.found is not None, "reads are collected once detected"
             rejected = np.concatenate([np.array(read.found[2], np.float64).reshape(-1, 4, 2), quads[failed]])
             if read.candidate_px is not None and len(rejected):
                 lengths = side_lengths(rejected)
@@ -681,7 +683,7 @@ class QrDetector:
     """QR stickers through pyzbar (zbar), for large self-describing stickers."""
 
     def __init__(self, markers: MarkerSet):
-        from pyzbar import pyzbar  # imported here: it loads the zbar shared library
+        from pyzbar import pyzbar  # type: ignore[import-untyped]  # imported here: it loads the zbar shared library
 
         self.markers = markers
         self._pyzbar = pyzbar
