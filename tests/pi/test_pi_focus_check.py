@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from coyote_pi.cards import shuffled_deck
-from coyote_pi.pi.doctor import focus_check
+from coyote_pi.pi.doctor import focus_check, focus_from_stands
 from coyote_pi.sim.render import render_scene_with_truth
 from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.vision.sharpness import MAX_CARD_BLUR, stand_sharpness
@@ -46,3 +47,13 @@ def test_sharpness_is_measured_not_assumed():
     assert 2.0 < soft[SOFT_SEAT].blur_px < 4.0  # the edge's measured spread, near the blur put on it
     assert soft[SOFT_SEAT].cell_contrast < sharp[SOFT_SEAT].cell_contrast
     assert focus_check(_table_with_one_soft_stand(blur_px=0.0))[1] == []
+
+
+def test_the_lens_is_set_between_the_nearest_and_the_farthest_stand_not_where_autofocus_looked():
+    frame = _table_with_one_soft_stand(blur_px=0.0)
+    stands = stand_sharpness(frame)
+    powers = [1 / stand.distance_m for stand in stands.values()]
+    chosen = focus_from_stands(frame, autofocus=1.0)
+    assert chosen == pytest.approx((min(powers) + max(powers)) / 2)
+    assert 1 / 0.75 < chosen < 1 / 0.55  # the table's stands, 0.6-0.7 m from the lens
+    assert focus_from_stands(np.full_like(frame, 128), autofocus=1.0) == 1.0  # no stand seen: autofocus's
