@@ -234,10 +234,10 @@ _MODERATE = vision_trial.TRIALS[0]
 CALIBRATED_TRIALS: tuple[Trial, ...] = (
     Trial("calibrated camera", _MODERATE.scene,
           lambda rng, scene: _calibrated(rng, vision_trial.moderate(rng)), 0.995),
-    Trial("calibrated, focus 0.4 m or inf", _MODERATE.scene,
+    Trial("calibrated, focus hunted", _MODERATE.scene,
           lambda rng, scene: _calibrated(rng, vision_trial.moderate(rng),
                                          focus_m=float(rng.choice([0.4, math.inf]))), 0.95),
-    Trial("calibrated, dim, moving hand", _MODERATE.scene,
+    Trial("calibrated, dim, hand moves", _MODERATE.scene,
           lambda rng, scene: _calibrated(rng, vision_trial.moderate(rng), light=float(rng.uniform(0.03, 0.08)),
                                          moving_seats=(int(rng.choice(sorted(scene.seat_cards))),),
                                          motion_px=float(rng.uniform(4.0, 16.0))), 0.0),
