@@ -36,7 +36,7 @@ from coyote_pi.cards import shuffled_deck
 from coyote_pi.sim.optics import calibrated
 from coyote_pi.sim.render import render_scene_with_truth
 from coyote_pi.sim.scene import Conditions, TableScene
-from coyote_pi.vision.cells import edge_blur_px, fit_cells, sample_levels
+from coyote_pi.vision.cells import marker_focus
 from coyote_pi.vision.detect import FULL_PARAMS, ArucoDetector, Detections, dictionary_pattern, expected_cells, sides
 from coyote_pi.vision.markerset import MarkerSet, load_markers
 
@@ -236,20 +236,13 @@ def marker_measures(image: np.ndarray, corners: np.ndarray, patterns: np.ndarray
     black): (N, 5) rows of pixels per module, edge blur (px), contrast (grey levels), cell
     contrast as a share of the contrast (the darkest claimed-white cell less the lightest
     claimed-black one), and the fit's residual noise (grey levels, RMS over the cells)."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    cells = patterns.shape[-1]
     if len(corners) == 0:
         return np.zeros((0, 5))
-    levels = sample_levels(gray, corners, cells)
-    fit = fit_cells(levels, patterns)
-    inner, white = levels[:, 1:-1, 1:-1], ~patterns
-    lowest_white = np.where(white, inner, np.inf).min(axis=(1, 2))
-    highest_black = np.where(white, -np.inf, inner).max(axis=(1, 2))
-    module = sides(corners).mean(axis=1) / cells
-    blur = np.array([edge_blur_px(gray, quad, cells) for quad in corners])
+    rows = np.array([(f.module_px, f.blur_px, f.contrast, f.cell_contrast, f.residual)
+                     for f in marker_focus(image, corners, patterns)])
     with np.errstate(divide="ignore", invalid="ignore"):
-        share = (lowest_white - highest_black) / fit.contrast
-    return np.stack([module, blur, fit.contrast, share, fit.residual], axis=1)
+        rows[:, 3] /= rows[:, 2]
+    return rows
 
 
 def photo_measures(photos: list[PhotoTruth]) -> np.ndarray:

@@ -250,6 +250,7 @@ class MarkerFocus(NamedTuple):
     blur_px: float  # the spread of its outer edge, pixels (a Gaussian's sigma: edge_blur_px)
     contrast: float  # white minus black, grey levels
     cell_contrast: float  # the lowest claimed-white minus highest claimed-black cell, grey levels
+    residual: float  # the cells' RMS about the fitted levels, grey levels (noise, artefacts)
 
 
 def marker_focus(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) -> list[MarkerFocus]:
@@ -268,5 +269,5 @@ def marker_focus(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarra
     lowest_white = np.where(claimed_white, inner, np.inf).min(axis=(1, 2))
     highest_black = np.where(claimed_white, -np.inf, inner).max(axis=(1, 2))
     side = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
-    return [MarkerFocus(float(s), float(s / cells), edge_blur_px(gray, quad, cells), float(c), float(w - b))
-            for s, quad, c, w, b in zip(side, quads, fit.contrast, lowest_white, highest_black)]
+    return [MarkerFocus(float(s), float(s / cells), edge_blur_px(gray, quad, cells), float(c), float(w - b), float(r))
+            for s, quad, c, w, b, r in zip(side, quads, fit.contrast, lowest_white, highest_black, fit.residual)]
