@@ -205,10 +205,10 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
         else:
             # In front of the stand: 85-105 mm from its foot towards the centre, a little
             # to one side or the other.
-            foot = stand_planes[int(scene.coyote_card)].origin[:2]
-            inward = -foot / np.linalg.norm(foot)
+            stand_foot = stand_planes[int(scene.coyote_card)].origin[:2]
+            inward = -stand_foot / np.linalg.norm(stand_foot)
             across = np.array([-inward[1], inward[0]])
-            spot = foot + inward * (95 + rng.uniform(-10, 10) * jitter) + across * rng.uniform(-15, 15) * jitter
+            spot = stand_foot + inward * (95 + rng.uniform(-10, 10) * jitter) + across * rng.uniform(-15, 15) * jitter
             turn = float(rng.uniform(-180, 180))
         plane = table_plane(tuple(spot), turn, 0.8)
         add_card(plane, COYOTE_ROLE, "coyote")
@@ -496,7 +496,7 @@ def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.r
     glare3 = None
     if layout.glares:
         pts = np.stack([(x + 0.5) * w, (y + 0.5) * h], axis=-1).reshape(-1, 2)
-        glare = sum(g.at(pts) for g in layout.glares).reshape(gh, gw)
+        glare = np.sum([g.at(pts) for g in layout.glares], axis=0).reshape(gh, gw)
         glare3 = np.clip(np.repeat(glare[..., None], 3, axis=2) * (1.0, 0.98, 0.95), 0, 255).astype(np.uint8)
     # Bicubic scaling is slow, so glare is scaled up only where it lights anything.
     lit = None if glare3 is None else _glare_box(glare3, (w, h))
@@ -504,7 +504,7 @@ def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.r
         y1 = min(h, y0 + _LIGHT_BAND_ROWS)
         band = frame[y0:y1]  # whole rows: a contiguous view, changed in place
         cv2.multiply(band, _upscaled(gain8, (w, h), (0, y0, w, y1), cv2.INTER_LINEAR), dst=band, scale=1 / 200.0)
-        if lit is not None and max(y0, lit[1]) < min(y1, lit[3]):
+        if lit is not None and glare3 is not None and max(y0, lit[1]) < min(y1, lit[3]):
             box = (lit[0], max(y0, lit[1]), lit[2], min(y1, lit[3]))
             part = frame[box[1] : box[3], box[0] : box[2]]
             part[:] = cv2.add(part, _upscaled(glare3, (w, h), box, cv2.INTER_CUBIC))
