@@ -7,12 +7,15 @@ terminal gets half blocks and the eyes beside the OLED)::
     │ (exactly what the table's OLED shows)                          │
     └────────────────────────────────────────────────────────────────┘
     Seat 2 sees: 1:[7] 3:[?] 4:[-5] centre: face down
+    OLED: Seat 2 · bid 16 | 17 | ok: bid 17
     record: ~/.local/share/coyote-pi/games/sim/game-0003.jsonl
     keys -,+,ok,undo: 1:1234 2:qwer 3:asdf | v eyes: turn | h help | Ctrl-C quit
 
 - The **OLED** is the real display's frame (this is a frame sink of
   :class:`~coyote_pi.devices.display.TableDisplay`), drawn by
   :func:`~coyote_pi.devices.outputs.fit_lines` as large as the terminal allows.
+- Below an OLED drawn in Braille (too small to read its small text) its **words**,
+  as the presenter built the screen (title, big text, lines), in the rows left.
 - **Whose eyes** (:mod:`coyote_pi.sim.eyes`): the table as one seat sees it. ``v``
   switches: the seat whose turn it is (the default), seat 1, 2, ..., nobody. It comes
   from the simulation's own knowledge of the cards and is drawn here only.
@@ -40,11 +43,14 @@ from typing import TextIO
 
 from PIL import Image
 
+from coyote_pi.devices.events import CHORD_BUTTON
 from coyote_pi.devices.keyboard import DEFAULT_KEYMAP, SEAT_KEYS, keymap_help
 from coyote_pi.devices.outputs import boxed, fit_lines, smallest_size
+from coyote_pi.devices.screen import Screen
 from coyote_pi.sim.eyes import knows, seat_sight
 from coyote_pi.sim.table import SimTable, Truths
 from coyote_pi.table import stages
+from coyote_pi.table.i18n import Translator
 from coyote_pi.table.presenter import Listener, Prompt
 
 #: Whose eyes: the seat whose turn it is, or nobody's (else a seat number).
@@ -89,11 +95,13 @@ class SimConsole(Listener):
         self._size = size
         self._image: Image.Image | None = None
         self._prompt: Prompt | None = None
+        self._screen: Screen | None = None  #: the screen the OLED shows (its words, at small sizes)
         self._table: SimTable | None = None
         self._truths: Truths | None = None
         self._controller = None
         #: Lines that stay on screen under the OLED (e.g. a game that could not be resumed).
         self.notices: list[str] = []
+        self._told: str | None = None  #: the last notice :meth:`tell` added (it is the last notice)
         self._eyes: int | str = FOLLOW_TURN
         self._turn = 1
         self._help = False
@@ -153,10 +161,20 @@ class SimConsole(Listener):
         self._image = image.copy()
         self.wake()
 
+    def on_screen(self, stage: str, screen: Screen) -> None:
+        self._screen = screen
+        self.wake()
+
     def on_prompt(self, prompt: Prompt) -> None:
         if prompt.stage in (stages.TURN, stages.EXTRA_WAIT) and prompt.seats:
             self._turn = prompt.seats[0]
         self._prompt = prompt
+        self.wake()
+
+    def tell(self, line: str) -> None:
+        """Show ``line`` with the notices, in place of the last line told (from any thread)."""
+        self.notices = [*self.notices[:len(self.notices) - (self._told is not None)], line]
+        self._told = line
         self.wake()
 
     def key(self, key: str) -> None:
@@ -187,7 +205,8 @@ class SimConsole(Listener):
 
     def _table_view(self, columns: int, rows: int, footer: int) -> list[str]:
         """The OLED and the eyes in ``rows`` lines: side by side when that draws the OLED
-        at least as large as one above the other."""
+        at least as large as one above the other. An OLED drawn in Braille is too small
+        to read its small text: its words follow as plain text, in the rows left."""
         image = self._image or Image.new("1", (128, 64))
         eyes = self._eyes_pieces()
         beside = fit_lines(image, columns - SIDE_COLUMNS - 1 - 2, rows - 2)
@@ -198,16 +217,26 @@ class SimConsole(Listener):
             side = _wrap(eyes, columns - len(box[0]) - 2)
             blank = " " * len(box[0])
             rows_used = max(len(box), min(rows, len(side)))
-            return [f"{box[i] if i < len(box) else blank}  {side[i] if i < len(side) else ''}".rstrip()
+            view = [f"{box[i] if i < len(box) else blank}  {side[i] if i < len(side) else ''}".rstrip()
                     for i in range(rows_used)]
+            return view + self._oled_words(beside, image, columns)[:rows - len(view)]
         if under is not None:
-            return self._boxed(under) + under_eyes
+            view = self._boxed(under) + under_eyes
+            return view + self._oled_words(under, image, columns)[:rows - len(view)]
         width, height = smallest_size(image.size)  # the OLED in Braille, framed, the eyes under it
         need_columns = max(columns, width + 2)
         need_rows = height + 2 + len(_wrap(eyes, need_columns)) + footer
-        message = (f"The terminal is {columns}x{rows + footer}: make it at least "
-                   f"{width + 2}x{need_rows} to see the OLED.")
+        message = self._tr()("console.too_small", size=f"{columns}x{rows + footer}", need=f"{width + 2}x{need_rows}")
         return _wrap(message.split(), columns)[:rows]
+
+    def _oled_words(self, drawn: list[str], image: Image.Image, columns: int) -> list[str]:
+        """The words of the screen the OLED shows (as the presenter built it), when
+        ``drawn`` is the Braille drawing (fewer columns than the OLED has pixels)."""
+        screen = self._screen
+        if screen is None or len(drawn[0]) >= image.width:
+            return []
+        pieces = [text for text in (screen.title, screen.big, *screen.lines) if text.strip()]
+        return textwrap.wrap("OLED: " + " | ".join(pieces), columns, subsequent_indent="  ") if pieces else []
 
     @staticmethod
     def _boxed(lines: list[str]) -> list[str]:
@@ -215,6 +244,11 @@ class SimConsole(Listener):
         label = "┌ OLED "
         box[0] = label + box[0][len(label):] if len(box[0]) > len(label) + 1 else box[0]
         return box
+
+    def _tr(self) -> Translator:
+        """The table's language as its controller speaks it now (its setup may change it)."""
+        tr = getattr(self._controller, "tr", None)
+        return tr if isinstance(tr, Translator) else Translator("en")
 
     def _seats(self) -> int:
         prompt = self._prompt
@@ -227,30 +261,37 @@ class SimConsole(Listener):
 
     def _eyes_pieces(self) -> list[str]:
         if self._eyes == NOBODY:
-            return ["Eyes: nobody's (v: a seat's)"]
+            return [self._tr()("console.nobody")]
         if self._table is None:
             return []
         seat, prompt = self._eyes_seat(), self._prompt
         game = self._truths.of(prompt) if prompt is not None and prompt.config is not None else None
         peeked, drew = knows(game, seat)
-        return seat_sight(self._table.scene(), seat, peeked=peeked, drew=drew)
+        return seat_sight(self._table.scene(), seat, peeked=peeked, drew=drew, tr=self._tr())
 
     def _record_lines(self, columns: int) -> list[str]:
         controller = self._controller
         if controller is None:
             return []
-        table = controller.table
+        table, tr = controller.table, self._tr()
         if table is not None:
-            return ["record: " + _cut_left(_home(table.path), columns - len("record: "))]
-        prefix = "record: a new game in "
+            prefix = tr("console.record") + " "
+            return [prefix + _cut_left(_home(table.path), columns - len(prefix))]
+        prefix = tr("console.record_new") + " "
         return [prefix + _cut_left(_home(controller.store.folder) + os.sep, columns - len(prefix))]
 
     def _key_line(self, columns: int) -> str:
+        tr = self._tr()
         seats = " ".join(f"{seat}:{SEAT_KEYS[seat]}" for seat in range(1, self._seats() + 1))
-        eyes = self._eyes if self._eyes in (FOLLOW_TURN, NOBODY) else f"seat {self._eyes}"
-        back = "h table" if self._help else "h help"
-        for line in (f"keys -,+,ok,undo: {seats} | v eyes: {eyes} | {back} | Ctrl-C quit",
-                     f"{seats} | v eyes:{eyes} {back} ^C quit"):
+        if self._eyes == FOLLOW_TURN:
+            eyes = tr("console.eyes_turn")
+        elif self._eyes == NOBODY:
+            eyes = tr("console.eyes_nobody")
+        else:
+            eyes = tr("console.eyes_seat", seat=self._eyes)
+        back = tr("console.back_table") if self._help else tr("console.back_help")
+        for line in (tr("console.keys", seats=seats, eyes=eyes, back=back),
+                     tr("console.keys_short", seats=seats, eyes=eyes, back=back)):
             if len(line) <= columns:
                 return line
         return _cut(line, columns)
@@ -258,15 +299,19 @@ class SimConsole(Listener):
     def _help_lines(self) -> list[str]:
         seats = self._seats()
         keymap = {key: role for key, role in DEFAULT_KEYMAP.items() if role[0] <= seats}
+        tr = self._tr()
+        names = {"minus": tr("console.button_minus"), "plus": tr("console.button_plus"), "ok": tr("console.button_ok"),
+                 CHORD_BUTTON: tr("console.button_undo")}
         return [
-            "Every seat has four keys: minus, plus, ok, undo (minus+plus together on the real buttons).",
-            *keymap_help(keymap).splitlines(),
-            "Hold minus or plus to step by 5. Undo takes back your own bid while it is the latest one.",
-            "v    whose eyes: the seat whose turn it is, then seat 1, 2, ..., then nobody's.",
-            "     A seat sees every stand but its own, and the centre card once it has peeked.",
-            "h    this key map; h again: back to the table.",
-            "Ctrl-C  quit. The game is saved: coyote-pi run --sim resumes it.",
-            "The OLED shows exactly what the real one would; the eyes are only in this terminal.",
+            tr("console.help_buttons"),
+            *keymap_help(keymap, seat_line=tr("console.help_seat", seat="{seat}", keys="{keys}"),
+                         button_names=names).splitlines(),
+            tr("console.help_hold"),
+            tr("console.help_v"),
+            tr("console.help_sight"),
+            tr("console.help_h"),
+            tr("console.help_quit"),
+            tr("console.help_oled"),
         ]
 
     # --- drawing ------------------------------------------------------------------

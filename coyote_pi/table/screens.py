@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
+from coyote_pi import cards
 from coyote_pi import record as game_record
 from coyote_pi.devices.screen import Screen, SeatStatus
 from coyote_pi.engine import Correct, Game, RoundResult
@@ -65,7 +66,7 @@ def setup_screen(tr: Translator, step: str, value: object, stands: int | None = 
     the ones missing or too near the frame's edge (``framing``) come first."""
     lines = [tr("setup.hint")]
     if step == "players":
-        lines[:0] = ([tr("setup.stands", count=stands)] if stands else []) + [p.text(tr) for p in framing]
+        lines[:0] = ([tr.plural("setup.stands", stands, count=stands)] if stands else []) + [p.text(tr) for p in framing]
     return Screen(title=f"{tr('setup.title')}: {tr('setup.' + step)}", big=setup_value_text(tr, step, value), lines=lines)
 
 
@@ -102,7 +103,7 @@ def extra_screen(tr: Translator, seat: int, problems: Sequence[Problem], *, manu
 
 def reveal_screen(tr: Translator, challenger: int, bid: int, *, extra: bool, problems: Sequence[Problem],
                   offer_manual: bool) -> Screen:
-    lines = [tr("reveal.centre_extra" if extra else "reveal.centre"), *_problem_lines(tr, problems, offer_manual)]
+    lines = [(tr("reveal.centre_extra") if extra else tr("reveal.centre")), *_problem_lines(tr, problems, offer_manual)]
     return Screen(title=tr("reveal.title", challenger=challenger, bid=bid), big=tr("reveal.big"), lines=lines)
 
 
@@ -112,7 +113,7 @@ def draw_screen(tr: Translator, problems: Sequence[Problem], *, offer_manual: bo
 
 def offer_screen(tr: Translator, seat: int, *, correction: bool = False) -> Screen:
     """``seat`` asked with minus+plus: enter the cards by hand (or, at the verdict, correct one)?"""
-    title = tr("correct.offer_title" if correction else "manual.title")
+    title = tr("correct.offer_title") if correction else tr("manual.title")
     return Screen(title=title, big=tr("manual.big", seat=seat), lines=[tr("manual.hint")], alert=True)
 
 
@@ -123,8 +124,17 @@ def entry_item_title(tr: Translator, item: str) -> str:
     return tr(f"entry.{item}")
 
 
+def dial_hint(tr: Translator, card: str) -> str:
+    """The hint under a dialled card. The dial goes round (plus on Max 0 gives -10, minus
+    on -10 gives Max 0), so at either end of the card list the hint says so."""
+    first, last = cards.ALL_CARDS[0], cards.ALL_CARDS[-1]
+    if card in (first, last):
+        return tr("entry.hint_round", first=card_text(first), last=card_text(last))
+    return tr("entry.hint")
+
+
 def entry_screen(tr: Translator, item: str, card: str) -> Screen:
-    return Screen(title=entry_item_title(tr, item), big=card_text(card), lines=[tr("entry.hint")])
+    return Screen(title=entry_item_title(tr, item), big=card_text(card), lines=[dial_hint(tr, card)])
 
 
 # --- correcting the verdict -------------------------------------------------------------------
@@ -139,7 +149,7 @@ def correction_screen(tr: Translator, game: Game, correction: Correction) -> Scr
         return Screen(title=tr("correct.title"), big=item, lines=[read, tr("correct.item_hint"), cancel])
     if correction.step == CARD:
         return Screen(title=tr("correct.card_title", item=item), big=card_text(correction.card),
-                      lines=[read, tr("entry.hint"), cancel])
+                      lines=[read, dial_hint(tr, correction.card), cancel])
     return Screen(title=tr("correct.confirm_title", item=item, card=card_text(correction.card)),
                   big=tr("correct.confirm_big"),
                   lines=[tr("correct.confirm_hint", seats=tr.seats(correction.confirmers)),
@@ -166,7 +176,7 @@ def turn_screen(tr: Translator, game: Game, seat: int, choice: Choice) -> Screen
         title = tr("turn.title", seat=seat, bid=r.bid)
         if choice.kind == BID:
             must_raise = r.peeked_this_turn or r.coyote_card_this_turn
-            hint = tr("hint.must_raise" if must_raise else "hint.bid", amount=choice.amount)
+            hint = tr("hint.must_raise", amount=choice.amount) if must_raise else tr("hint.bid", amount=choice.amount)
         elif choice.kind == CHALLENGE:
             hint = tr("hint.coyote", bid=r.bid)
         else:
