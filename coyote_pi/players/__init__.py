@@ -1,0 +1,43 @@
+"""Virtual players: seats the table plays itself, from that seat's view alone.
+
+A virtual player is handed a :class:`~coyote_pi.players.turn.TurnView` (its seat's
+view and the public facts of the turn; never the game, the round's cards or the
+controller) and returns a move: a bid, a challenge, the Coyote card or a Trickster
+guess. It never peeks. The same view and seed always give the same move.
+
+Levels (:data:`LEVELS`): ``cautious``, ``bluffer`` and ``strong`` for the table, and the
+two baselines ``raise-by-one`` and ``half-odds`` that the tournaments of ``coyote-pi
+bench players`` measure them against (docs/players.md).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from coyote_pi.players.levels import Bluffer, Cautious, HalfOdds, RaiseByOne
+from coyote_pi.players.strong import Strong
+from coyote_pi.players.turn import Move, TurnView
+
+
+class VirtualPlayer(Protocol):
+    """Anything that decides a seat's move from its view and a seed."""
+
+    level: str
+
+    def decide(self, view: TurnView, seed: int | str) -> Move: ...
+
+
+#: Every level by name: the three a table offers first, then the baselines.
+LEVELS: dict[str, VirtualPlayer] = {
+    player.level: player for player in (Cautious(), Bluffer(), Strong(), RaiseByOne(), HalfOdds())
+}
+#: The levels a table offers at setup (the baselines are for measuring).
+TABLE_LEVELS: tuple[str, ...] = ("cautious", "bluffer", "strong")
+
+
+def player(level: str) -> VirtualPlayer:
+    """The virtual player of ``level``; a clear error names the levels there are."""
+    try:
+        return LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})") from None
