@@ -41,3 +41,26 @@ def player(level: str) -> VirtualPlayer:
         return LEVELS[level]
     except KeyError:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})") from None
+
+
+def parse_seats(text: str) -> dict[int, str]:
+    """Virtual seats as people write them: ``"3:strong,5:cautious"`` -> ``{3: "strong",
+    5: "cautious"}`` (a seat alone is strong; an empty text names none). A clear
+    ValueError for anything else."""
+    seats: dict[int, str] = {}
+    for part in filter(None, (piece.strip() for piece in text.split(","))):
+        seat_text, colon, level = part.partition(":")
+        level = level.strip() if colon else "strong"
+        if not seat_text.strip().isdigit() or int(seat_text) < 1:
+            raise ValueError(f"virtual seat {part!r} is not SEAT:LEVEL (e.g. 3:strong)")
+        if level not in LEVELS:
+            raise ValueError(f"virtual seat {part!r}: unknown level {level!r} (levels: {', '.join(LEVELS)})")
+        if int(seat_text) in seats:
+            raise ValueError(f"seat {int(seat_text)} is named virtual twice")
+        seats[int(seat_text)] = level
+    return seats
+
+
+def seats_text(seats: dict[int, str]) -> str:
+    """The inverse of :func:`parse_seats`, seats in order."""
+    return ",".join(f"{seat}:{level}" for seat, level in sorted(seats.items()))

@@ -225,6 +225,8 @@ class _Player(_Actor):
             return base if seat == 1 else None
         if prompt.config is None or seat > prompt.config.players:
             return None
+        if stage in (stages.TURN, stages.GUESS) and seat in prompt.virtual:
+            return None  # the table plays this seat itself
         truth = self.truths.of(prompt)
         if stage == stages.TURN:
             if self._undo_due(prompt, truth):
