@@ -31,8 +31,9 @@ class VirtualPlayer(Protocol):
 LEVELS: dict[str, VirtualPlayer] = {
     player.level: player for player in (Cautious(), Bluffer(), Strong(), RaiseByOne(), HalfOdds())
 }
-#: The levels a table offers at setup (the baselines are for measuring).
-TABLE_LEVELS: tuple[str, ...] = ("cautious", "bluffer", "strong")
+#: The levels a table offers at setup, in the order it offers them (the baselines are
+#: for measuring).
+TABLE_LEVELS: tuple[str, ...] = ("strong", "cautious", "bluffer")
 
 
 def player(level: str) -> VirtualPlayer:

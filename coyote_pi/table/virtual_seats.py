@@ -45,7 +45,7 @@ META_KEY = "virtual"
 
 def next_level(level: str | None, step: int) -> str | None:
     """The level after (``step`` 1) or before (-1) ``level`` in the setup's cycle: a
-    person (None), then the table's levels."""
+    person (None), then the table's levels, strongest first."""
     cycle: list[str | None] = [None, *TABLE_LEVELS]
     return cycle[(cycle.index(level) + step) % len(cycle)]
 
