@@ -7,7 +7,7 @@ over its games (a level seated twice counts each copy's games), with a 95 % Wils
 interval. Targets (issue 27, docs/players.md): the strong level wins at least 1.5 times
 its fair share against the two baselines (3 seats: at least 50 %), beats both other
 levels head to head (two seats), decides in at most 50 ms at the median and 200 ms at
-worst on one core, and its tables stay within 150 MB.
+worst on one core (CPU time of the deciding thread), and its tables stay within 150 MB.
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ class Result:
 
 
 class Timed:
-    """A player whose decisions are timed (seconds, one entry per decision)."""
+    """A player whose decisions are timed (seconds of this thread's CPU time, one entry
+    per decision: what one core spends, whatever else the machine runs meanwhile)."""
 
     def __init__(self, player: VirtualPlayer, times: list[float]) -> None:
         self.level = player.level
@@ -83,9 +84,9 @@ class Timed:
         self._times = times
 
     def decide(self, view: TurnView, seed: int | str) -> Move:
-        start = time.perf_counter()
+        start = time.thread_time()
         move = self._player.decide(view, seed)
-        self._times.append(time.perf_counter() - start)
+        self._times.append(time.thread_time() - start)
         return move
 
 

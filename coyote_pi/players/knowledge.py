@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
 from coyote_pi import cards
 from coyote_pi.engine.odds import total_distribution
 from coyote_pi.players.turn import TurnView
@@ -22,7 +24,7 @@ CACHE_SIZE = 8192
 class Reach:
     """``at_least(x)``: the chance that the total reaches ``x``, from one distribution."""
 
-    __slots__ = ("_low", "_tail")
+    __slots__ = ("_array", "_low", "_tail")
 
     def __init__(self, counts: dict[int, int], outcomes: int) -> None:
         self._low = min(counts)
@@ -33,12 +35,17 @@ class Reach:
             tail.append(running / outcomes)
         tail.reverse()
         self._tail = tuple(tail)
+        self._array = np.array((*tail, 0.0))  # one more: every bid above the highest total
 
     def at_least(self, bid: int) -> float:
         index = bid - self._low
         if index <= 0:
             return 1.0
         return self._tail[index] if index < len(self._tail) else 0.0
+
+    def at_least_each(self, bids: np.ndarray) -> np.ndarray:
+        """:meth:`at_least` of every bid in ``bids`` at once."""
+        return self._array[np.clip(bids - self._low, 0, len(self._tail))]
 
     def highest_with(self, chance: float) -> int:
         """The highest bid that holds with at least ``chance``."""

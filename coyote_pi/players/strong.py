@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from coyote_pi.engine import events
 from coyote_pi.players.knowledge import Reach, reach_if_mine, their_reach, unseen_cards
 from coyote_pi.players.levels import guess_from
@@ -92,10 +94,6 @@ class Strong:
         return Belief({card: value / total for card, value in raw.items()},
                       {card: reach_if_mine(view, card) for card in unseen})
 
-    def _challenged(self, odds: float) -> float:
-        """The chance a seat challenges a bid that holds with ``odds`` from its eyes."""
-        return 1.0 / (1.0 + math.exp(self.challenge_sharpness * (odds - self.challenge_point)))
-
     def _best_bid(self, view: TurnView, belief: Belief) -> tuple[float, int]:
         """The bid that loses least, and its chance of losing the round.
 
@@ -111,23 +109,23 @@ class Strong:
         low = view.min_bid if view.min_bid is not None else min(
             reach.highest_with(0.99) for reach in belief.mine.values())
         top = max(low, *(reach.highest_with(1e-12) + 1 for reach in belief.mine.values()))  # nothing reaches it
+        bids = np.arange(low, top + 1)
         nxt = view.next_seat()
-        theirs = {card: their_reach(view, nxt, card) for card in belief.weights}
-        fails: dict[int, float] = {}  # the next seat challenges and the total falls short
-        passes: dict[int, float] = {}  # the bidding goes on and comes back here
-        for bid in range(low, top + 1):
-            fail = challenged = 0.0
-            for card, weight in belief.weights.items():
-                chance = self._challenged(theirs[card].at_least(bid))
-                fail += weight * chance * (1.0 - belief.mine[card].at_least(bid))
-                challenged += weight * chance
-            fails[bid], passes[bid] = fail, (1.0 - challenged) * (1.0 - settled)
-        facing: dict[int, float] = {}  # above top: 0, a challenge always wins
-
-        def raising(bid: int) -> float:
-            return fails[bid] + passes[bid] * facing.get(bid + back, 0.0)
-
-        for bid in range(top, low - 1, -1):
-            raises = [raising(higher) for higher in range(bid + 1, min(bid + _REACH_ABOVE, top) + 1)]
-            facing[bid] = min([belief.holds(bid), *raises])
-        return min((raising(bid), bid) for bid in range(low, min(low + _REACH_ABOVE, top) + 1))
+        cards = list(belief.weights)
+        weights = np.array([belief.weights[card] for card in cards])
+        mine = np.array([belief.mine[card].at_least_each(bids) for card in cards])  # card x bid
+        theirs = np.array([their_reach(view, nxt, card).at_least_each(bids) for card in cards])
+        challenged = 1.0 / (1.0 + np.exp(self.challenge_sharpness * (theirs - self.challenge_point)))
+        fails = weights @ (challenged * (1.0 - mine))  # the next seat challenges and the total falls short
+        passes = (1.0 - weights @ challenged) * (1.0 - settled)  # the bidding goes on and comes back here
+        holds = weights @ mine
+        span = len(bids)
+        facing = np.zeros(span + back)  # at and above top: 0, a challenge always wins
+        raising = np.zeros(span)
+        for index in range(span - 1, -1, -1):
+            raising[index] = fails[index] + passes[index] * facing[index + back]
+            later = raising[index + 1:index + 1 + _REACH_ABOVE]
+            facing[index] = min(holds[index], later.min()) if len(later) else holds[index]
+        options = raising[:_REACH_ABOVE + 1]
+        best = int(np.argmin(options))  # the first of equals: the lowest bid
+        return float(options[best]), low + best
