@@ -11,9 +11,11 @@ player
    as it fails from its eyes;
 2. for each move computes the chance of losing the round (the only thing that costs a
    peek card): a challenge loses when the bid holds; a bid ``x`` loses when the next seat
-   challenges it and the total falls short, and otherwise leaves a smaller risk later in
-   the round (:attr:`Strong.later_risk`). The next seat's challenge is predicted from
-   that seat's own view of ``x``, for every card this seat might hold;
+   challenges it and the total falls short; if it passes, the seats in between may
+   settle the round (:attr:`Strong.others_challenge`) or the bidding comes back higher,
+   where the same choice is faced again (a backward induction from the highest possible
+   total down). The next seat's challenge is predicted from that seat's own odds of
+   ``x``, for every card this seat might hold;
 3. takes the move that loses least (ties: the lowest bid).
 
 It is deterministic given its view. Its parameters were chosen by self-play against the
