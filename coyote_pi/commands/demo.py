@@ -60,8 +60,9 @@ from coyote_pi.vision import annotate
 
 #: A seed whose game shows most of the rules (see the module docstring).
 DEMO_SEED = 33
-#: The seat the table plays itself: the demo shows a virtual player among the scripted people.
-DEMO_VIRTUAL = "4:strong"
+#: The level of the seat the table plays itself (the last seat, unless --virtual says
+#: otherwise): the demo shows a virtual player among the scripted people.
+DEMO_LEVEL = "strong"
 #: Files a previous demo run left in the output folder (replaced by this run).
 OUTPUT_PATTERNS = ("oled.gif", "reveal-round-*.png", "draw-round-*.png", "game-*.jsonl", "game-*.jsonl.torn",
                    "game-*.photos", "private", "play-by-play.txt", "public", "requests", "web", "web.log")
@@ -73,8 +74,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=("basic", "trickster"), default="trickster")
     parser.add_argument("--language", choices=("en", "de", "ru"), default="en", help="language of the OLED")
     parser.add_argument("--seed", type=int, default=DEMO_SEED, help=f"deal and decisions (default {DEMO_SEED})")
-    parser.add_argument("--virtual", default=DEMO_VIRTUAL, metavar="SEATS",
-                        help=f'seats the table plays itself (default "{DEMO_VIRTUAL}"; "": none; docs/players.md)')
+    parser.add_argument("--virtual", metavar="SEATS",
+                        help=f'seats the table plays itself (default: the last seat, "N:{DEMO_LEVEL}"; "": none; '
+                             "docs/players.md)")
     parser.add_argument("--camera-size", default="2304x1296", metavar="WxH", help="synthetic frame size")
     parser.add_argument("--web", nargs="?", const=DEFAULT_LISTEN, metavar="HOST:PORT",
                         help=f"serve the table's web page too (default address {DEFAULT_LISTEN})")
@@ -86,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         size = _size(args.camera_size)
         if args.web is not None:
             split_listen(args.web)
+        if args.virtual is None:
+            args.virtual = f"{args.players}:{DEMO_LEVEL}"
         check_game_settings(GameSettings(players=args.players, virtual=args.virtual or None))
         _clear_previous(out)
     except (ConfigError, OSError) as error:

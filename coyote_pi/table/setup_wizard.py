@@ -153,7 +153,9 @@ class SetupWizard:
 
     def virtual_seats(self) -> dict[int, str]:
         """The virtual seats among the players chosen."""
-        return {seat: level for seat, level in sorted(self.virtual.items()) if seat <= self.values["players"]}
+        players = self.values["players"]
+        assert isinstance(players, int)
+        return {seat: level for seat, level in sorted(self.virtual.items()) if seat <= players}
 
     def virtual_meta(self) -> dict[str, dict[str, str]]:
         """What the setup line's ``meta`` says of the virtual seats (nothing when none)."""

@@ -115,7 +115,7 @@ class VirtualSeats:
             chosen = player(level).decide(turn_view(controller.game, seat), controller.table.path.name)
         except Exception as error:  # whatever goes wrong, the table goes on: the buttons enter the move
             log.exception("virtual seat %s (%s) could not decide", seat, level)
-            self._fail(seat, situation, f"{type(error).__name__}: {error}")
+            self._fail(seat, situation, type(error).__name__)  # the play-by-play is public: no details
             return
         controller.log(f"  seat {seat} (virtual, {level}) decides: {describe(chosen)}")
         if not controller.apply(chosen):
