@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from coyote_pi.engine.game import GameConfig
-from coyote_pi.players import LEVELS, VirtualPlayer, knowledge
+from coyote_pi.players import knowledge
+from coyote_pi.players.roster import LEVELS, VirtualPlayer
 from coyote_pi.players.seating import play
 from coyote_pi.players.turn import Move, TurnView
 

@@ -5,43 +5,22 @@ view and the public facts of the turn; never the game, the round's cards or the
 controller) and returns a move: a bid, a challenge, the Coyote card or a Trickster
 guess. It never peeks. The same view and seed always give the same move.
 
-Levels (:data:`LEVELS`): ``cautious``, ``bluffer`` and ``strong`` for the table, and the
-two baselines ``raise-by-one`` and ``half-odds`` that the tournaments of ``coyote-pi
-bench players`` measure them against (docs/players.md).
+Levels (:data:`LEVEL_NAMES`; the players themselves are in :mod:`~coyote_pi.players.roster`):
+``strong``, ``cautious`` and ``bluffer`` for the table, and the two baselines
+``raise-by-one`` and ``half-odds`` that the tournaments of ``coyote-pi bench players``
+measure them against (docs/players.md).
+
+This module holds only the names and how people write virtual seats, so that the
+configuration (and the web page, which reads it) can check them without loading the
+players' numerics.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from coyote_pi.players.levels import Bluffer, Cautious, HalfOdds, RaiseByOne
-from coyote_pi.players.strong import Strong
-from coyote_pi.players.turn import Move, TurnView
-
-
-class VirtualPlayer(Protocol):
-    """Anything that decides a seat's move from its view and a seed."""
-
-    level: str
-
-    def decide(self, view: TurnView, seed: int | str) -> Move: ...
-
-
-#: Every level by name: the three a table offers first, then the baselines.
-LEVELS: dict[str, VirtualPlayer] = {
-    player.level: player for player in (Cautious(), Bluffer(), Strong(), RaiseByOne(), HalfOdds())
-}
-#: The levels a table offers at setup, in the order it offers them (the baselines are
-#: for measuring).
+#: The levels a table offers at setup, in the order it offers them.
 TABLE_LEVELS: tuple[str, ...] = ("strong", "cautious", "bluffer")
-
-
-def player(level: str) -> VirtualPlayer:
-    """The virtual player of ``level``; a clear error names the levels there are."""
-    try:
-        return LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})") from None
+#: Every level: the table's, then the baselines (for measuring).
+LEVEL_NAMES: tuple[str, ...] = (*TABLE_LEVELS, "raise-by-one", "half-odds")
 
 
 def parse_seats(text: str) -> dict[int, str]:
@@ -54,8 +33,8 @@ def parse_seats(text: str) -> dict[int, str]:
         level = level.strip() if colon else "strong"
         if not seat_text.strip().isdigit() or int(seat_text) < 1:
             raise ValueError(f"virtual seat {part!r} is not SEAT:LEVEL (e.g. 3:strong)")
-        if level not in LEVELS:
-            raise ValueError(f"virtual seat {part!r}: unknown level {level!r} (levels: {', '.join(LEVELS)})")
+        if level not in LEVEL_NAMES:
+            raise ValueError(f"virtual seat {part!r}: unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})")
         if int(seat_text) in seats:
             raise ValueError(f"seat {int(seat_text)} is named virtual twice")
         seats[int(seat_text)] = level

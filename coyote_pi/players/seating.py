@@ -15,7 +15,7 @@ from coyote_pi.players import turn
 from coyote_pi.players.turn import Move
 
 if TYPE_CHECKING:
-    from coyote_pi.players import VirtualPlayer
+    from coyote_pi.players.roster import VirtualPlayer
 
 
 def asks(game: Game, seat: int) -> bool:

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import Bid, Challenge, Guess, UseCoyoteCard
-from coyote_pi.players import TABLE_LEVELS, player
+from coyote_pi.players import TABLE_LEVELS
+from coyote_pi.players.roster import player
 from coyote_pi.players.seating import turn_view
 from coyote_pi.players.turn import Move
 from coyote_pi.table import screens, stages

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coyote_pi.engine import BASIC, TRICKSTER, Bid, Deal, Game, GameConfig
-from coyote_pi.players import LEVELS, VirtualPlayer
+from coyote_pi.players.roster import LEVELS, VirtualPlayer
 from coyote_pi.players.seating import decide, play
 from coyote_pi.players.turn import Move
 

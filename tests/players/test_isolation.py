@@ -14,7 +14,7 @@ from pathlib import Path
 
 import coyote_pi.players
 from coyote_pi.engine import BASIC, TRICKSTER, GameConfig, SeatView
-from coyote_pi.players import LEVELS, VirtualPlayer
+from coyote_pi.players.roster import LEVELS, VirtualPlayer
 from coyote_pi.players.seating import play
 from coyote_pi.players.turn import Move, TurnView
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from coyote_pi.engine import Bid, Challenge, Guess, SeatView, UseCoyoteCard
-from coyote_pi.players import LEVELS, player
 from coyote_pi.players.knowledge import my_reach
 from coyote_pi.players.levels import Bluffer
+from coyote_pi.players.roster import LEVELS, player
 from coyote_pi.players.strong import Strong
 from coyote_pi.players.turn import BIDDING, GUESSING, TurnView
 
@@ -88,6 +88,6 @@ def test_an_unknown_level_is_refused_with_the_levels_there_are() -> None:
     try:
         player("genius")
     except ValueError as error:
-        assert "cautious, bluffer, strong" in str(error)
+        assert "strong, cautious, bluffer, raise-by-one, half-odds" in str(error)
     else:
         raise AssertionError("an unknown level was accepted")
