@@ -27,16 +27,20 @@ def _bid_odds(view: TurnView, reach: Reach) -> float:
 
 
 class RaiseByOne:
-    """Baseline: opens at its median total, then always raises by one; never challenges."""
+    """Baseline: opens at its median total, then always raises by one. It challenges only
+    a bid that cannot hold at all (else two of them left alone would bid for ever)."""
 
     level = "raise-by-one"
 
     def decide(self, view: TurnView, seed: int | str) -> Move:
         reach = my_reach(view)
+        holds = _bid_odds(view, reach)
         if view.phase == GUESSING:
-            return guess_from(view, _bid_odds(view, reach))
+            return guess_from(view, holds)
         if view.min_bid is None:
             return events.Bid(view.me, reach.highest_with(0.5))
+        if view.may_challenge and holds == 0:
+            return events.Challenge(view.me)
         return events.Bid(view.me, view.min_bid)
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from coyote_pi.engine import Bid, Challenge, Guess, SeatView, UseCoyoteCard
+from coyote_pi.engine import Bid, Challenge, GameConfig, Guess, SeatView, UseCoyoteCard
 from coyote_pi.players.knowledge import my_reach
 from coyote_pi.players.levels import Bluffer
 from coyote_pi.players.roster import LEVELS, player
+from coyote_pi.players.seating import play
 from coyote_pi.players.strong import Strong
 from coyote_pi.players.turn import BIDDING, GUESSING, TurnView
 
@@ -25,8 +26,16 @@ def turn(bids: tuple[tuple[int, int], ...] = (), *, others: dict[int, str] | Non
                     guess_options=(2, 3) if phase == GUESSING else ())
 
 
-def test_raise_by_one_never_challenges_even_an_impossible_bid() -> None:
-    assert LEVELS["raise-by-one"].decide(turn(((3, 100),)), 1) == Bid(1, 101)
+def test_raise_by_one_raises_even_an_unlikely_bid_and_challenges_only_an_impossible_one() -> None:
+    reach = my_reach(turn())
+    unlikely = reach.highest_with(0.02)
+    assert LEVELS["raise-by-one"].decide(turn(((3, unlikely),)), 1) == Bid(1, unlikely + 1)
+    assert LEVELS["raise-by-one"].decide(turn(((3, 100),)), 1) == Challenge(1)
+
+
+def test_two_raise_by_one_players_left_alone_finish_their_game() -> None:
+    game = play(GameConfig(players=2), {1: LEVELS["raise-by-one"], 2: LEVELS["raise-by-one"]}, 5)
+    assert game.winner in (1, 2)
 
 
 def test_half_odds_challenges_below_even_odds_and_raises_by_one_otherwise() -> None:
