@@ -184,10 +184,12 @@ def on_press(controller: Controller, event: ButtonEvent) -> None:
 
 def on_stands(controller: Controller, settled: int | None, result: CameraResult) -> None:
     """A reading of setup's ``stands`` wait: a settled count is offered as the number of
-    players, and the stands it finds missing or too near an edge go to the wizard (none
-    when the reading failed, or its frame is no image: nothing to measure)."""
+    players, and the stands it finds missing, too near an edge, out of focus, too small
+    or too dark go to the wizard (none when the reading failed, or its frame is no image:
+    nothing to measure)."""
     setup = controller.setup
     if settled and setup.count_stands(settled):
         controller.stands = settled
     size = result.frame_size
-    setup.see_framing(() if result.reading is None or size is None else camera_wait.stand_framing(result.reading, size))
+    setup.see_framing(() if result.reading is None or size is None
+                      else camera_wait.stand_framing(result.reading, size, result.frame))
