@@ -16,9 +16,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from coyote_pi.cli import help_parser
 from coyote_pi.engine.game import BASIC, TRICKSTER
+
+if TYPE_CHECKING:
+    from coyote_pi.bench.players import Result
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -302,12 +306,69 @@ def _report_web(web: ModuleType, args: argparse.Namespace) -> None:
     line("table page weight (HTML, CSS, JS; no photo)", figures.weight_kb, "KB", web.TARGET_WEIGHT_KB)
 
 
+# -- bench players --------------------------------------------------------------------------
+
+
+def _configure_players(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=2000, help="games per lineup and variant (default 2000)")
+    parser.add_argument("--memory-games", type=int, default=200,
+                        help="games traced for the strong level's memory (default 200)")
+
+
+def _report_players(players: ModuleType, args: argparse.Namespace) -> None:
+    print(f"coyote-pi bench players ({args.games} games per lineup and variant, seats rotated; "
+          "win rate and 95 % interval)")
+    checks: list[tuple[str, bool]] = []
+    times = players.Times()
+    for variant in (BASIC, TRICKSTER):
+        for seats in (3, 5):
+            print(f"  {variant}, {seats} seats, round robin:")
+            for lineup in players.round_robin(seats):
+                _print_result(players.tournament(lineup, variant, args.games))
+            target = players.tournament(players.against_baselines(seats), variant, args.games, times)
+            print(f"  {variant}, {seats} seats, the strong level against the baselines:")
+            _print_result(target)
+            wanted = players.TARGET_SHARE_FACTOR * target.fair_share
+            checks.append((f"{variant}, {seats} seats: strong wins {target.of('strong').rate:.1%} against the "
+                           f"baselines (target >= {wanted:.0%})", target.of("strong").rate >= wanted))
+        print(f"  {variant}, head to head (2 seats):")
+        for other in ("cautious", "bluffer"):
+            duel = players.tournament(("strong", other), variant, args.games, times)
+            _print_result(duel)
+            low, _ = duel.of("strong").interval
+            checks.append((f"{variant}: strong beats {other} head to head, {duel.of('strong').rate:.1%} "
+                           f"(interval above 50 %: {low:.1%})", low > 0.5))
+    strong = [seconds * 1000 for seconds in times.by_level["strong"]]
+    median, worst = statistics.median(strong), max(strong)
+    print(f"  strong level's decisions ({len(strong)} timed, CPU time on one core): median {median:.2f} ms, "
+          f"worst {worst:.1f} ms")
+    checks.append((f"decision median {median:.2f} ms (target <= {players.TARGET_MEDIAN_MS:.0f} ms)",
+                   median <= players.TARGET_MEDIAN_MS))
+    checks.append((f"decision worst {worst:.1f} ms (target <= {players.TARGET_WORST_MS:.0f} ms)",
+                   worst <= players.TARGET_WORST_MS))
+    memory = max(players.strong_memory_mb(args.memory_games, variant) for variant in (BASIC, TRICKSTER))
+    checks.append((f"strong level's tables: peak {memory:.1f} MB traced over {args.memory_games} games "
+                   f"(target <= {players.TARGET_MEMORY_MB:.0f} MB)", memory <= players.TARGET_MEMORY_MB))
+    print("targets:")
+    for text, met in checks:
+        print(f"  {'met    ' if met else 'NOT MET'} {text}")
+
+
+def _print_result(result: Result) -> None:
+    cells = []
+    for standing in result.standings:
+        low, high = standing.interval
+        cells.append(f"{standing.level} {standing.rate:6.1%} [{low:.1%}, {high:.1%}]")
+    print("      " + " | ".join(cells))
+
+
 TARGETS: dict[str, tuple[Options, Report]] = {
     "engine": (_configure_engine, _report_engine),
     "vision": (_configure_vision, _report_vision),
     "table": (_configure_table, _report_table),
     "soak": (_configure_soak, _report_soak),
     "web": (_configure_web, _report_web),
+    "players": (_configure_players, _report_players),
 }
 #: Targets measured outside coyote_pi.bench: the soak drives the simulated table's clock.
 MODULES = {"soak": "coyote_pi.sim.soak"}

@@ -69,6 +69,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=("basic", "trickster"))
     parser.add_argument("--language", choices=LANGUAGES)
     parser.add_argument("--start-seat", metavar="SEAT", help='the seat that starts round 1, or "ask"')
+    parser.add_argument("--virtual", metavar="SEATS",
+                        help='seats the table plays itself, e.g. "3:strong" or "2:cautious,3:bluffer" '
+                             "(levels: cautious, bluffer, strong; docs/players.md)")
     parser.add_argument("--record-dir", metavar="DIR", help="where game records are kept")
     parser.add_argument("--seed", type=int, help="--sim: the seed of the simulated deck and players")
     parser.add_argument("--deal", metavar="PLAN",
@@ -112,7 +115,7 @@ def _settings(args: argparse.Namespace):
         if not start.isdigit():
             raise ConfigError(f'--start-seat must be a seat number or "ask", not {start!r}')
         start = int(start)
-    flags = GameSettings(args.players, args.variant, args.language, None if start == "ask" else start)
+    flags = GameSettings(args.players, args.variant, args.language, None if start == "ask" else start, args.virtual)
     check_game_settings(flags)
     config = config.with_game(**{k: v for k, v in dataclasses.asdict(flags).items() if v is not None})
     if start == "ask":

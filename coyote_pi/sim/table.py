@@ -251,6 +251,8 @@ class _Player(_Actor):
             return base if seat == 1 else None
         if prompt.config is None or seat > prompt.config.players:
             return None
+        if stage in (stages.TURN, stages.GUESS) and seat in prompt.virtual:
+            return None  # the table plays this seat itself
         truth = self.truths.of(prompt)
         if stage == stages.TURN:
             if self._undo_due(prompt, truth):
@@ -339,10 +341,11 @@ class _Player(_Actor):
                 and self.seat == r.start_seat)
 
     def _undo_pending(self, prompt: Prompt, truth: Game) -> bool:
-        """The last bid was the scripted slip and has not been taken back yet: everyone waits."""
+        """The last bid was the scripted slip and has not been taken back yet: everyone waits.
+        (A virtual start seat's bid is no slip: the table made it.)"""
         r = truth.round
         return (self.table.misclick and prompt.undos == 0 and r.number == 2 and len(r.bids) == 1
-                and r.bids[0][0] == r.start_seat)
+                and r.bids[0][0] == r.start_seat and r.start_seat not in prompt.virtual)
 
     def _undo_due(self, prompt: Prompt, truth: Game) -> bool:
         return self._undo_pending(prompt, truth) and self.seat == truth.round.start_seat

@@ -91,6 +91,7 @@ from coyote_pi.table.stages import (
     WAITS,
 )
 from coyote_pi.table.turn import Turn
+from coyote_pi.table.virtual_seats import VirtualSeats
 from coyote_pi.table.web_side import WebSide
 
 log = logging.getLogger(__name__)
@@ -169,6 +170,7 @@ class Controller:
         self.setup: SetupWizard | None = None
         self.entry = ManualEntry(self)
         self.turn = Turn(self)
+        self.virtual = VirtualSeats(self)
         self.presenter = Presenter(self)
         self.stage = ""
         self._situation: tuple = ()
@@ -340,14 +342,17 @@ class Controller:
         """Setup is answered: start the new game's record (if it cannot be, a hold waits)."""
         config = self.setup.game_config()
         try:
-            self.table = self.store.create(config, dict(self.meta, language=self.setup.language), self.private_meta)
+            meta = dict(self.meta, language=self.setup.language, **self.setup.virtual_meta())
+            self.table = self.store.create(config, meta, self.private_meta)
         except OSError as error:
             self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
             self.hold = RecordHold(record_hold.NOT_STARTED)
             return
         self.memory = store.TableMemory()
+        self.virtual.levels = self.setup.virtual_seats()
         self.setup = None
-        self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts "
+        virtual = "".join(f", seat {seat} virtual ({level})" for seat, level in self.virtual.levels.items())
+        self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts{virtual} "
                  f"(record {self.table.path.name})")
 
     def new_game(self) -> None:
@@ -427,6 +432,7 @@ class Controller:
             self.entry.begin()
         elif stage == GAME_OVER:
             self.log("game over")
+        self.virtual.enter(self._situation)
         self._notifier.status(self.presenter.status_text())
 
     # ------------------------------------------------------------------ buttons
@@ -494,6 +500,8 @@ class Controller:
             elif timer is Timer.VERDICT_DONE:
                 self.log("verdict: moving on by itself")
                 verdict_buttons.acknowledge(self)
+            elif timer is Timer.VIRTUAL:
+                self.virtual.move()
             elif timer is Timer.CAMERA:
                 self.camera.ask()
             elif timer is Timer.WATCHDOG:  # a hung loop stops pinging, and systemd restarts it

@@ -5,7 +5,10 @@ number of players, the variant, the language and who starts. The table asks for 
 open one on the OLED, in that order, and any seat's buttons answer:
 
 - players, variant, language: minus/plus change the value shown, ok moves on;
-- who starts: the youngest player presses ok at their own seat.
+- who starts: the youngest player presses ok at their own seat. Before that, plus or
+  minus at a seat makes it virtual, walking it through the levels (strong, cautious,
+  bluffer) and back to a person: the table plays that seat itself
+  (:mod:`~coyote_pi.table.virtual_seats`).
 
 While the players are asked, the camera may count the stands on the table; the count
 becomes the offered number until a seat changes it by hand. Each reading also says
@@ -40,10 +43,12 @@ from typing import TYPE_CHECKING
 from coyote_pi.devices.events import PRESS, ButtonEvent
 from coyote_pi.engine import GameConfig
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+from coyote_pi.players import parse_seats
 from coyote_pi.table import camera_wait
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.config import GameSettings
 from coyote_pi.table.i18n import LANGUAGES, Translator
+from coyote_pi.table.virtual_seats import META_KEY, next_level
 
 if TYPE_CHECKING:
     from coyote_pi.table.camera_reads import CameraResult
@@ -70,6 +75,8 @@ class SetupWizard:
             "language": settings.language or language,
             "start": settings.start_seat,
         }
+        #: Seat -> level of the seats the table plays itself.
+        self.virtual: dict[int, str] = parse_seats(settings.virtual or "")
         configured = {"players": settings.players, "variant": settings.variant, "language": settings.language,
                       "start": settings.start_seat}
         #: The questions still open, the one asked now first.
@@ -99,10 +106,13 @@ class SetupWizard:
         to start (the table says so); True otherwise."""
         step = self.step
         if step == "start":
-            if event.button != "ok" or event.kind != PRESS:
+            if event.kind != PRESS:
                 return True
             if event.seat > self.values["players"]:
                 return False
+            if event.button != "ok":
+                self._make_virtual(event.seat, 1 if event.button == "plus" else -1)
+                return True
             self.values["start"] = event.seat
             self.steps.pop(0)
         elif event.button == "ok" and event.kind == PRESS:
@@ -133,6 +143,24 @@ class SetupWizard:
         first reading without it."""
         self.framing = tuple(problem for problem in problems if problem in self._last_framing)
         self._last_framing = problems
+
+    def _make_virtual(self, seat: int, step: int) -> None:
+        level = next_level(self.virtual.get(seat), step)
+        if level is None:
+            self.virtual.pop(seat, None)
+        else:
+            self.virtual[seat] = level
+
+    def virtual_seats(self) -> dict[int, str]:
+        """The virtual seats among the players chosen."""
+        players = self.values["players"]
+        assert isinstance(players, int)
+        return {seat: level for seat, level in sorted(self.virtual.items()) if seat <= players}
+
+    def virtual_meta(self) -> dict[str, dict[str, str]]:
+        """What the setup line's ``meta`` says of the virtual seats (nothing when none)."""
+        seats = self.virtual_seats()
+        return {META_KEY: {str(seat): level for seat, level in seats.items()}} if seats else {}
 
     def game_config(self) -> GameConfig:
         """The game the answers describe (once :attr:`done`)."""
