@@ -35,6 +35,10 @@ How presses become events
   button is held is no release and no second press. After a change counts, the next
   one counts no sooner than ``ButtonTiming.debounce`` (30 ms) later: a worn switch whose
   chatter pauses longer than the confirmation time still gives one press.
+- **Each edge is timed by when it happened**, from the ticks gpiozero stamps it with (on
+  a Pi, lgpio's from the kernel's event), not by when its callback runs: a loaded
+  machine may run a quick tap's press and release callbacks together, and timed by
+  arrival the tap would look like a spike and be lost (:func:`_callback_lag`).
 - Holding minus or plus repeats: a ``"repeat"`` event after ``hold_delay`` (0.6 s), then
   every ``repeat_interval`` (0.15 s), timed by one :class:`~coyote_pi.devices.scheduler.Scheduler`
   thread that sleeps between deadlines (no busy waiting).
@@ -77,6 +81,11 @@ class ButtonTiming:
     #: switches settle within 5 ms (Omron B3F: bounce 5 ms at most), so 10 ms rejects
     #: every spike and chatter gap and adds only 10 ms to a press.
     confirm: float = 0.01
+
+
+#: The latest a pin's callback is believed to come after its edge, in seconds (see
+#: :func:`_callback_lag`): longer than any stall of a working table.
+LONGEST_CALLBACK_LAG = 5.0
 
 
 class Debouncer:
@@ -273,7 +282,7 @@ class SeatButtons:
                 return
             button = self._buttons[name]
             now = self._clock()
-            if button.contact.edge(pressed, now):
+            if button.contact.edge(pressed, now - _callback_lag(button.device, pressed)):
                 self._changed(button, button.contact.changed_at)
             self._read_when_due(button, now)
 
@@ -336,6 +345,20 @@ class SeatButtons:
 
     def _emit(self, button: str, kind: str, now: float) -> None:
         self._events.put(ButtonEvent(seat=self.number, button=button, kind=kind, time=now))
+
+
+def _callback_lag(device, pressed: bool) -> float:
+    """Seconds between ``device``'s edge to ``pressed`` and this callback of it, by the
+    ticks gpiozero stamped the edge with (lgpio's come from the kernel's event).
+
+    A loaded machine runs the callbacks late, and a quick tap's press and release may
+    then arrive together: timed by their arrival they would look like a spike, and the
+    press would be lost. Timed by their ticks they are the press they were. A lag that
+    cannot be true (negative, or longer than :data:`LONGEST_CALLBACK_LAG`: the ticks
+    on another clock) counts as none, the time of arrival.
+    """
+    lag = device.active_time if pressed else device.inactive_time
+    return lag if lag is not None and 0.0 <= lag <= LONGEST_CALLBACK_LAG else 0.0
 
 
 def _is_lgpio_error(err: Exception) -> bool:

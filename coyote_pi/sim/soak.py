@@ -88,8 +88,6 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from gpiozero.pins.mock import MockFactory
-
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.config import DevicesConfig
@@ -98,7 +96,7 @@ from coyote_pi.devices.factory import Devices, make_devices
 from coyote_pi.devices.pinmap import load_pinmap
 from coyote_pi.memory import tune_malloc
 from coyote_pi.record import read_record
-from coyote_pi.sim.clock import SimClock, SimScheduler
+from coyote_pi.sim.clock import SimClock, SimScheduler, sim_pin_factory
 from coyote_pi.sim.presser import ScheduledFingers
 from coyote_pi.sim.soak_parts import Disk, Glitches, GlitchWatchedQueue, Panel, SoakCamera, SoakReader
 from coyote_pi.sim.soak_report import FAULTS, FaultTally, SoakOptions, SoakReport, Usage
@@ -265,7 +263,7 @@ class _Soak:
         self.people = _People(self, options.seed)
         self._listeners = [self.people, *listeners]
         self._notifier = _Notifier(self.report)
-        self.pin_factory = MockFactory()
+        self.pin_factory = sim_pin_factory(self.clock)
         self.pinmap = load_pinmap(self.devices_config.buttons.pinmap or None)
         self.fingers = ScheduledFingers(self.pin_factory, self.pinmap, self.timers,
                                         self.devices_config.buttons.timing, self.pace, seed=options.seed,
