@@ -1,11 +1,14 @@
 """The command line: the `resolve` scripting contract and a fast, light `--help`."""
 
 import json
+import re
 import select
 import subprocess
 import sys
 
 import pytest
+
+from coyote_pi.cli import main
 
 
 def coyote(*args, stdin=None):
@@ -116,3 +119,13 @@ def test_resolve_answers_each_line_as_it_comes():
         assert process.wait(timeout=30) == 0
     finally:
         process.kill()
+
+
+@pytest.mark.parametrize("target", ["engine", "vision", "table", "soak", "web"])
+def test_help_built_from_a_docstring_reads_as_plain_text(target, capsys):
+    """``bench TARGET --help`` shows its module's docstring without Sphinx markup."""
+    with pytest.raises(SystemExit):
+        main(["bench", target, "--help"])
+    shown = capsys.readouterr().out
+    assert len(shown) > 300
+    assert not re.search(r"``|:(class|meth|func|mod|attr|data):`|^-{3,}$", shown, re.M), shown

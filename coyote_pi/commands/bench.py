@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+from coyote_pi.cli import help_parser
 from coyote_pi.engine.game import BASIC, TRICKSTER
 
 
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     # Only the chosen target's module is imported: bench table measures the memory of a
     # table before this process loads OpenCV, which bench vision's module loads at once.
     measures = importlib.import_module(MODULES.get(args.target, f"coyote_pi.bench.{args.target}"))
-    parser = argparse.ArgumentParser(prog=f"coyote-pi bench {args.target}", description=measures.__doc__)
+    parser = help_parser(f"coyote-pi bench {args.target}", measures.__doc__)
     configure_target(parser)
     report(measures, parser.parse_args(args.options))
     return 0
@@ -73,7 +74,6 @@ def _report_engine(engine: ModuleType, args: argparse.Namespace) -> None:
 
 
 def _configure_vision(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--frames", type=int, default=10, help="frames per resolution (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="first scene seed (default 1)")
     parser.add_argument("--dictionaries", action="store_true", help="also compare marker dictionaries")

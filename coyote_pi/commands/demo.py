@@ -43,6 +43,7 @@ import cv2
 from coyote_pi.commands.run import _size
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.outputs import GifRecorder
+from coyote_pi.locale import LANGUAGES
 from coyote_pi.record import check_photos, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import DEMO_PACE
@@ -62,7 +63,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="demo-output", metavar="DIR", help="output folder (default: demo-output)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N", help="2-6 (default 4)")
     parser.add_argument("--variant", choices=("basic", "trickster"), default="trickster")
-    parser.add_argument("--language", choices=("en", "de", "ru"), default="en", help="language of the OLED")
+    parser.add_argument("--language", choices=LANGUAGES, default="en", help="language of the OLED")
     parser.add_argument("--seed", type=int, default=DEMO_SEED, help=f"deal and decisions (default {DEMO_SEED})")
     parser.add_argument("--camera-size", default="2304x1296", metavar="WxH", help="synthetic frame size")
     parser.add_argument("--web", nargs="?", const=DEFAULT_LISTEN, metavar="HOST:PORT",

@@ -46,6 +46,7 @@ from pathlib import Path
 
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.errors import DeviceConfigError, DeviceError, PinMapError
+from coyote_pi.locale import LANGUAGES
 from coyote_pi.memory import tune_malloc
 from coyote_pi.pi import doctor, journal, notify
 from coyote_pi.table import stages
@@ -66,7 +67,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--new", action="store_true", help="start a new game instead of resuming the newest unfinished one")
     parser.add_argument("--players", type=int, metavar="N", help="number of players, 2-6 (--sim: the table's stands)")
     parser.add_argument("--variant", choices=("basic", "trickster"))
-    parser.add_argument("--language", choices=("en", "de", "ru"))
+    parser.add_argument("--language", choices=LANGUAGES)
     parser.add_argument("--start-seat", metavar="SEAT", help='the seat that starts round 1, or "ask"')
     parser.add_argument("--record-dir", metavar="DIR", help="where game records are kept")
     parser.add_argument("--seed", type=int, help="--sim: the seed of the simulated deck and players")

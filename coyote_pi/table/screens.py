@@ -66,7 +66,7 @@ def setup_screen(tr: Translator, step: str, value: object, stands: int | None = 
     the ones missing or too near the frame's edge (``framing``) come first."""
     lines = [tr("setup.hint")]
     if step == "players":
-        lines[:0] = ([tr("setup.stands", count=stands)] if stands else []) + [p.text(tr) for p in framing]
+        lines[:0] = ([tr.plural("setup.stands", stands, count=stands)] if stands else []) + [p.text(tr) for p in framing]
     return Screen(title=f"{tr('setup.title')}: {tr('setup.' + step)}", big=setup_value_text(tr, step, value), lines=lines)
 
 
@@ -103,7 +103,7 @@ def extra_screen(tr: Translator, seat: int, problems: Sequence[Problem], *, manu
 
 def reveal_screen(tr: Translator, challenger: int, bid: int, *, extra: bool, problems: Sequence[Problem],
                   offer_manual: bool) -> Screen:
-    lines = [tr("reveal.centre_extra" if extra else "reveal.centre"), *_problem_lines(tr, problems, offer_manual)]
+    lines = [(tr("reveal.centre_extra") if extra else tr("reveal.centre")), *_problem_lines(tr, problems, offer_manual)]
     return Screen(title=tr("reveal.title", challenger=challenger, bid=bid), big=tr("reveal.big"), lines=lines)
 
 
@@ -113,7 +113,7 @@ def draw_screen(tr: Translator, problems: Sequence[Problem], *, offer_manual: bo
 
 def offer_screen(tr: Translator, seat: int, *, correction: bool = False) -> Screen:
     """``seat`` asked with minus+plus: enter the cards by hand (or, at the verdict, correct one)?"""
-    title = tr("correct.offer_title" if correction else "manual.title")
+    title = tr("correct.offer_title") if correction else tr("manual.title")
     return Screen(title=title, big=tr("manual.big", seat=seat), lines=[tr("manual.hint")], alert=True)
 
 
@@ -176,7 +176,7 @@ def turn_screen(tr: Translator, game: Game, seat: int, choice: Choice) -> Screen
         title = tr("turn.title", seat=seat, bid=r.bid)
         if choice.kind == BID:
             must_raise = r.peeked_this_turn or r.coyote_card_this_turn
-            hint = tr("hint.must_raise" if must_raise else "hint.bid", amount=choice.amount)
+            hint = tr("hint.must_raise", amount=choice.amount) if must_raise else tr("hint.bid", amount=choice.amount)
         elif choice.kind == CHALLENGE:
             hint = tr("hint.coyote", bid=r.bid)
         else:

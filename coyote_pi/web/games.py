@@ -60,6 +60,7 @@ class Step:
     line: int
     time: str
     type: str
+    event: events.Event  #: the line's event, sealed values opened (the page words it: web/views.py)
     seat: int | None = None
     amount: int | None = None
     odds: Fraction | None = None
@@ -69,7 +70,6 @@ class Step:
     winner: int | None = None  #: a Trickster guess: the seat guessed
     confirmed_by: tuple[int, ...] = ()  #: a correction: the two seats that confirmed it
     photo: str | None = None
-    text: str = ""  #: the line in English, for the transcript (engine/transcript.py's wording)
 
 
 @dataclass
@@ -120,8 +120,8 @@ def tell_rounds(record: Record) -> list[RoundStory]:
             continue
         data = opened[line["seq"]] if is_sealed(line["event"]) else line["event"]
         event = events.from_dict(data)
-        step = Step(line=number, time=line["time"], type=data["type"], seat=getattr(event, "seat", None),
-                    photo=(line.get("photo") or {}).get("file"), text=describe_event(event))
+        step = Step(line=number, time=line["time"], type=data["type"], event=event, seat=getattr(event, "seat", None),
+                    photo=(line.get("photo") or {}).get("file"))
         if isinstance(event, events.Bid):
             step.amount = event.amount
             step.odds = bid_odds(seat_view(game, event.seat), event.amount)
@@ -236,13 +236,16 @@ class Games:
                f"{summary.lines} lines, fingerprint {summary.fingerprint}",
                f"last hash {summary.last_hash}",
                f"check it: {self.check_command(summary)}", ""]
-        for story in self.stories(name):
+        for story in self.stories(name) or ():
             out.append(f"Round {story.number}")
             for step in story.steps:
                 odds = f"   (holds with {percent(step.odds)} from seat {step.seat}'s view)" if step.odds is not None else ""
                 undone = "   (taken back)" if step.undone else ""
                 photo = f"   [photo {step.photo}]" if step.photo else ""
-                out.append(f"  line {step.line:4}  {step.time[11:19]}  {step.text}{odds}{undone}{photo}")
+                # The transcript speaks the engine's English (engine/transcript.py), cards and all:
+                # its rounds are closed.
+                text = describe_event(step.event)
+                out.append(f"  line {step.line:4}  {step.time[11:19]}  {text}{odds}{undone}{photo}")
             for result in story.results:
                 out.append(f"  verdict of round {result.round}:")
                 out += [f"    {line}" for line in result.explanation()]
@@ -284,15 +287,16 @@ def percent(odds: Fraction) -> str:
 
 
 
-def photos_by_round(record: Record) -> dict[int, list[str]]:
-    """The photos each closed round's lines name (round number -> file names)."""
+def photos_by_round(record: Record) -> dict[int, list[tuple[str, str]]]:
+    """The photos each closed round's lines name (round number -> (file name, the line's
+    event type: ``reveal`` or ``draw``))."""
     end = record.open_round.first_line - 1 if record.open_round else len(record.lines)
-    photos: dict[int, list[str]] = {}
+    photos: dict[int, list[tuple[str, str]]] = {}
     round_number = 0
     for line in record.lines[:end]:
         event = line.get("event") or {}
         if event.get("type") == "deal":
             round_number += 1
         if line.get("photo"):
-            photos.setdefault(round_number, []).append(line["photo"]["file"])
+            photos.setdefault(round_number, []).append((line["photo"]["file"], str(event.get("type"))))
     return photos
