@@ -139,14 +139,14 @@ class Debouncer:
         That happens when the read at :attr:`due` came late (a busy machine): the level
         held from ``since`` until this edge, past ``due``, so the change counts as of ``due``.
         """
-        changed = self.since is not None and now >= self.due
-        if changed:
-            self._count(self.due)
+        overdue = self._overdue(now)
+        if overdue is not None:
+            self._count(overdue)
         if pressed == self.pressed:
             self.since = None  # back before it counted: a spike or chatter
         elif self.since is None:
             self.since = now
-        return changed
+        return overdue is not None
 
     def settle(self, pressed: bool, now: float) -> bool:
         """Take the level read at (or after) :attr:`due`; True when the pending change counts.
@@ -160,10 +160,15 @@ class Debouncer:
         if self.since is None:
             self.since = now
             return False
-        if now < self.due:
+        if self._overdue(now) is None:
             return False
         self._count(now)
         return True
+
+    def _overdue(self, now: float) -> float | None:
+        """:attr:`due`, when ``now`` is past it (the pending level held long enough); else None."""
+        due = self.due
+        return due if due is not None and now >= due else None
 
     def _count(self, at: float) -> None:
         self.pressed = not self.pressed
