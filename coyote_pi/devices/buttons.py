@@ -62,7 +62,7 @@ from coyote_pi.devices.errors import DeviceError
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, ButtonEvent
 from coyote_pi.devices.gpio_lines import holder_for
 from coyote_pi.devices.pinmap import PinMap, SeatPins
-from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
+from coyote_pi.devices.scheduler import ScheduledCall, Timers, given_or_own
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +212,7 @@ class SeatButtons:
         pin_factory=None,
         timing: ButtonTiming = ButtonTiming(),
         clock: Callable[[], float] = time.monotonic,
-        scheduler: Scheduler | None = None,
+        scheduler: Timers | None = None,
     ):
         from gpiozero import DigitalInputDevice, GPIOZeroError
         from gpiozero.exc import PinFactoryFallback
@@ -221,8 +221,7 @@ class SeatButtons:
         self._events = events
         self._timing = timing
         self._clock = clock
-        self._owns_scheduler = scheduler is None
-        self._scheduler = scheduler or Scheduler(f"seat {seat.number} buttons")
+        self._scheduler, self._own_scheduler = given_or_own(scheduler, f"seat {seat.number} buttons")
         self._lock = threading.Lock()
         self._chord_held = False
         self._closed = False
@@ -270,8 +269,8 @@ class SeatButtons:
                 button.cancel_timers()
         for button in self._buttons.values():
             button.device.close()
-        if self._owns_scheduler:
-            self._scheduler.close()
+        if self._own_scheduler is not None:
+            self._own_scheduler.close()
 
     def __enter__(self) -> SeatButtons:
         return self
@@ -388,11 +387,10 @@ class TableButtons:
         pin_factory=None,
         timing: ButtonTiming = ButtonTiming(),
         clock: Callable[[], float] = time.monotonic,
-        scheduler: Scheduler | None = None,
+        scheduler: Timers | None = None,
     ):
         self.pin_factory = pin_factory
-        self._owns_scheduler = scheduler is None
-        self._scheduler = scheduler or Scheduler("seat buttons")
+        self._scheduler, self._own_scheduler = given_or_own(scheduler, "seat buttons")
         self.seats: dict[int, SeatButtons] = {}
         try:
             for seat in pinmap.seats:
@@ -407,8 +405,8 @@ class TableButtons:
         """Release every pin and stop the timer thread (if it is their own)."""
         for seat in self.seats.values():
             seat.close()
-        if self._owns_scheduler:
-            self._scheduler.close()
+        if self._own_scheduler is not None:
+            self._own_scheduler.close()
 
     def __enter__(self) -> TableButtons:
         return self

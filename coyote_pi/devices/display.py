@@ -53,7 +53,7 @@ from PIL import Image
 
 from coyote_pi.devices.errors import DeviceConfigError, DeviceError
 from coyote_pi.devices.render import ScreenRenderer
-from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
+from coyote_pi.devices.scheduler import ScheduledCall, Timers, given_or_own
 from coyote_pi.devices.screen import Screen
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ class TableDisplay:
         outputs: Iterable = (),
         retry_delays: Collection[float] = RETRY_DELAYS,
         clock: Callable[[], float] = time.monotonic,
-        scheduler: Scheduler | None = None,
+        scheduler: Timers | None = None,
     ):
         if callable(device):
             if size is None:
@@ -105,8 +105,7 @@ class TableDisplay:
         self.outputs = list(outputs)
         self._retry_delays = tuple(retry_delays)
         self._clock = clock
-        self._owns_scheduler = scheduler is None
-        self._scheduler = scheduler or Scheduler("display retry")
+        self._scheduler, self._own_scheduler = given_or_own(scheduler, "display retry")
         self._lock = threading.Lock()
         self._on_device = threading.Condition(self._lock)
         self._latest: Image.Image | None = None
@@ -163,8 +162,8 @@ class TableDisplay:
             self._closed = True
             if self._retry is not None:
                 self._retry.cancel()
-        if self._owns_scheduler:
-            self._scheduler.close()
+        if self._own_scheduler is not None:
+            self._own_scheduler.close()
         for output in self.outputs:
             close = getattr(output, "close", None)
             if close is not None:
