@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from coyote_pi import cards
 from coyote_pi.engine import Correct, Deal, DrawReplacement, Event, Game, GameConfig, Reveal, seat_view
-from coyote_pi.engine.game import TRICKSTER
+from coyote_pi.engine.game import TRICKSTER, RoundState
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
 from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.scene import TableScene
@@ -220,7 +220,7 @@ class _Hands(_Actor):
             table.cards_down(prompt)
             return
         table.deal(truth, truth.round_number, slowly=False)  # a no-op unless the table restarted
-        r = truth.round
+        r = _open_round(truth)
         if r.extra_used:
             table.lay("extra", SlotState.FACE_DOWN, r.extra)
         if stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT):
@@ -334,18 +334,18 @@ class _Player(_Actor):
 
     def _misclicks(self, prompt: Prompt, truth: Game) -> bool:
         """The start seat's first bid of round 2 slips, once per game, when enabled."""
-        r = truth.round
+        r = _open_round(truth)
         return (self.table.misclick and prompt.undos == 0 and r.number == 2 and not r.bids
                 and self.seat == r.start_seat)
 
     def _undo_pending(self, prompt: Prompt, truth: Game) -> bool:
         """The last bid was the scripted slip and has not been taken back yet: everyone waits."""
-        r = truth.round
+        r = _open_round(truth)
         return (self.table.misclick and prompt.undos == 0 and r.number == 2 and len(r.bids) == 1
                 and r.bids[0][0] == r.start_seat)
 
     def _undo_due(self, prompt: Prompt, truth: Game) -> bool:
-        return self._undo_pending(prompt, truth) and self.seat == truth.round.start_seat
+        return self._undo_pending(prompt, truth) and self.seat == _open_round(truth).start_seat
 
     def _setup_target(self, prompt: Prompt) -> str | None:
         """During setup, seat 1 sets each answer, and the chosen start seat presses ok."""
@@ -360,6 +360,13 @@ class _Player(_Actor):
         if step == "players":
             return "plus" if wanted > shown else "minus"
         return "plus"
+
+
+def _open_round(truth: Game) -> RoundState:
+    """The round in play in ``truth`` (the players and hands act only while one is)."""
+    if truth.round is None:
+        raise ValueError(f"no round is in play (round {truth.round_number}, {truth.phase})")
+    return truth.round
 
 
 def _choice_order(choice: Choice, specials: tuple[str, ...]) -> float:
@@ -464,7 +471,7 @@ class SimTable(Listener):
         """Clear the table and deal round ``round_number`` (nothing if it lies there already)."""
         if self.dealt_round == round_number:
             return
-        seats = truth.active_seats if truth.round_number < round_number else tuple(truth.round.seat_cards)
+        seats = truth.active_seats if truth.round_number < round_number else tuple(_open_round(truth).seat_cards)
         order = self.deck(round_number, len(seats))
         holder = truth.coyote_holder if truth.variant == TRICKSTER else None
         coyote = None if truth.variant != TRICKSTER else (holder or "centre")
