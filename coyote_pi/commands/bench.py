@@ -80,9 +80,14 @@ def _configure_vision(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--schemes", action="store_true", help="also compare resolutions and the QR scheme")
     parser.add_argument("--per-condition", type=int, default=4, metavar="N",
                         help="full-resolution frames per condition (default 4; 0 skips the table)")
+    parser.add_argument("--photos", type=Path, default=None, metavar="DIR",
+                        help="instead, read the photos of DIR/truth.json (real photographs: see bench/photos.py)")
 
 
 def _report_vision(vision: ModuleType, args: argparse.Namespace) -> None:
+    if args.photos is not None:
+        _report_photos(args.photos)
+        return
     if args.per_condition > 0:
         _report_conditions(vision, args.per_condition, args.seed)
     if args.schemes:
@@ -95,6 +100,49 @@ def _report_vision(vision: ModuleType, args: argparse.Namespace) -> None:
                   f"{_recall(r):>13} {r.wrong:6d}")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\nprocess peak resident memory (all of the above): {rss:.0f} MB")
+
+
+def _report_photos(folder: Path) -> None:
+    """The real-photo table: each group of photos (the truth file's folders) by each path."""
+    from coyote_pi.bench import photos  # loaded only for this table
+
+    try:
+        truth = photos.load_truth(folder)
+    except photos.TruthError as error:
+        raise SystemExit(f"coyote-pi bench vision: {error}") from None
+    print(f"coyote-pi bench vision --photos: {len(truth)} photos, OpenCV on 1 thread, each path's own confirmation")
+    header = (f"{'photos':<12} {'path':<15} {'found':>11} {'wrong':>5} {'not decoded':>11} {'rejected':>8} "
+              f"{'too small':>9} {'other':>5} {'median':>7} {'worst':>7}")
+    print(header)
+    print("-" * len(header))
+    measured = {}
+    for group, tallies in photos.measure_groups(truth).items():
+        measured[group] = tallies
+        for name, tally in tallies.items():
+            found = f"{tally.found}/{tally.markers}"
+            print(f"{group:<12} {name:<15} {found:>11} {tally.wrong:5d} {tally.not_decoded:11d} {tally.rejected:8d} "
+                  f"{tally.too_small:9d} {tally.other:5d} {tally.median_ms:7.1f} {tally.worst_ms:7.1f}")
+    print("(other: detections on no marker of the truth file, which need not list every marker)")
+    print("targets (times depend on the machine and its load; the ratio less so):")
+    _print_checks(photos.photo_checks(measured))
+    real = photos.curve(photos.photo_measures([t for t in truth if t.name.startswith("photos/")] or truth))
+    rendered = photos.curve(photos.rendered_curve_measures())
+    print("\nthe calibration: cells as a camera greys them, by pixels per module (truth corners; cell contrast:")
+    print("darkest white cell less lightest black one, as a share of the contrast; residual: noise and artefacts)")
+    header = (f"{'px/module':<10} {'':>1}{'real photos':^42} {'':>1}{'calibrated renderer':^42}")
+    print(header)
+    columns = f"{'markers':>7} {'blur px':>7} {'contrast':>8} {'cells p10/p50':>13} {'resid':>5}"
+    print(f"{'':<10}  {columns}   {columns}")
+    rendered_by_bin = {row[0]: row for row in rendered}
+    for row in real:
+        other = rendered_by_bin.get(row[0])
+        print(f"{row[0]:<10}  {_curve_cells(row)}   {_curve_cells(other) if other else ''}")
+    _print_checks(photos.calibration_checks(real, rendered))
+
+
+def _curve_cells(row: tuple) -> str:
+    _, markers, blur, contrast, low, middle, residual = row
+    return f"{markers:7d} {blur:7.2f} {contrast:8.0f} {f'{low:.2f}/{middle:.2f}':>13} {residual:5.1f}"
 
 
 def _report_conditions(vision: ModuleType, frames_n: int, seed: int) -> None:

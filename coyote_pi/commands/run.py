@@ -155,6 +155,7 @@ def _has_console(args) -> bool:
 
 def _with_deal(text: str, config):
     """Check the ``--deal`` plan; a round with the Coyote card makes the game Trickster."""
+    from coyote_pi.engine.game import Variant
     from coyote_pi.sim.deals import DealError, parse_deal
 
     try:
@@ -162,10 +163,10 @@ def _with_deal(text: str, config):
     except DealError as error:
         raise ConfigError(f"--deal {text!r}: {error}") from None
     if plan.needs_trickster:
-        if config.game.variant == "basic":
+        if config.game.variant == Variant.BASIC:
             raise ConfigError(f"--deal {text!r}: the Coyote card is only in the Trickster variant "
                               "(leave out --variant basic)")
-        config = config.with_game(variant="trickster")
+        config = config.with_game(variant=Variant.TRICKSTER)
     return config
 
 

@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterable
 
 from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, Event, IllegalAction, Undo
-from coyote_pi.record import RecordedGame
+from coyote_pi.record import Photo, RecordedGame
 from coyote_pi.table import (
     camera_wait,
     card_waits,
@@ -291,7 +291,7 @@ class Controller:
         self.memory.learn(note)
         return True
 
-    def apply(self, event: Event, photo: dict | None = None) -> bool:
+    def apply(self, event: Event, photo: Photo | None = None) -> bool:
         """Apply a game event through the record (with the ``photo`` that settled a reveal or
         a draw); refusals are shown and change nothing. A round that closes publishes its photos."""
         results_before = len(self.game.results)

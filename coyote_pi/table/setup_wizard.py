@@ -24,7 +24,7 @@ shown under the question until they are fine; setup goes on all the same).
     >>> wizard.press(ButtonEvent(6, "ok", PRESS, 0.0))   # seat 6 does not play in a 5-player game
     False
     >>> wizard.press(ButtonEvent(3, "ok", PRESS, 0.0)), wizard.done, wizard.game_config()
-    (True, True, GameConfig(players=5, variant='basic', start_seat=3))
+    (True, True, GameConfig(players=5, variant=<Variant.BASIC: 'basic'>, start_seat=3))
 
 Nothing is recorded until the last answer: the controller then starts the game's
 record with :meth:`SetupWizard.game_config` (and the language in its setup line).
@@ -156,10 +156,12 @@ def on_press(controller: Controller, event: ButtonEvent) -> None:
 
 def on_stands(controller: Controller, settled: int | None, result: CameraResult) -> None:
     """A reading of setup's ``stands`` wait: a settled count is offered as the number of
-    players, and the stands it finds missing or too near an edge go to the wizard (none
-    when the reading failed, or its frame is no image: nothing to measure)."""
+    players, and the stands it finds missing, too near an edge, out of focus, too small
+    or too dark go to the wizard (none when the reading failed, or its frame is no image:
+    nothing to measure)."""
     setup = controller.setup
     if settled and setup.count_stands(settled):
         controller.stands = settled
     size = result.frame_size
-    setup.see_framing(() if result.reading is None or size is None else camera_wait.stand_framing(result.reading, size))
+    setup.see_framing(() if result.reading is None or size is None
+                      else camera_wait.stand_framing(result.reading, size, result.frame))
