@@ -38,8 +38,10 @@ import signal
 import sys
 import textwrap
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from types import FrameType
+from typing import Any, TextIO
 
 from PIL import Image
 
@@ -108,7 +110,8 @@ class SimConsole(Listener):
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_write, False)  # a wake never blocks, even from a signal handler
         self._thread: threading.Thread | None = None
-        self._previous_winch = None
+        #: The SIGWINCH handler before :meth:`start` (``signal.signal``'s answer), given back on close.
+        self._previous_winch: Callable[[int, FrameType | None], Any] | int | None = None
         self._closed = False
 
     # --- wiring -------------------------------------------------------------------
@@ -262,7 +265,7 @@ class SimConsole(Listener):
     def _eyes_pieces(self) -> list[str]:
         if self._eyes == NOBODY:
             return [self._tr()("console.nobody")]
-        if self._table is None:
+        if self._table is None or self._truths is None:  # (attached together)
             return []
         seat, prompt = self._eyes_seat(), self._prompt
         game = self._truths.of(prompt) if prompt is not None and prompt.config is not None else None

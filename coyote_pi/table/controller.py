@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterable
 
 from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, Event, IllegalAction, Undo
-from coyote_pi.record import RecordedGame
+from coyote_pi.record import Photo, RecordedGame
 from coyote_pi.table import (
     camera_wait,
     card_waits,
@@ -91,6 +91,7 @@ from coyote_pi.table.stages import (
     WAITS,
 )
 from coyote_pi.table.turn import Turn
+from coyote_pi.table.virtual_seats import VirtualSeats
 from coyote_pi.table.web_side import WebSide
 
 log = logging.getLogger(__name__)
@@ -169,6 +170,7 @@ class Controller:
         self.setup: SetupWizard | None = None
         self.entry = ManualEntry(self)
         self.turn = Turn(self)
+        self.virtual = VirtualSeats(self)
         self.presenter = Presenter(self)
         self.stage = ""
         self._situation: tuple = ()
@@ -291,7 +293,7 @@ class Controller:
         self.memory.learn(note)
         return True
 
-    def apply(self, event: Event, photo: dict | None = None) -> bool:
+    def apply(self, event: Event, photo: Photo | None = None) -> bool:
         """Apply a game event through the record (with the ``photo`` that settled a reveal or
         a draw); refusals are shown and change nothing. A round that closes publishes its photos."""
         results_before = len(self.game.results)
@@ -340,14 +342,17 @@ class Controller:
         """Setup is answered: start the new game's record (if it cannot be, a hold waits)."""
         config = self.setup.game_config()
         try:
-            self.table = self.store.create(config, dict(self.meta, language=self.setup.language), self.private_meta)
+            meta = dict(self.meta, language=self.setup.language, **self.setup.virtual_meta())
+            self.table = self.store.create(config, meta, self.private_meta)
         except OSError as error:
             self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
             self.hold = RecordHold(record_hold.NOT_STARTED)
             return
         self.memory = store.TableMemory()
+        self.virtual.levels = self.setup.virtual_seats()
         self.setup = None
-        self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts "
+        virtual = "".join(f", seat {seat} virtual ({level})" for seat, level in self.virtual.levels.items())
+        self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts{virtual} "
                  f"(record {self.table.path.name})")
 
     def new_game(self) -> None:
@@ -427,6 +432,7 @@ class Controller:
             self.entry.begin()
         elif stage == GAME_OVER:
             self.log("game over")
+        self.virtual.enter(self._situation)
         self._notifier.status(self.presenter.status_text())
 
     # ------------------------------------------------------------------ buttons
@@ -494,6 +500,8 @@ class Controller:
             elif timer is Timer.VERDICT_DONE:
                 self.log("verdict: moving on by itself")
                 verdict_buttons.acknowledge(self)
+            elif timer is Timer.VIRTUAL:
+                self.virtual.move()
             elif timer is Timer.CAMERA:
                 self.camera.ask()
             elif timer is Timer.WATCHDOG:  # a hung loop stops pinging, and systemd restarts it

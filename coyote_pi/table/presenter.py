@@ -69,6 +69,7 @@ class Prompt:
     entry: tuple[str, str] | None = None  #: (item, card shown) while entering cards by hand
     setup: tuple[str, object] | None = None  #: (step, value shown) during setup
     correction: tuple[str, str, str] | None = None  #: (step, item, card shown) while correcting the verdict
+    virtual: tuple[int, ...] = ()  #: the seats the table plays itself (they move without a press)
 
 
 class Listener:
@@ -183,10 +184,12 @@ class Presenter:
         if stage == stages.SETUP:
             setup = controller.setup
             if setup.step == "start":
-                return self._not_resumed(screens.start_screen(tr))
+                return self._not_resumed(screens.start_screen(tr, setup.virtual_seats()))
             return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands,
                                                           setup.framing))
         game = controller.game
+        if (thinking := controller.virtual.screen()) is not None:
+            return thinking
         if stage == stages.TURN:
             if (notice := deadlines.payload(Timer.NOTICE)) is not None:
                 return notice
@@ -285,4 +288,5 @@ class Presenter:
             entered = (item, entry.card)
         choice = controller.selector.choice if stage == stages.TURN and controller.selector is not None else None
         return Prompt(stage, controller.epoch, game.round_number, seats, game.config, tuple(game.history),
-                      controller.memory.undos, choice, manual, entered, correction=correction)
+                      controller.memory.undos, choice, manual, entered, correction=correction,
+                      virtual=tuple(controller.virtual.levels))

@@ -12,7 +12,7 @@ Texts come from :mod:`coyote_pi.table.i18n`; the functions take a translator ``t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from coyote_pi import cards
 from coyote_pi import record as game_record
@@ -70,8 +70,11 @@ def setup_screen(tr: Translator, step: str, value: object, stands: int | None = 
     return Screen(title=f"{tr('setup.title')}: {tr('setup.' + step)}", big=setup_value_text(tr, step, value), lines=lines)
 
 
-def start_screen(tr: Translator) -> Screen:
-    return Screen(title=tr("setup.start_title"), big=tr("setup.start_big"), lines=[tr("setup.start_hint")])
+def start_screen(tr: Translator, virtual: Mapping[int, str] | None = None) -> Screen:
+    """Who starts? With the seats made virtual so far, and how to make one."""
+    seats = [tr("setup.virtual_seat", seat=seat, level=tr(f"level.{level}")) for seat, level in (virtual or {}).items()]
+    return Screen(title=tr("setup.start_title"), big=tr("setup.start_big"),
+                  lines=[tr("setup.start_hint"), *seats, tr("setup.virtual_hint")])
 
 
 # --- waiting for cards --------------------------------------------------------------------
