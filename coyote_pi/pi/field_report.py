@@ -11,8 +11,8 @@ report collects them, one section each, so that a host can attach a single text 
 - **reading live frames**: for a few stills, how long the table's reader took and how
   long OpenCV's default ArUco detector took on the same frame, with how many markers
   each found;
-- **stands**: each stand's marker size in pixels, and its sharpness (not measured in
-  this version: see :data:`SHARPNESS_NOT_MEASURED`);
+- **stands**: each stand's marker size in pixels, its blur and contrast
+  (:func:`coyote_pi.vision.sharpness.stand_sharpness`, the doctor's focus check);
 - **buttons**: per line (seat and button), the presses seen while the report listened
   and how much each contact bounced (:func:`line_timings`);
 - **display**: the OLED's frame time over a series of screens and the I2C errors met;
@@ -55,8 +55,6 @@ VENV_PACKAGES = ("numpy", "opencv-python-headless", "pillow", "gpiozero", "lgpio
                  "pyzbar", "picamera2", "smbus2", "coyote-pi")
 #: The units whose restarts and warnings are reported.
 UNITS = install.UNIT_NAMES
-#: What the stands section says for sharpness until the per-stand measurement is in vision/.
-SHARPNESS_NOT_MEASURED = "sharpness: not measured (this version has no per-stand sharpness measurement)"
 #: Journal lines shown at most (the count covers them all).
 JOURNAL_LINES = 20
 
@@ -180,7 +178,7 @@ class FieldReport:
     def __init__(self, sources: Sources, settings: Settings = Settings()) -> None:
         self.sources = sources
         self.settings = settings
-        self._frames_read: list[tuple[float, float, int, int, dict[int, float]]] = []
+        self._frames_read: list[tuple[float, float, int, int, dict[int, str]]] = []
 
     def text(self) -> str:
         """The whole report."""
@@ -256,10 +254,9 @@ class FieldReport:
         if (refused := self._refusal("stands")) is not None:
             return [refused]
         if not self._frames_read:
-            return ["no frame read (see the camera section)", SHARPNESS_NOT_MEASURED]
-        sizes = self._frames_read[-1][4]
-        lines = [f"stand {seat}: marker {size:.0f} px across" for seat, size in sorted(sizes.items())]
-        return (lines or ["no stand found in the last frame"]) + [SHARPNESS_NOT_MEASURED]
+            return ["no frame read (see the camera section)"]
+        stands = self._frames_read[-1][4]
+        return [f"stand {seat}: {stand}" for seat, stand in sorted(stands.items())] or ["no stand found in the last frame"]
 
     def buttons(self) -> list[str]:
         if self.sources.held_by_service:
@@ -332,7 +329,7 @@ class FieldReport:
         assert self.sources.open_camera is not None
         return _Opened(self.sources.open_camera())
 
-    def _read_once(self, camera: Camera) -> tuple[float, float, int, int, dict[int, float]]:
+    def _read_once(self, camera: Camera) -> tuple[float, float, int, int, dict[int, str]]:
         """One still: the reader's and the default detector's times and marker counts, stand sizes."""
         import cv2
 
@@ -355,8 +352,11 @@ class FieldReport:
             _, ids, _ = detector.detectMarkers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
             default = clock() - started
             default_found = 0 if ids is None else len(ids)
-        stands = {int(s.label.split()[1]): _side(s.corners) for s in reading.sightings
-                  if s.kind == "anchor" and s.label.startswith("stand ") and s.label.split()[1].isdigit()}
+        from coyote_pi.vision.sharpness import stand_sharpness
+
+        stands = {seat: (f"marker {seen.marker_px:.0f} px across, blur {seen.blur_px:.2f} px "
+                         f"({seen.card_blur:.2f} of a card module), contrast {seen.contrast:.0f} grey levels")
+                  for seat, seen in stand_sharpness(frame, markers).items()}
         found = sum(s.kind in ("card", "anchor", "slot") for s in reading.sightings)
         return ours, default, found, default_found, stands
 
@@ -372,12 +372,6 @@ class _Opened:
 
     def __exit__(self, *exc_info: object) -> None:
         self.camera.close()
-
-
-def _side(corners: Sequence[Sequence[float]]) -> float:
-    """The mean side of a marker's outline, in pixels."""
-    quad = np.asarray(corners, dtype=float)
-    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
 
 
 # -- the sources: the Pi's own, or the simulated table's ------------------------------------
