@@ -29,7 +29,7 @@ PI_OS_TESTS ?= tests/devices tests/vision tests/web tests/sim/test_render.py tes
                tests/test_cli.py tests/test_json_text.py tests/test_memory.py tests/test_packaging.py \
                -k "(not test_sweep or [0]) and not test_browser"
 
-.PHONY: all demo test check test-pi-os bench golden messages venv system-deps install uninstall clean
+.PHONY: all demo test check test-pi-os test-arm64 release bench golden messages venv system-deps install uninstall clean
 
 all: test
 
@@ -89,6 +89,15 @@ test-pi-os: system-deps $(PI_OS_VENVS:%=%/.installed)
 	done; \
 	if [ -n "$$failed" ]; then echo "make test-pi-os failed in:$$failed"; exit 1; fi
 
+# The project on an arm64 Debian userland under qemu-user (as root; docs/raspberry-pi.md):
+# the release's rootfs (cached outside the checkout), the real installer, an arm64 slice of
+# the tests and a demo that must play the x86 game line for line. Not part of `make test`
+# or CI (a first run builds the rootfs for 16-30 minutes); run it before an ARM change.
+RELEASE ?= bookworm
+BOARD   ?= pi4
+test-arm64: venv
+	ci/test-arm64 --release $(RELEASE) --board $(BOARD)
+
 demo: venv
 	$(BIN)/coyote-pi demo --out $(DEMO_OUT) --web $(DEMO_WEB)
 
@@ -116,6 +125,18 @@ messages: venv
 	  language=$$(basename $$(dirname $$(dirname $$po))); \
 	  $(BIN)/pybabel compile --statistics -l $$language -i $$po -o /dev/null || exit 1; \
 	done
+
+# A release for Pi owners (docs/raspberry-pi.md, "Where releases come from"): the
+# committed tree at HEAD as dist/coyote-pi-VERSION.tar.gz (VERSION from pyproject.toml),
+# with its SHA-256 beside it. Unpacked on a Pi, `sudo make install` runs from it; no git.
+DIST    ?= dist
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+release:
+	@git diff --quiet HEAD -- || echo "note: uncommitted changes are not in the release (it is HEAD)"
+	mkdir -p $(DIST)
+	git archive --format=tar.gz --prefix=coyote-pi-$(VERSION)/ -o $(DIST)/coyote-pi-$(VERSION).tar.gz HEAD
+	cd $(DIST) && sha256sum coyote-pi-$(VERSION).tar.gz > coyote-pi-$(VERSION).tar.gz.sha256
+	@echo "$(DIST)/coyote-pi-$(VERSION).tar.gz and its .sha256: publish both on the releases page"
 
 # On the Raspberry Pi: `sudo make install` sets the device up, `sudo make uninstall` removes
 # it (docs/raspberry-pi.md). The installer needs only the system python3, not the venv;

@@ -23,6 +23,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="print every step it would take; change nothing")
     parser.add_argument("--skip-apt", action="store_true", help="neither install nor remove apt packages")
     parser.add_argument(
+        "--skip-apt-package",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="do not install this apt package (e.g. python3-picamera2 off a Pi); repeatable",
+    )
+    parser.add_argument(
         "--purge",
         action="store_true",
         help="with --uninstall: also remove an edited configuration and the game records",
@@ -58,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
             run_command if real_root else print_command,
             dry_run=args.dry_run,
             skip_apt=args.skip_apt,
+            skip_packages=args.skip_apt_package,
             purge=args.purge,
         )
         report = installer.uninstall() if args.uninstall else installer.install()
@@ -65,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"coyote-pi install: {err}", file=sys.stderr)
         return 1
     except InstallError as err:
-        print(f"coyote-pi install: {err}. Steps before it are done; run again once fixed.", file=sys.stderr)
+        done = "Dry run: nothing was changed." if args.dry_run else "Steps before it are done; run again once fixed."
+        print(f"coyote-pi install: {err}. {done}", file=sys.stderr)
         return 1
     for note in report.notes:
         print(note)
@@ -84,4 +93,5 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python3 -m coyote_pi.pi.install [options]``: the same command without ``coyote-pi``."""
     description = install.__doc__.splitlines()[0]
-    return run_module(sys.modules[__name__], "python3 -m coyote_pi.pi.install", description, argv)
+    arguments = None if argv is None else list(argv)
+    return run_module(sys.modules[__name__], "python3 -m coyote_pi.pi.install", description, arguments)

@@ -287,12 +287,7 @@ class Host:
 
     def pi_model(self) -> str | None:
         """The board's name if it is a Raspberry Pi, else None."""
-        try:
-            model = self.path("/proc/device-tree/model").read_bytes().decode("utf-8", "replace")
-        except OSError:
-            return None
-        model = model.rstrip("\0").strip()
-        return model if model.startswith("Raspberry Pi") else None
+        return install.pi_model(self.root)
 
 
 @dataclass

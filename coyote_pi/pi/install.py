@@ -22,7 +22,9 @@ and says so):
    ``coyote`` in them, without a login shell; the web page's own system user
    ``coyote-web`` in the group ``coyote`` (it reads the game records and the bulletin,
    never ``private/``), and ``coyote`` in the group ``coyote-web`` (it reads and deletes
-   the page's requests). docs/web.md says which folder is whose.
+   the page's requests); the hotspot's system user ``coyote-hotspot``, with the polkit
+   rule that lets it (and nothing else of coyote-pi) ask NetworkManager for a hotspot.
+   docs/web.md says which folder is whose.
 3. A virtual environment at /opt/coyote-pi/venv made with ``--system-site-packages``,
    so the apt picamera2 and lgpio are importable, and the project pip-installed into it
    under the release's constraints (``constraints/bookworm.txt``: numpy 1.24, the ABI
@@ -77,14 +79,24 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "i2c-tools")
+#: The apt packages only Raspberry Pi's own archive has (Debian's has no picamera2; lgpio
+#: only from Trixie on): another system's apt cannot find them.
+RASPBERRY_PI_ARCHIVE = ("python3-picamera2", "python3-lgpio")
+#: Where the board names itself; a Raspberry Pi's name starts "Raspberry Pi".
+BOARD_MODEL = "/proc/device-tree/model"
 USER = "coyote"
 GROUPS = ("gpio", "i2c", "video")
 #: The web page's own user: in the group USER, which reads the records (never private/).
 WEB_USER = "coyote-web"
 WEB_HOME = "/var/lib/coyote-pi-web"
+#: The hotspot's user: NetworkManager lets it open a hotspot through :data:`POLKIT_RULE`.
+HOTSPOT_USER = "coyote-hotspot"
+HOTSPOT_HOME = "/var/lib/coyote-pi-hotspot"
+#: polkitd reads the rules in this folder again whenever one changes.
+POLKIT_RULE = "/etc/polkit-1/rules.d/50-coyote-pi-hotspot.rules"
 #: What the page's and the hotspot's units keep (systemd makes them): the page's pending
 #: requests, the hotspot's key. Removed on uninstall; nothing in them is a game's.
-SERVICE_STATE_DIRS = (WEB_HOME, "/var/lib/coyote-pi-hotspot")
+SERVICE_STATE_DIRS = (WEB_HOME, HOTSPOT_HOME)
 #: The interpreter whose dist-packages hold the apt picamera2; the venv is made from it.
 SYSTEM_PYTHON = "/usr/bin/python3"
 
@@ -122,6 +134,7 @@ UNIT_SOURCES = REPO / "systemd"
 CONSTRAINTS_DIR = REPO / "coyote_pi" / "pi" / "constraints"
 #: The configuration written to /etc/coyote-pi/config.toml: the one template, whose defaults are the Pi's.
 CONFIG_TEMPLATE = REPO / "coyote_pi" / "data" / "coyote-pi.example.toml"
+POLKIT_RULE_SOURCE = REPO / "coyote_pi" / "data" / "coyote-pi-hotspot.rules"
 #: What pip installs from the repository (the constraints and the configuration template
 #: are inside ``coyote_pi``); its fingerprint decides whether pip runs again.
 SOURCE_PARTS = ("pyproject.toml", "README.md", "coyote_pi")
@@ -192,13 +205,15 @@ class Installer:
         *,
         dry_run: bool = False,
         skip_apt: bool = False,
+        skip_packages: Sequence[str] = (),
         purge: bool = False,
         out: Callable[[str], None] = print,
-    ):
+    ) -> None:
         self.root = Path(root)
         self.runner = runner
         self.dry_run = dry_run
         self.skip_apt = skip_apt
+        self.skip_packages = tuple(skip_packages)
         self.purge = purge
         self.out = out
         self.record = self._load_record()
@@ -214,12 +229,20 @@ class Installer:
         Raises :class:`UnsupportedRelease`, before any step, on a release not in :data:`RELEASES`.
         """
         self.constraints = constraints_for(supported_release(self.root))
+        if not self.skip_apt and pi_model(self.root) is None:
+            self.out(
+                f"Not a Raspberry Pi (no Raspberry Pi in {BOARD_MODEL}): {' and '.join(RASPBERRY_PI_ARCHIVE)} "
+                "come from Raspberry Pi's archive, which this system's apt may lack; "
+                "coyote-pi is installed on Raspberry Pi OS (docs/raspberry-pi.md)."
+            )
         for task in (
             self._apt_install,
             self._groups,
             self._user,
             self._web_user,
             self._user_in_web_group,
+            self._hotspot_user,
+            self._polkit_rule,
             self._venv,
             self._pip,
             self._command_link,
@@ -248,6 +271,8 @@ class Installer:
             self._remove_command_link,
             self._remove_user,
             self._remove_web_user,
+            self._remove_hotspot_user,
+            self._remove_polkit_rule,
             self._remove_groups,
             self._apt_remove,
             self._remove_prefix,
@@ -272,7 +297,12 @@ class Installer:
     def _apt_install(self) -> Step | None:
         if self.skip_apt:
             return None
-        missing = [name for name in APT_PACKAGES if name not in self._installed_packages()]
+        installed = self._installed_packages()
+        missing = [name for name in APT_PACKAGES if name not in installed and name not in self.skip_packages]
+        left_out = [name for name in self.skip_packages if name in APT_PACKAGES and name not in installed]
+        if left_out:
+            self.report.notes.append(f"Not installed (--skip-apt-package): {', '.join(left_out)}; what needs it "
+                                     "cannot work here (docs/raspberry-pi.md says what needs what).")
         if not missing:
             return None
         commands = [["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", *missing]]
@@ -321,18 +351,34 @@ class Installer:
         return Step(f"add the user {USER} to the groups {', '.join(lacking)}", _shown(command), add_groups)
 
     def _web_user(self) -> Step | None:
-        if WEB_USER in self._users():
+        return self._service_user(WEB_USER, WEB_HOME, "web_user_created", "the web page's", groups=(USER,))
+
+    def _hotspot_user(self) -> Step | None:
+        return self._service_user(HOTSPOT_USER, HOTSPOT_HOME, "hotspot_user_created", "the hotspot's")
+
+    def _service_user(self, name: str, home: str, record_key: str, whose: str, groups: Sequence[str] = ()) -> Step | None:
+        """The step that creates a service's own system user (no login, no home made), if it is missing."""
+        if name in self._users():
             return None
-        command = [
-            "useradd", "--system", "--user-group", "--home-dir", WEB_HOME, "--no-create-home",
-            "--shell", "/usr/sbin/nologin", "--groups", USER, WEB_USER,
-        ]  # fmt: skip
+        in_groups = ["--groups", ",".join(groups)] if groups else []
+        command = ["useradd", "--system", "--user-group", "--home-dir", home, "--no-create-home",
+                   "--shell", "/usr/sbin/nologin", *in_groups, name]  # fmt: skip
 
         def create() -> None:
             self.runner(command)
-            self._remember("web_user_created", True)
+            self._remember(record_key, True)
 
-        return Step(f"create the web page's system user {WEB_USER} in the group {USER}", _shown(command), create)
+        where = f" in the group {', '.join(groups)}" if groups else ""
+        return Step(f"create {whose} system user {name}{where}", _shown(command), create)
+
+    def _polkit_rule(self) -> Step | None:
+        target = self._path(POLKIT_RULE)
+        text = POLKIT_RULE_SOURCE.read_text(encoding="utf-8")
+        if target.is_file() and target.read_text(encoding="utf-8") == text:
+            return None
+        return Step(f"let {HOTSPOT_USER} open the Wi-Fi hotspot through NetworkManager (polkit)",
+                    (f"write {POLKIT_RULE} from {POLKIT_RULE_SOURCE.relative_to(REPO)}",),
+                    lambda: _write(target, text))
 
     def _user_in_web_group(self) -> Step | None:
         if WEB_USER not in self._group_members() or USER in self._group_members()[WEB_USER]:
@@ -566,9 +612,13 @@ class Installer:
         found = [path for path in SERVICE_STATE_DIRS if self._path(path).is_dir()]
         if not found:
             return None
+
+        def apply() -> None:
+            for path in found:
+                shutil.rmtree(self._path(path))
+
         return Step(f"remove {' and '.join(found)} (the web page's requests, the hotspot's key)",
-                    tuple(f"delete {path}" for path in found),
-                    lambda: [shutil.rmtree(self._path(path)) for path in found])
+                    tuple(f"delete {path}" for path in found), apply)
 
     def _remove_command_link(self) -> Step | None:
         link = self._path(COMMAND_LINK)
@@ -594,10 +644,19 @@ class Installer:
         )
 
     def _remove_web_user(self) -> Step | None:
-        if WEB_USER not in self._users() or not self.record.get("web_user_created"):
+        return self._remove_service_user(WEB_USER, "web_user_created", "the web page's")
+
+    def _remove_hotspot_user(self) -> Step | None:
+        return self._remove_service_user(HOTSPOT_USER, "hotspot_user_created", "the hotspot's")
+
+    def _remove_service_user(self, name: str, record_key: str, whose: str) -> Step | None:
+        if name not in self._users() or not self.record.get(record_key):
             return None
-        command = ["userdel", WEB_USER]
-        return Step(f"remove the web page's system user {WEB_USER}", _shown(command), lambda: self.runner(command))
+        command = ["userdel", name]
+        return Step(f"remove {whose} system user {name}", _shown(command), lambda: self.runner(command))
+
+    def _remove_polkit_rule(self) -> Step | None:
+        return self._delete_file(POLKIT_RULE, f"take back {HOTSPOT_USER}'s NetworkManager rights (polkit)")
 
     def _remove_groups(self) -> Step | None:
         existing = self._group_members()
@@ -704,6 +763,16 @@ class Installer:
 def under(root: Path, absolute: str) -> Path:
     """``absolute`` (a path on the target system) inside ``root``."""
     return root / absolute.lstrip("/")
+
+
+def pi_model(root: Path) -> str | None:
+    """The board's name under ``root`` if it is a Raspberry Pi, else None (the doctor asks too)."""
+    try:
+        model = under(root, BOARD_MODEL).read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return None
+    model = model.rstrip("\0").strip()
+    return model if model.startswith("Raspberry Pi") else None
 
 
 def systemd_running(root: Path) -> bool:

@@ -503,11 +503,29 @@ def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.r
     for y0 in range(0, h, _LIGHT_BAND_ROWS):
         y1 = min(h, y0 + _LIGHT_BAND_ROWS)
         band = frame[y0:y1]  # whole rows: a contiguous view, changed in place
-        cv2.multiply(band, _upscaled(gain8, (w, h), (0, y0, w, y1), cv2.INTER_LINEAR), dst=band, scale=1 / 200.0)
+        _apply_gain(band, _upscaled(gain8, (w, h), (0, y0, w, y1), cv2.INTER_LINEAR))
         if lit is not None and glare3 is not None and max(y0, lit[1]) < min(y1, lit[3]):
             box = (lit[0], max(y0, lit[1]), lit[2], min(y1, lit[3]))
             part = frame[box[1] : box[3], box[0] : box[2]]
             part[:] = cv2.add(part, _upscaled(glare3, (w, h), box, cv2.INTER_CUBIC))
+
+
+_GAIN_SCALE = np.float32(1 / 200.0)
+
+
+def _apply_gain(band: np.ndarray, gain8: np.ndarray) -> None:
+    """``band`` times ``gain8 / 200``, rounded, in place: the same pixels on every processor.
+
+    ``cv2.multiply(band, gain8, scale=1/200)`` rounds differently on arm64 (about half
+    the products of two bytes come out one lower than on x86, so the whole frame
+    differed and a harsh QR sticker was lost there). This is x86 OpenCV's arithmetic
+    written out: ``(band * scale) * gain`` in float32, each step rounded as IEEE 754
+    says, then to the nearest integer, ties to even."""
+    product = np.multiply(band, _GAIN_SCALE, dtype=np.float32)
+    product *= gain8
+    np.rint(product, out=product)
+    np.clip(product, 0, 255, out=product)
+    band[:] = product
 
 
 #: Frame rows per JPEG band: a whole number of JPEG's 16-row blocks (MCUs).

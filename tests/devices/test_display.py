@@ -23,6 +23,7 @@ from coyote_pi.devices.outputs import (
 )
 from coyote_pi.devices.render import ScreenRenderer
 from coyote_pi.devices.screen import Screen, SeatStatus
+from coyote_pi.sim.clock import SimClock, SimScheduler
 from coyote_pi.sim.display import FlakyDummy
 
 FAST_RETRY = (0.02, 0.04)
@@ -77,17 +78,41 @@ def test_bad_display_settings_are_config_errors(kwargs, message):
     assert message in str(caught.value)
 
 
+class SimTime:
+    """The display's retries on a simulated clock: they run when the test moves time on,
+    never on a thread racing the test's assertions (a slow CPU, e.g. a Pi Zero 2 W
+    or qemu, changes nothing)."""
+
+    def __init__(self) -> None:
+        self.clock = SimClock()
+        self.timers = SimScheduler(self.clock)
+
+    def display(self, device, **options) -> TableDisplay:
+        return TableDisplay(device, retry_delays=FAST_RETRY, clock=self.clock, scheduler=self.timers, **options)
+
+    def run_retries(self, display: TableDisplay, limit: float = 5.0) -> bool:
+        """Move the clock from retry to retry until the newest screen is shown (or ``limit`` simulated s)."""
+        while not display.healthy and (due := self.timers.next_due()) is not None and due <= limit:
+            self.clock.advance_to(due)
+            self.timers.run_due()
+        return display.healthy
+
+
 def test_i2c_errors_mid_game_are_retried_and_the_newest_screen_wins(caplog):
     device = FlakyDummy({3, 4, 5})  # the 3rd, 4th and 5th writes hit a glitching bus
-    with TableDisplay(device, retry_delays=FAST_RETRY) as display, caplog.at_level(logging.INFO):
+    time = SimTime()
+    with time.display(device) as display, caplog.at_level(logging.INFO):
         assert display.show(SCREENS[0]) and display.show(SCREENS[1])
         assert not display.show(SCREENS[2])  # call 3 fails: no exception, the game goes on
         assert not display.healthy and "Remote I/O error" in display.last_error
         assert device.image.tobytes() == rendered(SCREENS[1])  # the panel keeps the last good frame
+        time.clock.advance_to(FAST_RETRY[0] / 2)
+        time.timers.run_due()
         assert not display.show(SCREENS[3])  # in backoff: queued for the retry, no bus traffic now
         assert device.calls == 3
-        assert display.wait_shown(timeout=5)  # retries 4 and 5 fail, 6 succeeds
+        assert time.run_retries(display)  # retries 4 and 5 fail, 6 succeeds
         assert device.calls == 6
+        assert time.clock() == FAST_RETRY[0] + 2 * FAST_RETRY[1]  # the backoff's delays, the last one repeated
         assert device.image.tobytes() == rendered(SCREENS[3])
     assert device.calls == 7  # closing blanks the panel
     assert display.last_error is None
@@ -99,10 +124,11 @@ def test_i2c_errors_mid_game_are_retried_and_the_newest_screen_wins(caplog):
 
 def test_luma_device_not_found_is_survived_too():
     device = FlakyDummy(lambda call: call == 2, error=lambda: luma.core.error.DeviceNotFoundError("I2C device not found"))
-    with TableDisplay(device, retry_delays=FAST_RETRY) as display:
+    time = SimTime()
+    with time.display(device) as display:
         display.show(SCREENS[0])
         assert not display.show(SCREENS[1])
-        assert display.wait_shown(timeout=5)
+        assert time.run_retries(display)
         assert device.image.tobytes() == rendered(SCREENS[1])
 
 
@@ -115,10 +141,12 @@ def test_a_panel_absent_at_start_is_opened_when_it_answers():
             raise OSError(121, "Remote I/O error")
         return panel
 
-    with TableDisplay(open_panel, size=(128, 64), retry_delays=FAST_RETRY) as display:
+    time = SimTime()
+    with time.display(open_panel, size=(128, 64)) as display:
         assert display.device is None
         assert not display.show(SCREENS[0])
-        assert display.wait_shown(timeout=5)
+        assert time.run_retries(display)
+        assert next(attempts) == 4  # opened on the third attempt, after two retries
         assert display.device is panel and panel.image.tobytes() == rendered(SCREENS[0])
 
 
@@ -129,11 +157,13 @@ def test_a_function_needs_the_size():
 
 def test_closing_stops_the_retries():
     device = FlakyDummy(lambda call: True)
-    display = TableDisplay(device, retry_delays=(0.01,))
+    time = SimTime()
+    display = time.display(device)
     display.show(SCREENS[0])
     display.close()
     calls = device.calls
     assert not display.show(SCREENS[1])
+    assert not time.run_retries(display)  # the pending retry was cancelled: nothing is due
     assert device.calls == calls
 
 

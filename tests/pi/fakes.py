@@ -74,12 +74,14 @@ def make_pi_root(root: Path, release: str = "bookworm") -> Path:
         "var/lib/dpkg/status": DPKG_STATUS,
         "boot/firmware/config.txt": STOCK_CONFIG_TXT,
         "usr/lib/os-release": OS_RELEASE[release],
+        "proc/device-tree/model": "Raspberry Pi 4 Model B Rev 1.5\0",
     }
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     # Folders every Debian has, so that uninstalling can be checked to leave no trace.
-    for folder in ("opt", "usr/local/bin", "etc/modules-load.d", "run/systemd/system"):  # the last: systemd is PID 1
+    # (Raspberry Pi OS has polkit: NetworkManager asks it; the last: systemd is PID 1.)
+    for folder in ("opt", "usr/local/bin", "etc/modules-load.d", "etc/polkit-1/rules.d", "run/systemd/system"):
         (root / folder).mkdir(parents=True)
     (root / "etc/os-release").symlink_to("../usr/lib/os-release")  # as on Debian
     wants = root / "etc/systemd/system/multi-user.target.wants"
@@ -182,7 +184,8 @@ class FakeSystem:
         home, shell = args[args.index("--home-dir") + 1], args[args.index("--shell") + 1]
         self._edit_lines("/etc/passwd", lambda lines: [*lines, f"{name}:x:{uid}:{uid}::{home}:{shell}"])
         self._edit_lines("/etc/group", lambda lines: [*lines, f"{name}:x:{uid}:"])
-        for group in args[args.index("--groups") + 1].split(","):
+        groups = args[args.index("--groups") + 1].split(",") if "--groups" in args else []
+        for group in groups:
             self._set_members(group, lambda members: [*members, name])
 
     def _usermod(self, args: list[str]) -> None:

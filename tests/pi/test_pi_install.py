@@ -47,13 +47,35 @@ def test_dry_run_prints_every_step_and_changes_nothing(pi_root, system):
     assert snapshot(pi_root) == before
     assert system.commands == []
     summaries = [step.summary for step in report.steps]
-    # apt, user, web user, venv, pip, link, config, modules, boot, units, enable
-    assert len(summaries) == 11, summaries
+    # apt, user, web user, hotspot user, polkit rule, venv, pip, link, config, modules, boot, units, enable
+    assert len(summaries) == 13, summaries
     text = "\n".join(printed)
     missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
     assert f"$ apt-get install -y --no-install-recommends {' '.join(missing)}" in text
     assert f"$ {install.SYSTEM_PYTHON} -m venv --clear --system-site-packages {install.VENV}" in text
     assert f"$ systemctl enable {' '.join(shipped_units())}" in text
+
+
+def test_a_dry_run_off_a_pi_says_the_camera_stack_comes_from_raspberry_pis_archive(pi_root, system):
+    printed: list[str] = []
+    Installer(pi_root, system, dry_run=True, out=printed.append).install()
+    assert not any(line.startswith("Not a Raspberry Pi") for line in printed)
+
+    (pi_root / "proc/device-tree/model").unlink()  # a PC: no device tree
+    printed.clear()
+    Installer(pi_root, system, dry_run=True, out=printed.append).install()
+    warning = [line for line in printed if line.startswith("Not a Raspberry Pi")]
+    assert len(warning) == 1 and "python3-picamera2" in warning[0] and "Raspberry Pi's archive" in warning[0]
+    assert printed.index(warning[0]) < next(i for i, line in enumerate(printed) if "apt-get install" in line)
+
+
+def test_a_skipped_apt_package_is_left_out_and_named(pi_root, system):
+    report = quiet(pi_root, system, skip_packages=["python3-picamera2", "python3-lgpio"]).install()
+
+    apt = [line for line in system.lines() if line.startswith("apt-get install")]
+    assert apt == ["apt-get install -y --no-install-recommends libzbar0 i2c-tools"]
+    assert any(note.startswith("Not installed (--skip-apt-package): python3-picamera2, python3-lgpio")
+               for note in report.notes)
 
 
 def test_install_makes_every_part(pi_root, system):
@@ -74,6 +96,12 @@ def test_install_makes_every_part(pi_root, system):
         "--shell /usr/sbin/nologin --groups coyote coyote-web"
     ) in lines
     assert "usermod --append --groups coyote-web coyote" in lines
+    assert (
+        "useradd --system --user-group --home-dir /var/lib/coyote-pi-hotspot --no-create-home "
+        "--shell /usr/sbin/nologin coyote-hotspot"
+    ) in lines
+    rule = pi_root / install.POLKIT_RULE.lstrip("/")
+    assert rule.read_text() == install.POLKIT_RULE_SOURCE.read_text()
     group = (pi_root / "etc/group").read_text()
     assert any(line.startswith("coyote:") and line.endswith(":coyote-web") for line in group.splitlines())
     assert any(line.startswith("coyote-web:") and line.endswith(":coyote") for line in group.splitlines())
@@ -125,7 +153,7 @@ def test_uninstall_restores_the_original_tree(pi_root, system):
     assert after == original
     lines = system.lines()
     assert lines[0] == f"systemctl disable --now {' '.join(shipped_units())}"
-    assert "userdel coyote" in lines and "userdel coyote-web" in lines
+    assert "userdel coyote" in lines and "userdel coyote-web" in lines and "userdel coyote-hotspot" in lines
     missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
     assert lines[-1] == "apt-get remove -y " + " ".join(missing)
 
@@ -537,6 +565,15 @@ def test_with_root_the_system_commands_are_printed_not_run(pi_root, monkeypatch,
     assert (pi_root / "etc/systemd/system/coyote-pi.service").is_file()
 
 
+def test_a_failed_dry_run_does_not_claim_steps_were_done(tmp_path, capsys):
+    root = make_pi_root(tmp_path / "root")
+    (root / "var/lib/dpkg/status").unlink()  # the first step fails: no dpkg database
+    assert install_command.run(cli_args(root=str(root), dry_run=True)) == 1
+    err = capsys.readouterr().err
+    assert "no dpkg database here" in err
+    assert "Dry run: nothing was changed." in err and "Steps before it are done" not in err
+
+
 def test_purge_without_uninstall_is_refused(pi_root, capsys):
     assert install_command.run(cli_args(root=str(pi_root), purge=True)) == 2
     assert "--purge goes with --uninstall" in capsys.readouterr().err
@@ -552,4 +589,25 @@ def test_the_installer_runs_on_the_standard_library_alone(pi_root):
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert "Dry run: 11 steps would run; nothing was changed." in result.stdout
+    assert "Dry run: 13 steps would run; nothing was changed." in result.stdout
+
+
+def test_a_release_tarball_installs_without_git(tmp_path, pi_root):
+    """`make release` packs HEAD; unpacked on a Pi, the installer runs from it (docs/raspberry-pi.md)."""
+    subprocess.run(["make", "--no-print-directory", "release", f"DIST={tmp_path / 'dist'}"], cwd=install.REPO,
+                   check=True, capture_output=True, timeout=120)
+    version = tomllib.loads((install.REPO / "pyproject.toml").read_text())["project"]["version"]
+    tarball = tmp_path / "dist" / f"coyote-pi-{version}.tar.gz"
+    checksum = subprocess.run(["sha256sum", "--check", tarball.name + ".sha256"], cwd=tarball.parent,
+                              capture_output=True, text=True, check=False)
+    assert checksum.returncode == 0, checksum.stdout + checksum.stderr
+    subprocess.run(["tar", "-xzf", str(tarball), "-C", str(tmp_path)], check=True)
+    unpacked = tmp_path / f"coyote-pi-{version}"
+    assert not (unpacked / ".git").exists()
+    result = subprocess.run(
+        [sys.executable, "-S", "-m", "coyote_pi.pi.install", "--dry-run", "--root", str(pi_root)],
+        cwd=unpacked, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"install coyote-pi from {unpacked} into the virtual environment" in result.stdout
+    assert "install the service units " + ", ".join(shipped_units()) in result.stdout

@@ -70,7 +70,16 @@ def test_the_hotspot_unit_runs_the_installed_command_once_and_keeps_its_key_from
                                      "--out /run/coyote-pi-hotspot/hotspot.json"]
     assert settings["Type"] == ["oneshot"] and settings["RemainAfterExit"] == ["yes"]
     assert settings["Group"] == [install.USER] and settings["RuntimeDirectoryMode"] == ["0750"]
-    assert "User" not in settings  # root: NetworkManager lets root open a hotspot
+    assert settings["User"] == [install.HOTSPOT_USER]  # not root: the polkit rule lets this user alone
+
+
+def test_the_polkit_rule_grants_the_hotspot_user_networkmanagers_hotspot_actions_only():
+    rule = install.POLKIT_RULE_SOURCE.read_text()
+    assert f'subject.user == "{install.HOTSPOT_USER}"' in rule
+    actions = set(re.findall(r'"(org\.freedesktop\.[\w.-]+)"', rule))
+    assert actions == {f"org.freedesktop.NetworkManager.{name}" for name in (
+        "enable-disable-wifi", "network-control", "settings.modify.system", "wifi.share.open", "wifi.share.protected")}
+    assert rule.count("polkit.Result.YES") == 1 and "polkit.Result.AUTH" not in rule
 
 
 def verify_root(tmp_path: Path, unit_source: Path = install.UNIT_SOURCE, unit_path: str = install.UNIT) -> Path:
@@ -109,19 +118,37 @@ def exposure_in_docs() -> float:
     return float(found.group(1))
 
 
-@needs_systemd_analyze
-def test_security_exposure_is_low_and_the_docs_give_todays_figure():
+README = install.REPO / "README.md"
+
+
+def exposure_of(unit: Path) -> float:
     result = subprocess.run(
-        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(install.UNIT_SOURCE)],
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
         capture_output=True,
         text=True,
         timeout=60,
     )
-    found = re.search(r"Overall exposure level for coyote-pi\.service: (\d+\.\d)", result.stdout + result.stderr)
+    name = re.escape(unit.name)
+    found = re.search(rf"Overall exposure level for {name}: (\d+\.\d)", result.stdout + result.stderr)
     assert found, result.stdout + result.stderr
-    exposure = float(found.group(1))
+    return float(found.group(1))
+
+
+@needs_systemd_analyze
+def test_security_exposure_is_low_and_the_docs_give_todays_figure():
+    exposure = exposure_of(install.UNIT_SOURCE)
     assert exposure <= 3.0
     assert exposure_in_docs() == exposure
+
+
+@needs_systemd_analyze
+@pytest.mark.parametrize("name", install.UNIT_NAMES)
+def test_every_unit_is_sandboxed_and_the_readme_gives_its_figure(name):
+    """The README's sandbox claim holds for every unit, the hotspot's included (it once ran as root: 9.0)."""
+    exposure = exposure_of(install.UNIT_SOURCES / name)
+    assert exposure <= 3.0, name
+    assert f"`{name}` **{exposure}**" in README.read_text(), f"README.md must give {name}'s exposure {exposure}"
+    assert "User" in unit_settings(install.UNIT_SOURCES / name), f"{name} must not run as root"
 
 
 def test_the_docs_exposure_figure_meets_the_target():

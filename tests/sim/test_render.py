@@ -112,3 +112,19 @@ def test_the_texture_cache_holds_everything_the_busiest_table_draws():
     misses = artwork.texture_level.cache_info().misses
     render_scene(scene, width=1152, height=648, seed=2)
     assert artwork.texture_level.cache_info().misses == misses
+
+
+def test_the_light_rounds_every_byte_product_to_the_nearest_on_any_processor():
+    """The light's gain is applied with arithmetic that rounds alike on x86 and arm64:
+    OpenCV's ``multiply(..., scale=1/200)`` rounds about half the products one lower on
+    arm64 (0.505 became 0), which changed the whole frame there (``make test-arm64``)."""
+    from coyote_pi.sim.render import _apply_gain
+
+    band = np.repeat(np.arange(256, dtype=np.uint8)[:, None], 256, axis=1)
+    gain = np.ascontiguousarray(band.T)
+    shaded = band.copy()
+    _apply_gain(shaded, gain)
+    exact = band.astype(np.int64) * gain / 200
+    assert np.all(np.abs(shaded - np.minimum(exact, 255)) <= 0.5 + 1e-6)
+    assert shaded[1, 101] == 1 and shaded[3, 35] == 1  # 0.505 and 0.525: rounded up, not cut off
+    assert shaded[255, 254] == 255 and shaded[0, 200] == 0
