@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from coyote_pi.engine.game import GameConfig
+from coyote_pi.engine.game import GameConfig, Variant
 from coyote_pi.players import knowledge
 from coyote_pi.players.roster import LEVELS, VirtualPlayer
 from coyote_pi.players.seating import play
@@ -108,7 +108,7 @@ def tournament(lineup: Sequence[str], variant: str, games: int, times: Times | N
     for number in range(games):
         turned = [lineup[(index + number) % seats] for index in range(seats)]
         lineup_of = {seat: (times.player(name) if times else LEVELS[name]) for seat, name in enumerate(turned, 1)}
-        game = play(GameConfig(players=seats, variant=variant), lineup_of, f"{'/'.join(lineup)}/{variant}/{number}")
+        game = play(GameConfig(players=seats, variant=Variant(variant)), lineup_of, f"{'/'.join(lineup)}/{variant}/{number}")
         wins[turned[game.active_seats[0] - 1]] += 1
     copies = Counter(lineup)
     standings = tuple(Standing(level, wins[level], games * copies[level]) for level in dict.fromkeys(lineup))

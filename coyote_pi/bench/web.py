@@ -139,7 +139,8 @@ def page_process(root: Path, port: int):
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
                 break
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("coyote-pi web did not start: " + process.stderr.read().decode()[-500:])
+                said = process.stderr.read().decode() if process.stderr is not None else ""
+                raise RuntimeError("coyote-pi web did not start: " + said[-500:])
             time.sleep(0.05)
         yield process
     finally:

@@ -57,7 +57,7 @@ from coyote_pi.table.config import (
     split_listen,
 )
 from coyote_pi.table.photos import photo_folder
-from coyote_pi.vision import annotate
+from coyote_pi.vision.annotate import annotate
 
 #: A seed whose game shows most of the rules (see the module docstring).
 DEMO_SEED = 33

@@ -44,10 +44,10 @@ def run(args: argparse.Namespace) -> int:
     except (HotspotError, OSError) as error:
         print(f"coyote-pi hotspot: no hotspot: {error}", file=sys.stderr)
         return 1
-    if outcome.joined:
+    join = outcome.hotspot
+    if outcome.joined or join is None:
         print("coyote-pi hotspot: a known network is connected; no hotspot")
     else:
-        join = outcome.hotspot
         print(f"coyote-pi hotspot: no known network; hotspot {join.ssid!r} is open, the page at {join.url} "
               f"(the OLED shows the code to join)")
     return 0

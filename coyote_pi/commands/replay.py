@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.file}: fingerprint matches: {record.fingerprint} is this record's last line "
               f"({len(record.lines)} lines)", file=sys.stderr)
     state = arbiter_state(record.game)
-    state["record"] = {"lines": len(record.lines), "fingerprint": record.fingerprint, "last_hash": record.last_hash,
+    state["record"] = record_state = {"lines": len(record.lines), "fingerprint": record.fingerprint, "last_hash": record.last_hash,
                        "undone_at_lines": record.undone, "meta": record.meta,
                        "open_round": record.open_round.to_dict() if record.open_round else None}
     if args.photos is not None:
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{args.file}: {problem}", file=sys.stderr)
         if problems:
             return 1
-        state["record"]["photos_checked"] = checked
+        record_state["photos_checked"] = checked
     print(json.dumps(state, indent=2, ensure_ascii=False))
     return 0
 

@@ -25,7 +25,7 @@ import logging
 import re
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -76,7 +76,7 @@ class Camera:
     def restart(self) -> None:
         """Close the camera and open it again after a hang (nothing to do for most backends)."""
 
-    def __enter__(self) -> Camera:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info) -> None:

@@ -369,9 +369,11 @@ class Doctor:
         taken.update({2: "OLED SDA", 3: "OLED SCL"})
         for line in active:
             claim = _pins_claimed(line)
-            clashes = [f"GPIO{gpio}, the {taken[gpio]}" for gpio in claim[1] if gpio in taken] if claim else []
+            if claim is None:
+                continue
+            what, gpios, why = claim
+            clashes = [f"GPIO{gpio}, the {taken[gpio]}" for gpio in gpios if gpio in taken]
             if clashes:
-                what, _, why = claim
                 return Result(
                     FAIL, name, f"'{line}' puts {what} on {'; '.join(clashes)}: delete that line {why}, then sudo reboot"
                 )

@@ -170,6 +170,7 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
 
     # Stands, the cards in them, and the ledges that hide the cards' bottom edges.
     stand_planes: dict[int, Plane] = {}
+    assert scene.present is not None  # filled in by TableScene.__post_init__
     for seat in scene.present:
         foot = _stand_foot(scene, seat, rng, jitter)
         lean = scene.stand_lean_deg + rng.uniform(-6, 6) * jitter
