@@ -34,6 +34,7 @@ from pathlib import Path
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.events import PRESS, ButtonEvent
 from coyote_pi.table.config import GameSettings, Pacing, TableConfig
+from coyote_pi.table.stages import Stage
 
 TARGET_VERDICT_MS = 50.0
 TARGET_IDLE_PERCENT = 1.0
@@ -54,7 +55,7 @@ class _Watcher:
             self._condition.notify_all()
 
     def on_screen(self, stage, screen) -> None:
-        if stage == "verdict" and self.verdict_at is None:
+        if stage == Stage.VERDICT and self.verdict_at is None:
             self.verdict_at = time.monotonic()
             with self._condition:
                 self._condition.notify_all()
@@ -98,7 +99,7 @@ def verdict_ms(folder: Path) -> float:
     """Milliseconds from one challenge's Coyote! press to its verdict screen."""
     rig, watcher, thread = _table(folder)
     try:
-        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == "turn" and w.prompt.seats == (1,))
+        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == Stage.TURN and w.prompt.seats == (1,))
         _press(rig, 1, "ok")  # seat 1 bids what the selector shows
         watcher.wait(lambda w: w.prompt.seats == (2,))
         _press(rig, 2, "minus")  # seat 2's selector: COYOTE!
@@ -125,7 +126,7 @@ def idle_cpu_percent(folder: Path, seconds: float) -> float:
     thread = threading.Thread(target=rig.run, name="bench idle", daemon=True)
     thread.start()
     try:
-        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == "turn")
+        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == Stage.TURN)
         time.sleep(0.5)  # let the deal's last camera read and screen settle
         cpu, wall = time.process_time(), time.monotonic()
         time.sleep(seconds)

@@ -29,17 +29,14 @@ from pathlib import Path
 
 from coyote_pi import cards
 from coyote_pi.engine import events
-from coyote_pi.engine.game import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, GameConfig
+from coyote_pi.engine.game import DEAL, OVER, GameConfig
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.files import write_atomically
 from coyote_pi.record import RecordedGame, Vault, utc_now
-from coyote_pi.table import page_contract
+from coyote_pi.table import page_contract, stages
 from coyote_pi.table.play_by_play import describe
 from coyote_pi.table.web_access import pin_hash
-
-#: The table's stage for each phase of the game (table/stages.py names them).
-_STAGES = {DEAL: "deal", BIDDING: "turn", GUESSING: "guess", REVEAL: "reveal", DRAW: "draw", OVER: "over"}
 
 
 class SpectatedGame:
@@ -118,9 +115,7 @@ class SpectatedGame:
         self.seq += 1
         game = self.game
         round_open = open_round(game) is not None
-        stage = _STAGES[game.phase]
-        if game.phase == DEAL and game.results:
-            stage = "verdict"
+        stage = stages.Stage.VERDICT if game.phase == DEAL and game.results else stages.OF_PHASE[game.phase]
         live = {
             "version": 1, "seq": self.seq, "started": self.started, "time": utc_now(),
             "language": self.language, "players": self.config.players, "variant": self.config.variant,

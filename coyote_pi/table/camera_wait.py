@@ -32,12 +32,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from coyote_pi.vision.framing import EDGE, MISSING, framing_problems
 from coyote_pi.vision.states import SeatState, SlotState
 
-DEAL, EXTRA, REVEAL, DRAW, STANDS = "deal", "extra", "reveal", "draw", "stands"
-WAITS = (DEAL, EXTRA, REVEAL, DRAW)
+
+class Wait(StrEnum):
+    """What a camera wait looks for: the cards of one point of a round, or the stands during
+    setup. Not the engine's phases (``deal`` here is the cards on the table, ``extra`` has
+    no phase of its own); the table's card-wait stages share these names."""
+
+    DEAL = "deal"
+    EXTRA = "extra"
+    REVEAL = "reveal"
+    DRAW = "draw"
+    STANDS = "stands"
+
+
+#: The waits for a round's cards (the ones a card-wait stage opens; not ``stands``).
+CARD_WAITS = (Wait.DEAL, Wait.EXTRA, Wait.REVEAL, Wait.DRAW)
 
 
 @dataclass(frozen=True)
@@ -254,7 +268,7 @@ class CameraWait:
     readings in a row; :attr:`problems` are the latest reasons to wait.
     """
 
-    def __init__(self, name: str, look: Callable[[object], Look], stable_reads: int) -> None:
+    def __init__(self, name: Wait, look: Callable[[object], Look], stable_reads: int) -> None:
         self.name = name
         self.look = look
         self.stable_reads = stable_reads

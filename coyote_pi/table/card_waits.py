@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING
 from coyote_pi.engine import Deal, DrawReplacement, Reveal
 from coyote_pi.table import store
 from coyote_pi.table.camera_reads import CameraResult
-from coyote_pi.table.camera_wait import CameraWait
-from coyote_pi.table.stages import DEAL_WAIT, EXTRA_WAIT, REVEAL_WAIT
+from coyote_pi.table.camera_wait import CameraWait, Wait
 
 if TYPE_CHECKING:
     from coyote_pi.table.controller import Controller
@@ -41,18 +40,18 @@ def on_reading(controller: Controller, wait: CameraWait, settled, result: Camera
         controller.entry.go_manual(f"{wait.failures} failed camera reads")
 
 
-def _play(controller: Controller, name: str, settled, result: CameraResult) -> None:
+def _play(controller: Controller, name: Wait, settled, result: CameraResult) -> None:
     """The wait ``name`` has settled on ``settled``: apply what the cards say."""
     game = controller.game
-    if name == DEAL_WAIT:
+    if name == Wait.DEAL:
         controller.log(f"camera: the cards of round {game.round_number + 1} are on the table")
         controller.apply(Deal(settled))
-    elif name == EXTRA_WAIT:
+    elif name == Wait.EXTRA:
         controller.log("camera: the Coyote card's draw lies face down on the extra slot")
         controller.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="camera")
     else:
         round_number = game.round.number
-        if name == REVEAL_WAIT:
+        if name == Wait.REVEAL:
             event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
         else:
             event = DrawReplacement(settled)

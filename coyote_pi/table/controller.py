@@ -49,8 +49,8 @@ import queue
 import time
 from collections.abc import Callable, Iterable
 
-from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
-from coyote_pi.engine import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, Event, IllegalAction, Undo
+from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
+from coyote_pi.engine import BIDDING, DEAL, OVER, Event, IllegalAction, Undo
 from coyote_pi.record import RecordedGame
 from coyote_pi.table import (
     camera_wait,
@@ -61,6 +61,7 @@ from coyote_pi.table import (
     record_hold,
     screens,
     setup_wizard,
+    stages,
     store,
     verdict_buttons,
 )
@@ -77,6 +78,7 @@ from coyote_pi.table.record_hold import RecordHold
 from coyote_pi.table.selector import Selector
 from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.table.stages import (
+    CAMERA_WAIT,
     CORRECT,
     DEAL_WAIT,
     DRAW_WAIT,
@@ -89,6 +91,7 @@ from coyote_pi.table.stages import (
     TURN,
     VERDICT,
     WAITS,
+    Stage,
 )
 from coyote_pi.table.turn import Turn
 from coyote_pi.table.web_side import WebSide
@@ -170,7 +173,6 @@ class Controller:
         self.entry = ManualEntry(self)
         self.turn = Turn(self)
         self.presenter = Presenter(self)
-        self.stage = ""
         self._situation: tuple = ()
         #: The turn's pending choice (the ``turn`` stage), if any.
         self.selector: Selector | None = None
@@ -180,6 +182,7 @@ class Controller:
         self.stands: int | None = None
         #: The last verdict has been seen: the game's end shows (no note is written after the last round).
         self.final_seen = False
+        self.stage = self._derive_stage()  # derived again after every item
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
         self.web = WebSide(self, web_doctor) if config.web.enabled else None
@@ -362,7 +365,7 @@ class Controller:
 
     # ------------------------------------------------------------------ deriving the stage
 
-    def _derive_stage(self) -> str:
+    def _derive_stage(self) -> Stage:
         if self.hold is not None:
             return RECORD
         if self.table is None:
@@ -372,16 +375,11 @@ class Controller:
         if (last is not None and last.round not in self.memory.verdicts_seen
                 and (game.phase != OVER or not self.final_seen)):
             return VERDICT if self.correction is None else CORRECT
-        if game.phase == OVER:
-            return GAME_OVER
-        if game.phase == DEAL:
-            return DEAL_WAIT
         if game.phase == BIDDING:
             r = game.round
             if r.coyote_card_this_turn and r.number not in self.memory.extra_on_mat:
                 return EXTRA_WAIT
-            return TURN
-        return {GUESSING: GUESS, REVEAL: REVEAL_WAIT, DRAW: DRAW_WAIT}[game.phase]
+        return stages.OF_PHASE[game.phase]
 
     def _refresh(self) -> None:
         """Re-derive the stage; enter a new situation; redraw and re-prompt if anything changed."""
@@ -418,11 +416,11 @@ class Controller:
         self.presenter.enter()
         if stage == SETUP:
             if self.setup.step == "players" and self.camera.present:
-                self.camera.start(camera_wait.STANDS, None)
+                self.camera.start(camera_wait.Wait.STANDS, None)
         elif stage == TURN:
             self.selector = self.turn.new_selector()
         elif stage in WAITS and not self.is_manual():
-            self.camera.start(stage, self.game)
+            self.camera.start(CAMERA_WAIT[stage], self.game)
         elif stage in (REVEAL_WAIT, DRAW_WAIT):
             self.entry.begin()
         elif stage == GAME_OVER:
@@ -436,7 +434,7 @@ class Controller:
             return
         stage = self.stage
         if stage == RECORD:
-            if event.button == "ok" and event.kind == PRESS:
+            if event.button == Button.OK and event.kind == PRESS:
                 record_hold.answer(self, event)
             return
         if stage == SETUP:
@@ -466,7 +464,7 @@ class Controller:
         if taken is None:
             return  # the flow moved on while this frame was read
         wait, settled = taken
-        if wait.name == camera_wait.STANDS:
+        if wait.name == camera_wait.Wait.STANDS:
             setup_wizard.on_stands(self, settled, result)
             return
         card_waits.on_reading(self, wait, settled, result)

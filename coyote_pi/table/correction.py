@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from coyote_pi import cards
-from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import Correct, RoundResult
 
 if TYPE_CHECKING:
@@ -89,9 +89,9 @@ class Correction:
         """Take one press (see the module docstring); what happened, or None for a step."""
         if event.kind == CHORD:
             return CANCELLED
-        moves = event.button in ("minus", "plus") and event.kind in (PRESS, REPEAT)
-        step = 1 if event.button == "plus" else -1
-        ok = event.button == "ok" and event.kind == PRESS
+        moves = event.button in REPEATING_BUTTONS and event.kind in (PRESS, REPEAT)
+        step = 1 if event.button == Button.PLUS else -1
+        ok = event.button == Button.OK and event.kind == PRESS
         if self.step == ITEM:
             if moves:
                 self.item_index = (self.item_index + step) % len(self.items)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from coyote_pi import cards
-from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import Deal, DrawReplacement, Reveal
 from coyote_pi.table import offers, store
 from coyote_pi.table.stages import DEAL_WAIT, DRAW_WAIT, EXTRA_WAIT
@@ -80,11 +80,11 @@ class ManualEntry:
         controller = self.controller
         stage, game = controller.stage, controller.game
         if stage == DEAL_WAIT:
-            if event.button == "ok" and event.kind == PRESS and event.seat in game.active_seats:
+            if event.button == Button.OK and event.kind == PRESS and event.seat in game.active_seats:
                 controller.log_press(event, "dealt")
                 controller.apply(Deal({seat: None for seat in game.active_seats}))
         elif stage == EXTRA_WAIT:
-            if event.button == "ok" and event.kind == PRESS and event.seat == game.turn:
+            if event.button == Button.OK and event.kind == PRESS and event.seat == game.turn:
                 controller.log_press(event, "the card lies on the extra slot")
                 controller.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="button")
         elif event.seat in game.active_seats:
@@ -109,14 +109,14 @@ class ManualEntry:
         controller = self.controller
         item = self.item()
         if item is None:  # all entered, but their event was not written: ok tries again
-            if event.button == "ok" and event.kind == PRESS:
+            if event.button == Button.OK and event.kind == PRESS:
                 self._apply_entries()
             return
-        if event.button in ("minus", "plus") and event.kind in (PRESS, REPEAT):
-            step = 1 if event.button == "plus" else -1
+        if event.button in REPEATING_BUTTONS and event.kind in (PRESS, REPEAT):
+            step = 1 if event.button == Button.PLUS else -1
             self.index = (self.index + step) % len(cards.ALL_CARDS)
             controller.log_press(event, cards.display_name(self.card))
-        elif event.button == "ok" and event.kind == PRESS:
+        elif event.button == Button.OK and event.kind == PRESS:
             card = self.card
             controller.log_press(event, f"{item} is {cards.display_name(card)}")
             controller.note(table=store.ENTERED, round=controller.game.round.number, wait=controller.stage,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.table.correction import Correction
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.stages import VERDICT, WAITS
@@ -37,7 +37,7 @@ def answer(controller: Controller, event: ButtonEvent) -> bool:
     if event.seat != controller.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
         return False
     controller.deadlines.cancel(Timer.OFFER)
-    if event.button == "ok" and event.kind == PRESS:
+    if event.button == Button.OK and event.kind == PRESS:
         if controller.stage in WAITS:
             controller.log_press(event, "yes, by hand")
             controller.entry.go_manual("asked at the table")

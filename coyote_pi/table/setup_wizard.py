@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from coyote_pi.devices.events import PRESS, ButtonEvent
+from coyote_pi.devices.events import PRESS, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import GameConfig
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from coyote_pi.table import camera_wait
@@ -99,17 +99,17 @@ class SetupWizard:
         to start (the table says so); True otherwise."""
         step = self.step
         if step == "start":
-            if event.button != "ok" or event.kind != PRESS:
+            if event.button != Button.OK or event.kind != PRESS:
                 return True
             if event.seat > self.values["players"]:
                 return False
             self.values["start"] = event.seat
             self.steps.pop(0)
-        elif event.button == "ok" and event.kind == PRESS:
+        elif event.button == Button.OK and event.kind == PRESS:
             self.steps.pop(0)
-        elif event.button in ("minus", "plus"):
+        elif event.button in REPEATING_BUTTONS:
             self._touched.add(step)
-            delta = 1 if event.button == "plus" else -1
+            delta = 1 if event.button == Button.PLUS else -1
             value = self.values[step]
             if step == "players":
                 self.values[step] = self._players_within(value + delta)

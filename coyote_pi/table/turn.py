@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import GUESSING, Bid, Guess, Undo
 from coyote_pi.table import screens
 from coyote_pi.table.deadlines import Timer
@@ -64,11 +64,11 @@ class Turn:
             return
         controller.deadlines.cancel(Timer.NOTICE)
         selector = controller.selector
-        if event.button in ("minus", "plus"):
+        if event.button in REPEATING_BUTTONS:
             selector.press(event.button, repeat=event.kind == REPEAT)
             controller.log_press(event, screens.choice_text(controller.tr, selector.choice))
             controller.deadlines.cancel(Timer.FLASH)
-        elif event.button == "ok" and event.kind == PRESS:
+        elif event.button == Button.OK and event.kind == PRESS:
             choice = selector.choice
             controller.log_press(event, "confirm")
             controller.apply(event_for(seat, choice))
@@ -80,11 +80,11 @@ class Turn:
     def guess(self, event: ButtonEvent) -> None:
         """A press in the ``guess`` stage."""
         controller = self.controller
-        if event.kind != PRESS or event.button == "ok":
+        if event.kind != PRESS or event.button == Button.OK:
             return
         legal = controller.game.legal()
         bidder, challenger = legal.guess_options
-        winner = bidder if event.button == "plus" else challenger
+        winner = bidder if event.button == Button.PLUS else challenger
         if event.seat in legal.seats:
             controller.log(f"  seat {event.seat} presses a guess button")  # which one stays secret until the verdict
         if controller.apply(Guess(event.seat, winner)) and controller.game.phase == GUESSING:

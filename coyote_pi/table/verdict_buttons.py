@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from coyote_pi.devices.events import CHORD, PRESS, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, Button, ButtonEvent
 from coyote_pi.engine import OVER
 from coyote_pi.table import offers, screens, store
 from coyote_pi.table.deadlines import Timer
@@ -54,7 +54,7 @@ def _verdict_button(controller: Controller, event: ButtonEvent) -> None:
     if event.kind == CHORD:
         offers.ask(controller, event, "to correct a card")
         return
-    if event.button == "ok":
+    if event.button == Button.OK:
         if event.kind != PRESS:
             return
         if controller.stage == VERDICT:
@@ -63,7 +63,7 @@ def _verdict_button(controller: Controller, event: ButtonEvent) -> None:
         elif controller.new_game_when_over:
             controller.new_game()
         return
-    controller.presenter.turn_verdict_page(1 if event.button == "plus" else -1)
+    controller.presenter.turn_verdict_page(1 if event.button == Button.PLUS else -1)
 
 
 def _qr_button(controller: Controller, event: ButtonEvent) -> bool:
@@ -76,6 +76,6 @@ def _qr_button(controller: Controller, event: ButtonEvent) -> bool:
         return True
     if controller.deadlines.payload(Timer.NOTICE) is None:
         return False
-    if event.button == "ok" and event.kind == PRESS:
+    if event.button == Button.OK and event.kind == PRESS:
         controller.deadlines.cancel(Timer.NOTICE)
     return True

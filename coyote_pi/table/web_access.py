@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.devices.screen import Screen
 from coyote_pi.table import screens, stages
 from coyote_pi.table.bulletin import Bulletin, iso_time
@@ -107,7 +107,7 @@ class WebAccess:
             return True
         if event.kind == REPEAT:
             return True
-        if event.button == "ok" and event.kind == PRESS and self.showing != PIN:
+        if event.button == Button.OK and event.kind == PRESS and self.showing != PIN:
             if self.showing == WIFI:
                 self._show(ADDRESS)
             else:
