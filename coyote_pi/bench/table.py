@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coyote_pi.devices.config import DevicesConfig
-from coyote_pi.devices.events import PRESS, ButtonEvent
+from coyote_pi.devices.events import PRESS, Button, ButtonEvent
 from coyote_pi.table.config import GameSettings, Pacing, TableConfig
 from coyote_pi.table.stages import Stage
 
@@ -88,7 +88,7 @@ def _table(folder: Path):
     return rig, watcher, thread
 
 
-def _press(rig, seat: int, button: str) -> float:
+def _press(rig, seat: int, button: Button) -> float:
     """Put a press straight into the queue (what a debounced GPIO callback does); its time."""
     now = time.monotonic()
     rig.controller.queue.put(ButtonEvent(seat, button, PRESS, now))
@@ -100,13 +100,13 @@ def verdict_ms(folder: Path) -> float:
     rig, watcher, thread = _table(folder)
     try:
         watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == Stage.TURN and w.prompt.seats == (1,))
-        _press(rig, 1, "ok")  # seat 1 bids what the selector shows
+        _press(rig, 1, Button.OK)  # seat 1 bids what the selector shows
         watcher.wait(lambda w: w.prompt.seats == (2,))
-        _press(rig, 2, "minus")  # seat 2's selector: COYOTE!
+        _press(rig, 2, Button.MINUS)  # seat 2's selector: COYOTE!
         watcher.wait(lambda w: w.prompt.choice is not None and w.prompt.choice.kind == "challenge")
         _, centre = rig.sim.scene().slot("centre")
         rig.sim.lay("centre", "face_up", centre)  # the reveal is already on the table
-        pressed = _press(rig, 2, "ok")
+        pressed = _press(rig, 2, Button.OK)
         watcher.wait(lambda w: w.verdict_at is not None)
         return (watcher.verdict_at - pressed) * 1000
     finally:

@@ -84,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python3 -m coyote_pi.commands.install [options]``: the same command without ``coyote-pi``."""
     description = install.__doc__.splitlines()[0]
-    return run_module(sys.modules[__name__], "python3 -m coyote_pi.commands.install", description, argv)
+    return run_module(sys.modules[__name__], "python3 -m coyote_pi.commands.install", description,
+                      None if argv is None else list(argv))
 
 
 if __name__ == "__main__":  # `sudo make install` starts here, with the system python3

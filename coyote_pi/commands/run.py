@@ -204,10 +204,10 @@ def _run_table(args, config, devices_config) -> int:
             print(f"coyote-pi run --sim: {trouble}", file=sys.stderr)
     if signal.SIGINT in signals:
         return 130  # as a shell reports a command ended by Ctrl-C
-    game = rig.controller.game
+    game = rig.controller.state.game
     if game is not None and game.winner is not None:
-        print(f"seat {game.winner} wins; record {rig.controller.table.path} "
-              f"(fingerprint {rig.controller.table.writer.fingerprint})")
+        print(f"seat {game.winner} wins; record {rig.controller.state.recorded.path} "
+              f"(fingerprint {rig.controller.state.recorded.writer.fingerprint})")
     return 0
 
 
@@ -224,7 +224,7 @@ def _start_page(args, config):
 
 def _say_where_the_record_is(controller) -> None:
     """At the end of a simulated game (also after Ctrl-C): where its record is and how to check it."""
-    table = controller.table
+    table = controller.state.recorded
     if table is None:
         print(f"no game was started; records are in {controller.store.folder}", file=sys.stderr)
         return
@@ -245,7 +245,7 @@ def _open_real(config, devices_config, table, not_resumed=None, config_file=None
         from coyote_pi.sim.rig import simulated_parts  # only then: see _sim_settings
 
         parts = simulated_parts(devices_config)
-    return open_rig(config, devices_config, parts=parts, table=table, meta={"source": "table"}, notifier=notify,
+    return open_rig(config, devices_config, parts=parts, resumed=table, meta={"source": "table"}, notifier=notify,
                     new_game_when_over=True, not_resumed=not_resumed,
                     web_doctor=functools.partial(doctor.in_table_checks, config_file))
 
@@ -271,7 +271,7 @@ def _open_sim(args, config, devices_config, resumption):
                      deal=deal)
     console = SimConsole() if _has_console(args) else None
     watchers = [console] if console is not None else []
-    rig = open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim"}, private_meta=private,
+    rig = open_sim_rig(config, devices_config, sim, resumed=table, meta={"source": "sim"}, private_meta=private,
                        new_game_when_over=not args.scripted,
                        not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers)
     if console is not None:

@@ -239,7 +239,7 @@ class SimConsole(Listener):
         controller = self._controller
         if controller is None:
             return []
-        table = controller.table
+        table = controller.state.recorded
         if table is not None:
             return ["record: " + _cut_left(_home(table.path), columns - len("record: "))]
         prefix = "record: a new game in "

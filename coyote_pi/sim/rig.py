@@ -119,8 +119,8 @@ def open_sim_rig(
     ``listeners``, ``outputs`` and ``controller_options`` are as for
     :func:`~coyote_pi.table.rig.open_rig`.
     """
-    table = controller_options.get("table")
-    seats = sim.seats or (table[0].game.config.players if isinstance(table, tuple) else config.game.players)
+    resumed = controller_options.get("resumed")
+    seats = sim.seats or (resumed[0].game.config.players if isinstance(resumed, tuple) else config.game.players)
     sim_table = SimTable(seats=seats, seed=sim.seed, players=sim.players, pace=sim.pace, scheme=config.scheme,
                          setup_answers=sim.setup_answers, misclick=sim.misclick, deal=sim.deal)
     given: dict[str, object] = {}

@@ -196,7 +196,7 @@ def play(config: TableConfig, *, sim: SimOptions, devices: DevicesConfig | None 
         run_rig(rig, spy, timeout)
     finally:
         rig.close()
-    path = rig.controller.table.path
+    path = rig.controller.state.recorded.path
     return Played(read_record(path), spy, path, rig)
 
 

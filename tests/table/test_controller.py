@@ -19,7 +19,7 @@ from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import Bounce, QueueFingers, SimulatedPresser, played_as_asked
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
-from coyote_pi.table.controller import STOP, Controller
+from coyote_pi.table.controller import STOP, Controller, ControllerOptions
 
 from .conftest import FAST, Spy, fast_sim, game_events, play, running_table, same_game, sim_devices, table_config
 
@@ -29,7 +29,7 @@ def _at_first_turn(spy, seat: int = 1):
 
 
 def _events_of(rig) -> list[dict]:
-    return game_events(rig.controller.table.path)
+    return game_events(rig.controller.state.recorded.path)
 
 
 def _shown_after(spy, count: int, test) -> bool:
@@ -256,7 +256,7 @@ def test_players_can_ask_for_the_manual_path_when_a_card_stays_unreadable(tmp_pa
         spy.wait_for(lambda p: p.stage == "turn")
         events = _events_of(rig)
         assert events == [{"type": "deal", "seats": {"1": None, "2": None, "3": None}, "centre": None, "deck": None}]
-    notes = [line["note"] for line in read_record(rig.controller.table.path).lines if "note" in line]
+    notes = [line["note"] for line in read_record(rig.controller.state.recorded.path).lines if "note" in line]
     assert {"table": "manual", "round": 1, "wait": "deal", "why": "asked at the table"} in notes
     assert any(s.alert and s.title == "Enter cards by hand?" for _, s in spy.screens)
 
@@ -281,7 +281,7 @@ def test_setup_asks_what_the_configuration_leaves_open(tmp_path):
         fingers.tap(6, "ok")  # seat 6 is not in a 5-player game
         fingers.tap(3, "ok")  # the youngest
         spy.wait_for(lambda p: p.stage == "turn" and p.seats == (3,))
-        table = rig.controller.table
+        table = rig.controller.state.recorded
     assert table.game.config.to_dict() == {"players": 5, "variant": "trickster", "start_seat": 3}
     assert read_record(table.path).meta["language"] == "de"
     setup = spy.texts("setup")
@@ -343,7 +343,7 @@ def test_the_verdict_pages_and_moves_on_by_itself_when_configured(tmp_path):
     verdict = [screen for stage, screen in spy.screens if stage == "verdict"]
     assert verdict[0].big.endswith("wins")
     assert any(s.title == "Round 1: why" for s in verdict)  # the explanation paged in by itself
-    notes = [line.get("note") for line in read_record(rig.controller.table.path).lines]
+    notes = [line.get("note") for line in read_record(rig.controller.state.recorded.path).lines]
     assert {"table": "verdict_seen", "round": 1} in notes
 
 
@@ -371,10 +371,10 @@ def test_after_a_game_ok_starts_a_new_one(tmp_path):
     config = table_config(tmp_path, 2)
     with running_table(config, fast_sim(7), new_game_when_over=True) as (rig, spy):
         spy.wait_for(lambda p: p.stage == "over", timeout=30)
-        first = rig.controller.table.path
+        first = rig.controller.state.recorded.path
         QueueFingers(rig.controller.queue).tap(1, "ok")  # any seat, in the game or out
         spy.wait_for(lambda p: p.stage == "deal" and p.round == 0)
-        assert rig.controller.table.path.name == "game-0002.jsonl" and first.name == "game-0001.jsonl"
+        assert rig.controller.state.recorded.path.name == "game-0002.jsonl" and first.name == "game-0001.jsonl"
     assert "ok: new game" in spy.texts("over")
 
 
@@ -392,9 +392,10 @@ def test_the_loop_steps_by_a_clock_of_its_own_and_lays_a_screen_out_once(tmp_pat
 
     now, spy = [100.0], Spy()
     display = CountingDisplay(dummy(width=128, height=64, mode="1"))
-    controller = Controller(table_config(tmp_path, 2), display=display, listeners=[spy], clock=lambda: now[0])
+    controller = Controller(table_config(tmp_path, 2),
+                            ControllerOptions(display=display, listeners=[spy], clock=lambda: now[0]))
     controller.begin()
-    assert controller.stage == "deal" and controller.is_manual()  # no camera: the cards go by the buttons
+    assert controller.state.stage == "deal" and controller.is_manual()  # no camera: the cards go by the buttons
     for _ in range(20):
         assert controller.step()
     assert CountingDisplay.layouts == 1

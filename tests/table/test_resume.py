@@ -87,11 +87,11 @@ def _play_through_crashes(config, seed: int, plan: CrashPlan) -> Path:
     """Start the table, and restart it after every crash, until the game is over."""
     for epoch in range(plan.planned + 2):
         spy = Spy()
-        rig = open_sim_rig(config, sim_devices(), fast_sim(seed, misclick=True), table=resume_or_none(config, new=False),
+        rig = open_sim_rig(config, sim_devices(), fast_sim(seed, misclick=True), resumed=resume_or_none(config, new=False),
                            listeners=[spy], epoch=epoch)
         try:
             run_rig(rig, spy, timeout=60)
-            return rig.controller.table.path
+            return rig.controller.state.recorded.path
         except Crash:
             continue
         finally:
@@ -142,11 +142,11 @@ def test_the_verdict_is_shown_again_if_the_table_stopped_before_anyone_saw_it(tm
         spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
         fingers.tap(2, "ok")
         spy.wait_for(lambda p: p.stage == "verdict")
-    with running_table(config, fast_sim(2, players=False), table=resume_or_none(config, new=False)) as (rig, spy):
+    with running_table(config, fast_sim(2, players=False), resumed=resume_or_none(config, new=False)) as (rig, spy):
         spy.wait_for(lambda p: p.stage == "verdict")
         QueueFingers(rig.controller.queue).tap(2, "ok")
         spy.wait_for(lambda p: p.stage == "deal")
-    assert {"table": "verdict_seen", "round": 1} in [line.get("note") for line in read_record(rig.controller.table.path).lines]
+    assert {"table": "verdict_seen", "round": 1} in [line.get("note") for line in read_record(rig.controller.state.recorded.path).lines]
 
 
 FAST_TOML = """

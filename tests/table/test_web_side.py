@@ -58,7 +58,7 @@ def test_no_live_json_written_during_an_open_round_holds_a_card_of_it(tmp_path, 
     def spying_write(path, data):
         if path.name == "live.json":
             controller = holder["rig"].controller
-            game = controller.game
+            game = controller.state.game
             opened = None if game is None else open_round(game)
             cards = None if opened is None else (opened.number, dict(opened.seat_cards), opened.centre, opened.extra)
             written.append((json.loads(data), cards, controller.web.bulletin._last_write))
