@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
-
 from coyote_pi.contract import records
 from coyote_pi.engine import GameConfig
 from coyote_pi.table.store import RecordStore
 from coyote_pi.web.bulletin import Folders
-
-
-def test_docstring_examples():
-    result = doctest.testmod(records)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_the_page_finds_every_record_the_table_writes(tmp_path):

@@ -48,7 +48,9 @@ from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.errors import DeviceConfigError, DeviceError, PinMapError
 from coyote_pi.memory import tune_malloc
 from coyote_pi.pi import doctor, journal, notify
+from coyote_pi.table import stages
 from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config, split_listen
+from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import open_rig, resume_newest
 from coyote_pi.table.store import lock_folder
 
@@ -181,14 +183,14 @@ def _run_table(args, config, devices_config) -> int:
     resumption = resume_newest(config, new=args.new, finished=not (args.sim and args.scripted))
     table = resumption.table
     if isinstance(table, tuple):
-        print(f"resuming {table[0].path}", file=sys.stderr)
+        print(_resumed_line(table[0]), file=sys.stderr)
     elif table is not None:  # the table shows it and waits for ok before a new game
         print(f"cannot resume {table.path} ({table.reason}); it is kept as it is", file=sys.stderr)
     page = _start_page(args, config)
     try:
         if args.sim:
             print(f"coyote-pi run --sim: game records go to {config.record_dir}", file=sys.stderr)
-            rig = _open_sim(args, config, devices_config, resumption)
+            rig, finished = _open_sim(args, config, devices_config, resumption)
         else:
             rig = _open_real(config, devices_config, table, None if resumption.skipped is None else resumption.skipped.stem,
                              args.config)
@@ -198,7 +200,7 @@ def _run_table(args, config, devices_config) -> int:
         finally:
             rig.close()
             if args.sim:
-                _say_where_the_record_is(rig.controller)
+                _say_where_the_records_are(rig.controller, finished)
     finally:
         if page is not None and (trouble := page.stop()) is not None:
             print(f"coyote-pi run --sim: {trouble}", file=sys.stderr)
@@ -222,17 +224,54 @@ def _start_page(args, config):
     return page
 
 
-def _say_where_the_record_is(controller) -> None:
-    """At the end of a simulated game (also after Ctrl-C): where its record is and how to check it."""
+def _resumed_line(table) -> str:
+    """What the command says of the record it opens: a finished game is not "resumed"."""
+    game = table.game
+    if game.winner is None:
+        return f"resuming {table.path}"
+    return f"{table.path}: the game is over, seat {game.winner} won; the table shows its result"
+
+
+def check_line(table) -> str:
+    """How to check a finished game's record (``table``, a RecordedGame) with replay."""
+    return f"check it: coyote-pi replay {table.path} --expect {table.writer.fingerprint}"
+
+
+class FinishedGames(Listener):
+    """The games of one ``run --sim`` that end while it runs: each one's :func:`check_line`
+    goes to ``tell`` as the game ends, and stays in :attr:`lines` for the end of the command.
+    A game that was over before (a finished record reopened) is not one of them."""
+
+    def __init__(self, controller, tell) -> None:
+        self.controller = controller
+        self.lines: list[str] = []
+        self._tell = tell
+        game = controller.state.game
+        self._over_before = controller.state.recorded.path if game is not None and game.winner is not None else None
+
+    def on_prompt(self, prompt: Prompt) -> None:
+        table = self.controller.state.recorded
+        if prompt.stage != stages.GAME_OVER or table is None or table.path == self._over_before:
+            return
+        check = check_line(table)
+        if check not in self.lines:
+            self.lines.append(check)
+            self._tell(check)
+
+
+def _say_where_the_records_are(controller, finished: FinishedGames) -> None:
+    """At the end of ``run --sim`` (also after Ctrl-C): where the game in play is, and how
+    to check every game that ended since the command started (and a finished one it shows)."""
     table = controller.state.recorded
-    if table is None:
+    checks = list(finished.lines)
+    if table is None and not checks:
         print(f"no game was started; records are in {controller.store.folder}", file=sys.stderr)
-        return
-    if controller.game.winner is None:  # replay would show the open round's cards: not before the end
+    elif table is not None and controller.game.winner is None:  # replay would show the open round's cards
         print(f"record: {table.path} (unfinished: run --sim resumes it)", file=sys.stderr)
-    else:
-        print(f"record: {table.path}\ncheck it: coyote-pi replay {table.path} --expect {table.writer.fingerprint}",
-              file=sys.stderr)
+    elif table is not None and check_line(table) not in checks:
+        checks.append(check_line(table))
+    if checks:
+        print("games finished:" if len(checks) > 1 else "game finished:", *checks, sep="\n  ", file=sys.stderr)
 
 
 def _open_real(config, devices_config, table, not_resumed=None, config_file=None):
@@ -252,7 +291,8 @@ def _open_real(config, devices_config, table, not_resumed=None, config_file=None
 
 def _open_sim(args, config, devices_config, resumption):
     """The simulated table, with the seed and deal plan of the game it resumes (or of
-    --seed, --deal), and with a person at the keys, its console."""
+    --seed, --deal), and with a person at the keys, its console; and the
+    :class:`FinishedGames` that tells each game's check line as it ends."""
     from coyote_pi.sim.console import SimConsole
     from coyote_pi.sim.deals import DealPlan, parse_deal
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
@@ -274,13 +314,19 @@ def _open_sim(args, config, devices_config, resumption):
     rig = open_sim_rig(config, devices_config, sim, resumed=table, meta={"source": "sim"}, private_meta=private,
                        new_game_when_over=not args.scripted,
                        not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers)
+    finished = FinishedGames(rig.controller, console.tell if console is not None else _tell)
+    rig.controller.listeners.append(finished)
     if console is not None:
         console.attach(rig.sim, rig.controller)
         if skipped is not None:
             console.notices.append(f"could not resume {skipped.name} ({resumption.reason}): new game")
         rig.devices.buttons.on_other_key = console.key
         console.start()
-    return rig
+    return rig, finished
+
+
+def _tell(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 def _stop_on_signals(controller) -> list[int]:

@@ -7,12 +7,15 @@ terminal gets half blocks and the eyes beside the OLED)::
     │ (exactly what the table's OLED shows)                          │
     └────────────────────────────────────────────────────────────────┘
     Seat 2 sees: 1:[7] 3:[?] 4:[-5] centre: face down
+    OLED: Seat 2 · bid 16 | 17 | ok: bid 17
     record: ~/.local/share/coyote-pi/games/sim/game-0003.jsonl
     keys -,+,ok,undo: 1:1234 2:qwer 3:asdf | v eyes: turn | h help | Ctrl-C quit
 
 - The **OLED** is the real display's frame (this is a frame sink of
   :class:`~coyote_pi.devices.display.TableDisplay`), drawn by
   :func:`~coyote_pi.devices.outputs.fit_lines` as large as the terminal allows.
+- Below an OLED drawn in Braille (too small to read its small text) its **words**,
+  as the presenter built the screen (title, big text, lines), in the rows left.
 - **Whose eyes** (:mod:`coyote_pi.sim.eyes`): the table as one seat sees it. ``v``
   switches: the seat whose turn it is (the default), seat 1, 2, ..., nobody. It comes
   from the simulation's own knowledge of the cards and is drawn here only.
@@ -42,6 +45,7 @@ from PIL import Image
 
 from coyote_pi.devices.keyboard import DEFAULT_KEYMAP, SEAT_KEYS, keymap_help
 from coyote_pi.devices.outputs import boxed, fit_lines, smallest_size
+from coyote_pi.devices.screen import Screen
 from coyote_pi.sim.eyes import knows, seat_sight
 from coyote_pi.sim.table import SimTable, Truths
 from coyote_pi.table import stages
@@ -89,11 +93,13 @@ class SimConsole(Listener):
         self._size = size
         self._image: Image.Image | None = None
         self._prompt: Prompt | None = None
+        self._screen: Screen | None = None  #: the screen the OLED shows (its words, at small sizes)
         self._table: SimTable | None = None
         self._truths: Truths | None = None
         self._controller = None
         #: Lines that stay on screen under the OLED (e.g. a game that could not be resumed).
         self.notices: list[str] = []
+        self._told: str | None = None  #: the last notice :meth:`tell` added (it is the last notice)
         self._eyes: int | str = FOLLOW_TURN
         self._turn = 1
         self._help = False
@@ -153,10 +159,20 @@ class SimConsole(Listener):
         self._image = image.copy()
         self.wake()
 
+    def on_screen(self, stage: str, screen: Screen) -> None:
+        self._screen = screen
+        self.wake()
+
     def on_prompt(self, prompt: Prompt) -> None:
         if prompt.stage in (stages.TURN, stages.EXTRA_WAIT) and prompt.seats:
             self._turn = prompt.seats[0]
         self._prompt = prompt
+        self.wake()
+
+    def tell(self, line: str) -> None:
+        """Show ``line`` with the notices, in place of the last line told (from any thread)."""
+        self.notices = [*self.notices[:len(self.notices) - (self._told is not None)], line]
+        self._told = line
         self.wake()
 
     def key(self, key: str) -> None:
@@ -187,7 +203,8 @@ class SimConsole(Listener):
 
     def _table_view(self, columns: int, rows: int, footer: int) -> list[str]:
         """The OLED and the eyes in ``rows`` lines: side by side when that draws the OLED
-        at least as large as one above the other."""
+        at least as large as one above the other. An OLED drawn in Braille is too small
+        to read its small text: its words follow as plain text, in the rows left."""
         image = self._image or Image.new("1", (128, 64))
         eyes = self._eyes_pieces()
         beside = fit_lines(image, columns - SIDE_COLUMNS - 1 - 2, rows - 2)
@@ -198,16 +215,27 @@ class SimConsole(Listener):
             side = _wrap(eyes, columns - len(box[0]) - 2)
             blank = " " * len(box[0])
             rows_used = max(len(box), min(rows, len(side)))
-            return [f"{box[i] if i < len(box) else blank}  {side[i] if i < len(side) else ''}".rstrip()
+            view = [f"{box[i] if i < len(box) else blank}  {side[i] if i < len(side) else ''}".rstrip()
                     for i in range(rows_used)]
+            return view + self._oled_words(beside, image, columns)[:rows - len(view)]
         if under is not None:
-            return self._boxed(under) + under_eyes
+            view = self._boxed(under) + under_eyes
+            return view + self._oled_words(under, image, columns)[:rows - len(view)]
         width, height = smallest_size(image.size)  # the OLED in Braille, framed, the eyes under it
         need_columns = max(columns, width + 2)
         need_rows = height + 2 + len(_wrap(eyes, need_columns)) + footer
         message = (f"The terminal is {columns}x{rows + footer}: make it at least "
                    f"{width + 2}x{need_rows} to see the OLED.")
         return _wrap(message.split(), columns)[:rows]
+
+    def _oled_words(self, drawn: list[str], image: Image.Image, columns: int) -> list[str]:
+        """The words of the screen the OLED shows (as the presenter built it), when
+        ``drawn`` is the Braille drawing (fewer columns than the OLED has pixels)."""
+        screen = self._screen
+        if screen is None or len(drawn[0]) >= image.width:
+            return []
+        pieces = [text for text in (screen.title, screen.big, *screen.lines) if text.strip()]
+        return textwrap.wrap("OLED: " + " | ".join(pieces), columns, subsequent_indent="  ") if pieces else []
 
     @staticmethod
     def _boxed(lines: list[str]) -> list[str]:

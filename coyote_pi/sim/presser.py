@@ -33,7 +33,6 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from coyote_pi.devices.buttons import Debouncer
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, ButtonEvent
 from coyote_pi.devices.pinmap import PinMap
 
@@ -133,56 +132,6 @@ def hold_seconds(timing, repeats: int) -> float:
     return timing.hold_delay + timing.repeat_interval * (repeats - 0.5)
 
 
-def played_as_asked(pin, taps: int, timing, *, held: bool = False) -> bool:
-    """Whether a mock ``pin``'s recorded levels hold the ``taps`` asked of a :class:`SimulatedPresser`.
-
-    Call ``pin.clear_states()`` before the taps. The recording is replayed through the
-    buttons' own :class:`~coyote_pi.devices.buttons.Debouncer` (with ``timing``, a
-    :class:`~coyote_pi.devices.buttons.ButtonTiming`): the taps were played as asked when
-    it counts exactly ``taps`` presses, none of them (unless the taps are ``held`` on
-    purpose, to repeat) lasting ``timing.hold_delay``. A machine busy enough to stall a
-    finger's thread mid-chatter can stretch a chatter level into a real press or release,
-    and a stalled tap can last into a repeat: then the waveform itself holds more
-    presses, as real buttons would, and a test counting presses cannot expect the taps'
-    number. A stretched level that merges with a real one changes nothing, and is not
-    counted against the taps.
-    """
-    lengths = recorded_presses(pin, timing)
-    return len(lengths) == taps and (held or max(lengths, default=0.0) < timing.hold_delay)
-
-
-def recorded_presses(pin, timing) -> list[float]:
-    """How long (seconds) each press lasted that the :class:`~coyote_pi.devices.buttons.Debouncer`
-    counts in a mock ``pin``'s recorded levels, every read of the pin on time (a late read
-    counts the same: see :meth:`~coyote_pi.devices.buttons.Debouncer.edge`); a press not
-    released by the end of the recording lasts forever."""
-    # gpiozero's MockPin records each change as (how long the previous level lasted, new
-    # level); [0] is the level at clear_states(). Buttons pull up: low is pressed.
-    contact = Debouncer(timing.confirm, timing.debounce)
-    contact.pressed = not pin.states[0].state
-    lengths: list[float] = []
-    pressed_at = now = 0.0
-
-    def count_due_before(moment: float) -> None:
-        # The read at ``due`` finds the pending level still there: it lasts until ``moment``.
-        nonlocal pressed_at
-        if contact.due is not None and contact.due <= moment:
-            contact.settle(not contact.pressed, contact.due)
-            if contact.pressed:
-                pressed_at = contact.changed_at
-            else:
-                lengths.append(contact.changed_at - pressed_at)
-
-    for change in pin.states[1:]:
-        now += change.timestamp
-        count_due_before(now)
-        contact.edge(not change.state, now)
-    count_due_before(float("inf"))
-    if contact.pressed:
-        lengths.append(float("inf"))
-    return lengths
-
-
 class PresserFingers:
     """Fingers on gpiozero mock pins, through a :class:`SimulatedPresser`.
 
@@ -246,6 +195,12 @@ class ScheduledFingers:
         self._report(seat, CHORD_BUTTON)
         self._press(seat, "minus", 0.0, hold + stagger)
         self._press(seat, "plus", stagger, hold)
+
+    def press(self, seat: int, button: str, hold: float, *, delay: float = 0.0) -> None:
+        """Press ``button`` of ``seat`` ``delay`` seconds from now, for ``hold`` seconds
+        (a tap or a hold of any length, as :meth:`SimulatedPresser.press`)."""
+        self._report(seat, button)
+        self._press(seat, button, delay, hold)
 
     def _report(self, seat: int, button: str) -> None:
         if self._on_press is not None:

@@ -33,11 +33,11 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from coyote_pi import cards
-from coyote_pi.engine import Deal, DrawReplacement, Game, Reveal, seat_view
+from coyote_pi.engine import Correct, Deal, DrawReplacement, Event, Game, GameConfig, Reveal, seat_view
 from coyote_pi.engine.game import TRICKSTER
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
 from coyote_pi.sim.deals import DealPlan
@@ -71,7 +71,7 @@ class SimPace:
 DEMO_PACE = SimPace(think=0.1, card=0.08, verdict=1.3)
 
 
-def truth_game(config, history, deck: Callable[[int, int], list[str]]) -> Game:
+def truth_game(config: GameConfig, history: Sequence[Event], deck: Callable[[int, int], list[str]]) -> Game:
     """The game as the simulated table knows it: every card known.
 
     The controller's game saw the seat cards through the camera and the centre only at
@@ -79,15 +79,35 @@ def truth_game(config, history, deck: Callable[[int, int], list[str]]) -> Game:
     the table's deck (``deck(round, seats in play)``, as :meth:`SimTable.deck`) gives the
     same game with everything known (reveals and draws then happen by themselves, so
     they are skipped).
+
+    A round whose verdict was corrected is replayed as the controller played it (the
+    camera's cards, then the correction): the engine corrects only cards a camera read,
+    and what follows (eyes, seats out, who starts next) must be the table's verdict.
     """
-    return truth_game_events(Game(config), history, deck)
+    corrected = _corrected_rounds(history)
+    return truth_game_events(Game(config), history, deck, corrected=corrected)
 
 
-def truth_game_events(game: Game, events, deck: Callable[[int, int], list[str]]) -> Game:
-    """Apply the controller's ``events`` to a truth ``game`` (see :func:`truth_game`)."""
+def _corrected_rounds(history: Sequence[Event]) -> frozenset[int]:
+    """The numbers of the rounds whose verdict a :class:`Correct` changed."""
+    rounds, number = set(), 0
+    for event in history:
+        number += isinstance(event, Deal)
+        if isinstance(event, Correct):
+            rounds.add(number)
+    return frozenset(rounds)
+
+
+def truth_game_events(game: Game, events: Sequence[Event], deck: Callable[[int, int], list[str]], *,
+                      corrected: frozenset[int] = frozenset()) -> Game:
+    """Apply the controller's ``events`` to a truth ``game`` (see :func:`truth_game`); the
+    rounds numbered in ``corrected`` go in as the controller's events are."""
     for event in events:
-        if isinstance(event, Deal):
-            game.apply(game.virtual_deal(deck(game.round_number + 1, len(game.active_seats))))
+        number = game.round_number + isinstance(event, Deal)
+        if number in corrected:
+            game.apply(event)
+        elif isinstance(event, Deal):
+            game.apply(game.virtual_deal(deck(number, len(game.active_seats))))
         elif not isinstance(event, (Reveal, DrawReplacement)):
             game.apply(event)
     return game
@@ -95,7 +115,8 @@ def truth_game_events(game: Game, events, deck: Callable[[int, int], list[str]])
 
 class Truths:
     """:func:`truth_game` for one thread (an actor's, the terminal's), replaying only the
-    events added to the prompt's history since the last call."""
+    events added to the prompt's history since the last call (all of them again after a
+    correction, which changes how its round is replayed)."""
 
     def __init__(self, deck: Callable[[int, int], list[str]]) -> None:
         self.deck = deck
@@ -103,13 +124,18 @@ class Truths:
         self._game: Game | None = None
 
     def of(self, prompt: Prompt) -> Game:
-        history = prompt.history
-        if self._game is None or self._game.config != prompt.config or history[: len(self._history)] != self._history:
-            self._game, self._history = truth_game(prompt.config, history, self.deck), history
+        """The truth game of ``prompt`` (one of a game: its ``config`` is set)."""
+        history, config = prompt.history, prompt.config
+        if config is None:
+            raise ValueError("a prompt before the game's setup has no truth")
+        added = history[len(self._history):]
+        if (self._game is None or self._game.config != config or history[: len(self._history)] != self._history
+                or any(isinstance(event, Correct) for event in added)):
+            self._game, self._history = truth_game(config, history, self.deck), history
             return self._game
-        added = truth_game_events(self._game, history[len(self._history):], self.deck)
+        game = truth_game_events(self._game, added, self.deck, corrected=_corrected_rounds(self._history))
         self._history = history
-        return added
+        return game
 
 
 class _Actor:

@@ -10,7 +10,7 @@ module writes into the bulletin folder (a tmpfs on the Pi: ``/run/coyote-pi/publ
      "public": {...},   # engine.views.public_view(game)
      "screen": {"title": "...", "big": "...", "lines": [...], "page": [1, 3]},
      "log": [...],      # the last 30 play-by-play lines
-     "camera": "ok",    # ok | restarting | manual (coyote_pi.table.page_contract)
+     "camera": "ok",    # ok | restarting | manual (coyote_pi.contract.page)
      "web": {"url": "http://coyote-pi.local/", "pin": {"salt": ..., "sha256": ..., "expires": ...}}}
 
 Hidden information: :class:`Bulletin` is fed only what is public by construction. It

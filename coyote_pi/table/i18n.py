@@ -270,6 +270,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "de": "-/+ wählen, ok bestätigen (jeder Platz)",
         "ru": "-/+ выбор, ok подтвердить (любое место)",
     },
+    "entry.hint_round": {
+        "en": "-/+ go round: {last} <> {first}",
+        "de": "-/+ geht rundum: {last} <> {first}",
+        "ru": "-/+ по кругу: {last} <> {first}",
+    },
     # --- correcting a misread card at the verdict ----------------------------------------
     "correct.title": {"en": "Correct which card?", "de": "Welche Karte korrigieren?", "ru": "Какую карту исправить?"},
     "correct.read": {"en": "Read as {card}", "de": "Gelesen: {card}", "ru": "Прочитано: {card}"},

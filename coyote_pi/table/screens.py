@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
+from coyote_pi import cards
 from coyote_pi import record as game_record
 from coyote_pi.devices.screen import Screen, SeatStatus
 from coyote_pi.engine import Correct, Game, RoundResult
@@ -123,8 +124,17 @@ def entry_item_title(tr: Translator, item: str) -> str:
     return tr(f"entry.{item}")
 
 
+def dial_hint(tr: Translator, card: str) -> str:
+    """The hint under a dialled card. The dial goes round (plus on Max 0 gives -10, minus
+    on -10 gives Max 0), so at either end of the card list the hint says so."""
+    first, last = cards.ALL_CARDS[0], cards.ALL_CARDS[-1]
+    if card in (first, last):
+        return tr("entry.hint_round", first=card_text(first), last=card_text(last))
+    return tr("entry.hint")
+
+
 def entry_screen(tr: Translator, item: str, card: str) -> Screen:
-    return Screen(title=entry_item_title(tr, item), big=card_text(card), lines=[tr("entry.hint")])
+    return Screen(title=entry_item_title(tr, item), big=card_text(card), lines=[dial_hint(tr, card)])
 
 
 # --- correcting the verdict -------------------------------------------------------------------
@@ -139,7 +149,7 @@ def correction_screen(tr: Translator, game: Game, correction: Correction) -> Scr
         return Screen(title=tr("correct.title"), big=item, lines=[read, tr("correct.item_hint"), cancel])
     if correction.step == CARD:
         return Screen(title=tr("correct.card_title", item=item), big=card_text(correction.card),
-                      lines=[read, tr("entry.hint"), cancel])
+                      lines=[read, dial_hint(tr, correction.card), cancel])
     return Screen(title=tr("correct.confirm_title", item=item, card=card_text(correction.card)),
                   big=tr("correct.confirm_big"),
                   lines=[tr("correct.confirm_hint", seats=tr.seats(correction.confirmers)),

@@ -11,7 +11,9 @@ from gpiozero.pins.mock import MockFactory
 
 from coyote_pi.devices.buttons import ButtonTiming, TableButtons
 from coyote_pi.devices.pinmap import PinMap, load_pinmap
-from coyote_pi.sim.presser import SimulatedPresser, played_as_asked
+from coyote_pi.sim.clock import SimClock, SimScheduler
+from coyote_pi.sim.presser import NO_BOUNCE, Bounce, ScheduledFingers, SimulatedPresser
+from coyote_pi.sim.table import SimPace
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -61,23 +63,42 @@ def buttons(pinmap, events, factory):
 
 @pytest.fixture
 def presser(pinmap, factory, buttons) -> SimulatedPresser:
-    """Presses with realistic contact bounce, from other threads (the buttons are open).
-    Every seat pin's recorded levels start here, for :func:`skip_if_stalled`."""
-    for seat in pinmap.seats:
-        for _, ref in seat.buttons():
-            factory.pin(ref.gpio).clear_states()
-    return SimulatedPresser(factory, pinmap, seed=7)
+    """Presses from other threads, with clean edges: a thread the machine stalls only
+    makes a press longer, never two of one (the chatter is pressed on simulated time)."""
+    return SimulatedPresser(factory, pinmap, bounce=NO_BOUNCE, seed=7)
 
 
-def skip_if_stalled(factory, pinmap, taps: dict[tuple[int, str], int], *, held: bool = False) -> None:
-    """Skip the test when this machine stalled a finger mid-chatter (or a tap into a
-    repeat), so that a pin of ``taps`` ({(seat, button): taps asked}) may really have seen
-    more presses than asked, which the debounce rightly counts (see
-    :func:`~coyote_pi.sim.presser.played_as_asked`; ``held``: the taps are holds on purpose).
-    The check errs towards skipping: a stretched level that merges with a real one is
-    harmless, but is not told apart."""
-    for (seat, button), count in taps.items():
-        pin = factory.pin(getattr(pinmap.seat(seat), button).gpio)
-        if not played_as_asked(pin, count, ButtonTiming(), held=held):
-            pytest.skip(f"this machine stalled seat {seat}'s {button} finger: its pin held a chatter level "
-                        f"past the confirmation time, so it may have seen more than the {count} press(es) asked")
+class SimulatedTime:
+    """The button tests' clock: the buttons' debounce reads and repeats and the fingers'
+    pin changes are all timers on one :class:`~coyote_pi.sim.clock.SimScheduler`, run by
+    :meth:`run_for`. Nothing sleeps and no stall of the machine can change what happens."""
+
+    def __init__(self) -> None:
+        self.clock = SimClock(100.0)
+        self.timers = SimScheduler(self.clock)
+
+    def run_for(self, seconds: float) -> None:
+        """Run every timer due in the next ``seconds`` of simulated time, in order."""
+        end = self.clock() + seconds
+        while (due := self.timers.next_due()) is not None and due <= end:
+            self.clock.advance_to(due)
+            self.timers.run_due()
+        self.clock.advance_to(end)
+
+
+@pytest.fixture
+def sim_time() -> SimulatedTime:
+    return SimulatedTime()
+
+
+@pytest.fixture
+def sim_buttons(pinmap, events, factory, sim_time):
+    """The table's buttons on simulated time."""
+    with TableButtons(pinmap, events, pin_factory=factory, clock=sim_time.clock, scheduler=sim_time.timers) as table:
+        yield table
+
+
+@pytest.fixture
+def fingers(pinmap, factory, sim_buttons, sim_time) -> ScheduledFingers:
+    """Fingers with contact chatter (the presser's default bounce) on simulated time."""
+    return ScheduledFingers(factory, pinmap, sim_time.timers, ButtonTiming(), SimPace(), bounce=Bounce(), seed=7)

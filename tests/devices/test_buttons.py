@@ -19,9 +19,10 @@ from coyote_pi.devices.buttons import ButtonTiming, Debouncer, SeatButtons, Tabl
 from coyote_pi.devices.errors import DeviceError
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, ButtonEvent
 from coyote_pi.devices.pinmap import BUTTONS
-from coyote_pi.sim.presser import NO_BOUNCE, Bounce, SimulatedPresser, played_as_asked
+from coyote_pi.sim.presser import NO_BOUNCE, Bounce, ScheduledFingers, SimulatedPresser
+from coyote_pi.sim.table import SimPace
 
-from .conftest import drain, skip_if_stalled
+from .conftest import drain
 
 # Long enough for any pending pin read (confirm 10 ms, debounce 30 ms) and scheduler hop to finish.
 SETTLE = 0.1
@@ -85,28 +86,26 @@ def test_bounce_is_longer_than_a_clean_edge_but_its_gaps_shorter_than_the_confir
     assert bounce.longest() < ButtonTiming().debounce
 
 
-def test_every_button_of_every_seat_gives_exactly_one_press(pinmap, factory, buttons, presser, events):
-    """18 bouncy presses from 18 threads, 12 at once then 6: none lost, none doubled.
+def test_every_button_of_every_seat_gives_exactly_one_press(pinmap, sim_buttons, fingers, sim_time, events):
+    """18 bouncy presses, 12 at once then 6: none lost, none doubled.
 
     (A seat's minus and plus are not pressed together here: that would be the undo chord.)
     """
-    for batch in (("minus", "ok"), ("plus",)):
+    for start, batch in ((0.0, ("minus", "ok")), (0.2, ("plus",))):
         for seat in pinmap.seats:
             for name in batch:
-                presser.press(seat.number, name, hold=0.05)
-        presser.wait()
-    got = settled(events)
-    skip_if_stalled(factory, pinmap, {(s.number, b): 1 for s in pinmap.seats for b in BUTTONS})
+                fingers.press(seat.number, name, hold=0.05, delay=start)
+    sim_time.run_for(0.5)
+    got = drain(events)
     assert sorted((e.seat, e.button) for e in got) == sorted((s.number, b) for s in pinmap.seats for b in BUTTONS)
     assert {e.kind for e in got} == {PRESS}
 
 
 def test_presses_are_counted_off_the_main_thread_and_only_enqueued(pinmap, factory, buttons, presser, events):
     main = threading.current_thread().name
-    presser.tap(3, "ok")
+    presser.tap(3, "ok")  # clean edges: a stalled finger makes a longer press, never two
     presser.tap(5, "minus")
     got = settled(events)
-    skip_if_stalled(factory, pinmap, {(3, "ok"): 1, (5, "minus"): 1})
     assert [(e.seat, e.button, e.kind) for e in got] == [(3, "ok", PRESS), (5, "minus", PRESS)]
     # A press counts when the buttons' timer reads the still-held pin (or, when that timer
     # runs late, on the finger's next edge, as on gpiozero's threads on a Pi): the only
@@ -119,13 +118,11 @@ def test_presses_are_counted_off_the_main_thread_and_only_enqueued(pinmap, facto
         got[0].seat = 4
 
 
-def test_rapid_taps_each_count_once(pinmap, factory, buttons, presser, events):
-    for _ in range(5):
-        presser.tap(2, "plus", hold=0.05)
-        time.sleep(0.05)
-    got = settled(events)
-    skip_if_stalled(factory, pinmap, {(2, "plus"): 5})
-    assert [(e.button, e.kind) for e in got] == [("plus", PRESS)] * 5
+def test_rapid_taps_each_count_once(sim_buttons, fingers, sim_time, events):
+    for tap in range(5):
+        fingers.press(2, "plus", hold=0.05, delay=0.1 * tap)
+    sim_time.run_for(0.7)
+    assert [(e.button, e.kind) for e in drain(events)] == [("plus", PRESS)] * 5
 
 
 def glitches(pin, count: int, gap: float, *, held: bool = False) -> list[float]:
@@ -165,70 +162,54 @@ def test_spikes_while_a_button_is_held_are_no_release_and_no_second_press(pinmap
 
 
 @pytest.mark.parametrize("hold", [0.04, 0.05, 0.06])
-def test_a_quick_tap_with_contact_chatter_counts_once(pinmap, factory, buttons, events, hold):
-    pin = factory.pin(pinmap.seat(1).ok.gpio)
-    for attempt in range(3):
-        bouncy = SimulatedPresser(factory, pinmap, bounce=Bounce(min_toggles=3, max_toggles=5), seed=attempt)
-        pin.clear_states()
-        for _ in range(3):
-            bouncy.tap(1, "ok", hold=hold)
-            time.sleep(0.05)
-        got = settled(events)
-        if played_as_asked(pin, taps=3, timing=ButtonTiming()):
-            break
-    else:
-        pytest.skip("this machine stalled the fingers mid-chatter three times running")
-    assert [(e.button, e.kind) for e in got] == [("ok", PRESS)] * 3
-    assert not buttons.seats[1].is_pressed("ok")
+def test_a_quick_tap_with_contact_chatter_counts_once(pinmap, factory, sim_buttons, sim_time, events, hold):
+    bouncy = ScheduledFingers(factory, pinmap, sim_time.timers, ButtonTiming(), SimPace(),
+                              bounce=Bounce(min_toggles=3, max_toggles=5), seed=3)
+    for tap in range(3):
+        bouncy.press(1, "ok", hold=hold, delay=(hold + 0.05) * tap)
+    sim_time.run_for(0.5)
+    assert [(e.button, e.kind) for e in drain(events)] == [("ok", PRESS)] * 3
+    assert not sim_buttons.seats[1].is_pressed("ok")
 
 
-def test_a_blip_shorter_than_the_confirmation_is_no_press(pinmap, factory, buttons, events):
-    clean = SimulatedPresser(factory, pinmap, bounce=NO_BOUNCE)
-    start = time.perf_counter()
-    clean.tap(1, "ok", hold=0.002)
-    blip = time.perf_counter() - start
-    got = settled(events)  # a blip stretched by a busy machine is a press, released 30 ms on
-    if blip < CONFIRM:  # the blip really was that short on this machine
-        assert got == []
-    assert not buttons.seats[1].is_pressed("ok")
+def test_a_blip_shorter_than_the_confirmation_is_no_press(pinmap, factory, sim_buttons, sim_time, events):
+    clean = ScheduledFingers(factory, pinmap, sim_time.timers, ButtonTiming(), SimPace(), bounce=NO_BOUNCE)
+    clean.press(1, "ok", hold=0.002)
+    sim_time.run_for(0.2)
+    assert drain(events) == []
+    assert not sim_buttons.seats[1].is_pressed("ok")
 
 
-def test_hold_repeats_plus_after_delay_then_steadily(pinmap, factory, buttons, presser, events):
-    presser.tap(4, "plus", hold=1.05)
-    got = settled(events)
-    skip_if_stalled(factory, pinmap, {(4, "plus"): 1}, held=True)
+def test_hold_repeats_plus_after_delay_then_steadily(sim_buttons, fingers, sim_time, events):
+    fingers.press(4, "plus", hold=1.05)
+    sim_time.run_for(1.3)
+    got = drain(events)
     assert got[0].kind == PRESS and got[0].button == "plus"
-    repeats = [e for e in got[1:] if e.kind == REPEAT]
-    assert len(repeats) == len(got) - 1
-    assert 2 <= len(repeats) <= 4  # at 0.6 s, 0.75 s, 0.9 s (scheduling on a busy machine may shift one)
-    assert repeats[0].time - got[0].time >= 0.6 - 0.01
+    repeats = got[1:]
+    assert {e.kind for e in repeats} == {REPEAT} and len(repeats) == 3  # at 0.6 s, 0.75 s and 0.9 s
+    assert repeats[0].time - got[0].time == pytest.approx(0.6)
     gaps = [later.time - earlier.time for earlier, later in itertools.pairwise(repeats)]
-    assert all(0.14 <= gap <= 0.3 for gap in gaps), gaps
-    assert not buttons.seats[4].is_pressed("plus")
+    assert gaps == pytest.approx([0.15, 0.15])
+    assert not sim_buttons.seats[4].is_pressed("plus")
 
 
-def test_ok_does_not_repeat(pinmap, factory, buttons, presser, events):
-    presser.tap(6, "ok", hold=0.8)
-    got = settled(events)
-    skip_if_stalled(factory, pinmap, {(6, "ok"): 1}, held=True)
-    assert [(e.button, e.kind) for e in got] == [("ok", PRESS)]
+def test_ok_does_not_repeat(sim_buttons, fingers, sim_time, events):
+    fingers.press(6, "ok", hold=0.8)
+    sim_time.run_for(1.0)
+    assert [(e.button, e.kind) for e in drain(events)] == [("ok", PRESS)]
 
 
-def test_minus_and_plus_together_are_one_chord(pinmap, factory, buttons, presser, events):
-    presser.chord(2, hold=0.9)  # held longer than the repeat delay: still no repeats
-    got = settled(events)
-    skip_if_stalled(factory, pinmap, {(2, "minus"): 1, (2, "plus"): 1}, held=True)
-    assert [(e.seat, e.button, e.kind) for e in got] == [(2, "minus", PRESS), (2, CHORD_BUTTON, CHORD)]
+def test_minus_and_plus_together_are_one_chord(sim_buttons, fingers, sim_time, events):
+    fingers.chord(2, hold=0.9)  # held longer than the repeat delay: still no repeats
+    sim_time.run_for(1.2)
+    assert [(e.seat, e.button, e.kind) for e in drain(events)] == [(2, "minus", PRESS), (2, CHORD_BUTTON, CHORD)]
 
 
-def test_chord_during_a_hold_stops_the_repeats(pinmap, factory, buttons, presser, events):
-    holding = presser.press(1, "minus", hold=1.3)
-    time.sleep(0.85)  # minus is repeating by now
-    presser.tap(1, "plus", hold=0.1)
-    holding.join()
-    got = settled(events)
-    skip_if_stalled(factory, pinmap, {(1, "minus"): 1}, held=True)
-    skip_if_stalled(factory, pinmap, {(1, "plus"): 1})
+def test_chord_during_a_hold_stops_the_repeats(sim_buttons, fingers, sim_time, events):
+    fingers.press(1, "minus", hold=1.3)
+    fingers.press(1, "plus", hold=0.1, delay=0.85)  # minus is repeating by then
+    sim_time.run_for(1.6)
+    got = drain(events)
     kinds = [e.kind for e in got]
     assert kinds[0] == PRESS and REPEAT in kinds
     chord_at = kinds.index(CHORD)
@@ -236,12 +217,11 @@ def test_chord_during_a_hold_stops_the_repeats(pinmap, factory, buttons, presser
     assert kinds[chord_at + 1 :] == []  # after the chord, neither the plus press nor repeats
 
 
-def test_minus_and_plus_of_different_seats_are_no_chord(pinmap, factory, buttons, presser, events):
-    threads = [presser.press(1, "plus", hold=0.3), presser.press(2, "minus", hold=0.3), presser.press(3, "plus", hold=0.3)]
-    for thread in threads:
-        thread.join()
-    got = settled(events)
-    skip_if_stalled(factory, pinmap, {(1, "plus"): 1, (2, "minus"): 1, (3, "plus"): 1})
+def test_minus_and_plus_of_different_seats_are_no_chord(sim_buttons, fingers, sim_time, events):
+    for seat, button in ((1, "plus"), (2, "minus"), (3, "plus")):
+        fingers.press(seat, button, hold=0.3)
+    sim_time.run_for(0.5)
+    got = drain(events)
     assert sorted((e.seat, e.button, e.kind) for e in got) == [(1, "plus", PRESS), (2, "minus", PRESS), (3, "plus", PRESS)]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import os
 import queue
-import time
 
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT
 from coyote_pi.devices.keyboard import DEFAULT_KEYMAP, SEAT_KEYS, KeyboardButtons, keymap_help
@@ -95,11 +94,11 @@ def test_reads_keys_from_a_stream_on_its_own_thread():
     read_end, write_end = os.pipe()
     events = queue.Queue()
     with os.fdopen(read_end, "r") as stream:
-        keys = KeyboardButtons(events, stream=stream)
+        seconds = iter([10.0, 11.0])  # the two seat keys a second apart: no auto-repeat
+        keys = KeyboardButtons(events, stream=stream, clock=lambda: next(seconds))
         try:
             os.write(write_end, b"a")
             first = events.get(timeout=5)
-            time.sleep(0.15)  # apart enough not to look like auto-repeat
             os.write(write_end, "ö0".encode())  # a non-ASCII key is ignored, then seat 4 undo
             second = events.get(timeout=5)
         finally:

@@ -17,7 +17,8 @@ from coyote_pi.sim.table import SimTable
 from coyote_pi.table import stages
 from coyote_pi.table.presenter import Prompt
 
-OLED = ScreenRenderer((128, 64)).render(Screen(title="Seat 2 · bid 5", big="6", lines=["ok: bid 6"]))
+SCREEN = Screen(title="Seat 2 · bid 5", big="6", lines=["ok: bid 6"])
+OLED = ScreenRenderer((128, 64)).render(SCREEN)
 
 
 @pytest.fixture
@@ -33,6 +34,7 @@ def console():
                                  store=SimpleNamespace(folder=Path("/records/sim")))
     terminal.attach(table, controller)
     terminal.frame(OLED, 0.0)
+    terminal.on_screen(stages.TURN, SCREEN)
     terminal.on_prompt(Prompt(stages.TURN, 0, 1, (2,), config, history))
     yield terminal
     terminal.close()
@@ -47,6 +49,7 @@ def test_at_80x24_everything_fits_the_oled_in_braille_with_every_pixel(console):
     assert set(drawn) <= {chr(code) for code in range(0x2800, 0x2900)}  # Braille: 2x4 pixels a character
     assert sum(bin(ord(c) - 0x2800).count("1") for c in drawn) == int(np.array(OLED).sum())  # not a pixel lost
     assert lines[18] == "Seat 2 sees: 1:[7] 3:[?] centre: Max 0 (peeked)"  # its turn, its peek, not its card
+    assert lines[19] == "OLED: Seat 2 · bid 5 | 6 | ok: bid 6"  # the small text, which Braille cannot show
     assert lines[-2] == "record: /records/sim/game-0007.jsonl"
     assert lines[-1] == "keys -,+,ok,undo: 1:1234 2:qwer 3:asdf | v eyes: turn | h help | Ctrl-C quit"
 
@@ -58,6 +61,7 @@ def test_at_200x50_the_oled_is_drawn_1_to_1_with_the_eyes_beside_it(console):
     assert lines[0].endswith("┐  Seat 2 sees: 1:[7] 3:[?] centre: Max 0 (peeked)")
     assert {len(line) for line in lines[1:33]} == {130} and lines[33].startswith("└")
     assert lines[-1].startswith("keys -,+,ok,undo: 1:1234 2:qwer 3:asdf |")
+    assert not any(line.startswith("OLED:") for line in lines)  # drawn 1:1, the OLED's own text reads well
 
 
 def test_v_walks_through_whose_eyes_and_nobody(console):

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
-
 from coyote_pi import cards
 from coyote_pi.engine import Bid, Challenge, Deal, Game, GameConfig, Guess, Peek, UseCoyoteCard
-from coyote_pi.sim import eyes
 from coyote_pi.sim.eyes import knows, seat_sight
 from coyote_pi.sim.scene import TableScene
-
-
-def test_docstring_examples():
-    result = doctest.testmod(eyes)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_the_coyote_card_draw_is_seen_by_its_drawer_only_until_it_is_turned_up():

@@ -203,3 +203,59 @@ def play(config: TableConfig, *, sim: SimOptions, devices: DevicesConfig | None 
 def fast_sim(seed: int = 1, **options) -> SimOptions:
     """Scripted players putting events straight into the queue, a perfect-reading camera."""
     return SimOptions(seed=seed, fingers="queue", camera="scene", **options)
+
+
+class SteppedTable:
+    """A table on simulated time: the real controller stepped by the test (:meth:`Controller.step
+    <coyote_pi.table.controller.Controller.step>`), its buttons on gpiozero's mock pins pressed
+    by :class:`~coyote_pi.sim.presser.ScheduledFingers`, and every timer (the buttons'
+    debounce and repeats, the fingers' pin changes, the controller's deadlines) on one
+    :class:`~coyote_pi.sim.clock.SimClock`. No camera: the cards go by the buttons. Nothing
+    sleeps, so no stall of the machine can change what happens."""
+
+    def __init__(self, config: TableConfig, *, bounce=None, seed: int = 5, **controller_options) -> None:
+        from gpiozero.pins.mock import MockFactory
+
+        from coyote_pi.devices.buttons import TableButtons
+        from coyote_pi.devices.pinmap import load_pinmap
+        from coyote_pi.sim.clock import SimClock, SimScheduler
+        from coyote_pi.sim.presser import NO_BOUNCE, ScheduledFingers
+        from coyote_pi.table.controller import Controller, ControllerOptions
+
+        self.clock = SimClock(1000.0)
+        self.timers = SimScheduler(self.clock)
+        self.spy = Spy()
+        timing = sim_devices().buttons.timing
+        self.factory, self.pinmap = MockFactory(), load_pinmap()
+        self.controller = Controller(config, ControllerOptions(listeners=[self.spy], clock=self.clock,
+                                                               **controller_options))
+        self.buttons = TableButtons(self.pinmap, self.controller.queue, pin_factory=self.factory, timing=timing,
+                                    clock=self.clock, scheduler=self.timers)
+        self.fingers = ScheduledFingers(self.factory, self.pinmap, self.timers, timing, QUICK_FINGERS,
+                                        bounce=bounce or NO_BOUNCE, seed=seed)
+        self.controller.begin()
+
+    def run_for(self, seconds: float) -> None:
+        """Let ``seconds`` of simulated time pass: every press and timer in them, in order."""
+        end = self.clock() + seconds
+        while True:
+            while not self.controller.queue.empty():
+                self.controller.step(self.controller.queue.get_nowait())
+            due = [moment for moment in (self.timers.next_due(), self.controller.deadlines.next_due())
+                   if moment is not None and moment <= end]
+            if not due:
+                break
+            self.clock.advance_to(min(due))
+            self.timers.run_due()
+            self.controller.step(None)
+        self.clock.advance_to(end)
+        self.controller.step(None)
+
+    def tap(self, seat: int, button: str, *, then: float = 0.1) -> None:
+        """A clean tap of ``button`` at ``seat``, and ``then`` seconds more."""
+        self.fingers.press(seat, button, hold=QUICK_FINGERS.hold)
+        self.run_for(QUICK_FINGERS.hold + then)
+
+    def close(self) -> None:
+        self.buttons.close()
+        self.controller.close()

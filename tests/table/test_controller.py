@@ -17,11 +17,22 @@ from coyote_pi.devices.events import PRESS, ButtonEvent
 from coyote_pi.record import read_record
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
-from coyote_pi.sim.presser import Bounce, QueueFingers, SimulatedPresser, played_as_asked
+from coyote_pi.sim.presser import Bounce, QueueFingers
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.table.controller import STOP, Controller, ControllerOptions
 
-from .conftest import FAST, Spy, fast_sim, game_events, play, running_table, same_game, sim_devices, table_config
+from .conftest import (
+    FAST,
+    Spy,
+    SteppedTable,
+    fast_sim,
+    game_events,
+    play,
+    running_table,
+    same_game,
+    sim_devices,
+    table_config,
+)
 
 
 def _at_first_turn(spy, seat: int = 1):
@@ -73,25 +84,26 @@ def test_undo_takes_back_the_last_bid_and_is_recorded(tmp_path):
         assert f"Seat 1 took back {turn.choice.amount + 1}" in texts
 
 
-def test_bouncing_presses_count_once(tmp_path):
-    devices = sim_devices()
-    with running_table(table_config(tmp_path, 2), SimOptions(players=False, camera="scene"), devices=devices) as (rig, spy):
-        presser = SimulatedPresser(rig.devices.pin_factory, rig.devices.pinmap, seed=5,
-                                   bounce=Bounce(min_toggles=3, max_toggles=6, max_gap=0.0012))
-        plus = rig.devices.pin_factory.pin(rig.devices.pinmap.seat(1).plus.gpio)
-        turn = _at_first_turn(spy)
-        plus.clear_states()
-        for _ in range(6):
-            presser.tap(1, "plus", hold=0.05)
-            time.sleep(0.04)
-        if not played_as_asked(plus, taps=6, timing=devices.buttons.timing):
-            pytest.skip("this machine stalled the finger mid-chatter or mid-hold: the pin saw more than 6 presses")
-        spy.wait_for(lambda p: p.choice.amount == turn.choice.amount + 6)
-        presser.tap(1, "ok", hold=0.05)
-        spy.wait_for(lambda p: p.seats == (2,))
-        time.sleep(0.2)
-        assert [e["type"] for e in _events_of(rig)] == ["deal", "bid"]
-        assert _events_of(rig)[-1]["amount"] == turn.choice.amount + 6
+@pytest.fixture
+def stepped(tmp_path):
+    """A 2-seat table on simulated time, dealt by hand, at seat 1's first turn; its fingers
+    chatter as worn contacts do (up to 6 toggles, all within the debounce time)."""
+    table = SteppedTable(table_config(tmp_path, 2), bounce=Bounce(min_toggles=3, max_toggles=6, max_gap=0.0012))
+    table.tap(1, "ok")  # dealt
+    assert table.controller.state.stage == "turn" and table.controller.game.turn == 1
+    yield table
+    table.close()
+
+
+def test_bouncing_presses_count_once(stepped):
+    start = stepped.controller.state.selector.choice.amount
+    for tap in range(6):
+        stepped.fingers.press(1, "plus", hold=0.05, delay=0.09 * tap)
+    stepped.run_for(0.7)
+    assert stepped.controller.state.selector.choice.amount == start + 6
+    stepped.tap(1, "ok", then=0.5)
+    assert [type(e).__name__ for e in stepped.controller.game.history] == ["Deal", "Bid"]
+    assert stepped.controller.game.history[-1].amount == start + 6
 
 
 def test_an_ok_that_bounces_past_the_debounce_time_places_one_bid(tmp_path):
@@ -113,51 +125,37 @@ def test_an_ok_that_bounces_past_the_debounce_time_places_one_bid(tmp_path):
         assert bids == [{"type": "bid", "seat": 1, "amount": turn.choice.amount}]
 
 
-def test_presses_from_many_threads_at_once(tmp_path):
-    config = table_config(tmp_path, 4, "trickster")
-    devices = sim_devices()
-    with running_table(config, SimOptions(players=False, camera="scene"), devices=devices) as (rig, spy):
-        presser = SimulatedPresser(rig.devices.pin_factory, rig.devices.pinmap, seed=2)
-        plus = rig.devices.pin_factory.pin(rig.devices.pinmap.seat(1).plus.gpio)
-        turn = _at_first_turn(spy)
-        plus.clear_states()
+def test_presses_of_many_seats_at_once(tmp_path):
+    table = SteppedTable(table_config(tmp_path, 4, "trickster"), bounce=Bounce())
+    try:
+        table.tap(1, "ok")  # dealt
+        start = table.controller.state.selector.choice.amount
+        for tap in range(4):  # seat 1 dials while the others press everything, in between and at once
+            table.fingers.press(1, "plus", hold=0.05, delay=0.09 * tap)
+            for seat, button in zip((2, 3, 4), ("ok", "plus", "minus")):
+                table.fingers.press(seat, button, hold=0.05, delay=0.09 * tap + 0.02 * seat)
+        table.run_for(0.8)
+        assert table.controller.state.selector.choice.amount == start + 4
+        assert [type(e).__name__ for e in table.controller.game.history] == ["Deal"]
 
-        def seat_one() -> None:
-            for _ in range(4):
-                presser.tap(1, "plus", hold=0.05)
-                time.sleep(0.04)
-
-        def others(seat: int) -> None:
-            for button in ("ok", "plus", "minus", "ok"):
-                presser.tap(seat, button, hold=0.05)
-                time.sleep(0.04)
-
-        threads = [threading.Thread(target=seat_one)] + [threading.Thread(target=others, args=(s,)) for s in (2, 3, 4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if not played_as_asked(plus, taps=4, timing=devices.buttons.timing):
-            pytest.skip("this machine stalled seat 1's finger mid-chatter or mid-hold: the pin saw more than 4 presses")
-        spy.wait_for(lambda p: p.choice.amount == turn.choice.amount + 4)
-        assert [e["type"] for e in _events_of(rig)] == ["deal"]
-
-        presser.tap(1, "ok", hold=0.05)  # seat 1 bids, seat 2 says Coyote!
-        spy.wait_for(lambda p: p.seats == (2,))
-        presser.tap(2, "minus", hold=0.05)
-        spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
-        presser.tap(2, "ok", hold=0.05)
-        spy.wait_for(lambda p: p.stage == "guess")
-        guesses = [presser.press(3, "plus"), presser.press(4, "minus"), presser.press(1, "plus")]  # seat 1 bid
-        for finger in guesses:
-            finger.join()
-        spy.wait_for(lambda p: p.stage in ("reveal", "verdict"))
-        made = [e for e in _events_of(rig) if e["type"] == "guess"]
-        assert sorted((g["seat"], g["winner"]) for g in made) == [(3, 1), (4, 2)]
+        table.tap(1, "ok")  # seat 1 bids, seat 2 says Coyote!
+        table.tap(2, "minus")
+        assert table.controller.state.selector.choice.kind == "challenge"
+        table.tap(2, "ok")
+        assert table.controller.state.stage == "guess"
+        for seat, button in ((3, "plus"), (4, "minus"), (1, "plus")):  # seat 1 bid: no guess
+            table.fingers.press(seat, button, hold=0.05)
+        table.run_for(0.3)
+        assert table.controller.state.stage in ("reveal", "verdict")
+        made = [e for e in table.controller.game.history if type(e).__name__ == "Guess"]
+        assert sorted((g.seat, g.winner) for g in made) == [(3, 1), (4, 2)]
+        spy = table.spy
         guess_screens = [screen for stage, screen in spy.screens if stage == "guess" and not screen.alert]
         assert guess_screens and all("plus" in screen.lines[0] for screen in guess_screens)
         # Nobody's guess shows on screen before the verdict: only that a seat has guessed.
         assert not any("right" in text or "wrong" in text for text in spy.texts("guess"))
+    finally:
+        table.close()
 
 
 def test_the_game_goes_on_while_the_display_fails_and_comes_back(tmp_path):
@@ -407,3 +405,22 @@ def test_the_loop_steps_by_a_clock_of_its_own_and_lays_a_screen_out_once(tmp_pat
     now[0] = 100.0 + FAST.message_seconds
     assert controller.step() and spy.screens[-1][1].big == spy.screens[0][1].big  # it went by the clock
     assert not controller.step(STOP)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_minus_then_ok_right_after_the_first_bid_of_a_new_game_is_a_challenge(tmp_path, players):
+    """The reported timing on the real controller and chattering mock pins, on simulated
+    time: right after a new game's first bid, the next seat's minus and its ok 1.2 s
+    later are a challenge, never a bid."""
+    table = SteppedTable(table_config(tmp_path, players), bounce=Bounce(min_toggles=3, max_toggles=6, max_gap=0.0012))
+    try:
+        table.tap(1, "ok")  # dealt
+        table.tap(1, "ok", then=0.0)  # seat 1's first bid
+        first = table.controller.game.history[-1]
+        table.fingers.press(2, "minus", hold=0.05, delay=0.05)
+        table.fingers.press(2, "ok", hold=0.05, delay=1.25)
+        table.run_for(1.5)
+        assert [type(e).__name__ for e in table.controller.game.history[1:3]] == ["Bid", "Challenge"]
+        assert first.seat == 1 and table.controller.game.history[2].seat == 2
+    finally:
+        table.close()

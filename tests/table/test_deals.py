@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from coyote_pi import cards
 from coyote_pi.cli import main as coyote_pi
-from coyote_pi.sim import deals
 from coyote_pi.sim.deals import DealError, DealPlan, parse_deal
 
 from .conftest import fast_sim, play, table_config
-
-
-def test_docstring_examples():
-    result = doctest.testmod(deals, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_no_plan_deals_the_seeded_shuffle():

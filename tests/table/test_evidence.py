@@ -3,14 +3,17 @@ settled each reveal, and a misread card corrected by the two seats of the challe
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 from coyote_pi import cards
 from coyote_pi.contract.records import photos_folder
-from coyote_pi.engine import Deal, Game, GameConfig
+from coyote_pi.engine import Correct, Deal, Game, GameConfig
 from coyote_pi.record import RecordError, read_record
 from coyote_pi.sim.presser import QueueFingers
+from coyote_pi.sim.table import truth_game
 from coyote_pi.table.controller import Listener
 from coyote_pi.table.photos import Photos
 from coyote_pi.table.rig import resume_or_none
@@ -183,35 +186,41 @@ def _flipping_centre(game: Game) -> str:
     pytest.fail("no centre card changes this verdict")
 
 
+def _correct_the_centre(rig, spy) -> tuple[Game, str, str]:
+    """Round 1 to its verdict, then the centre corrected to a card that turns it: the game
+    as it was, the card read and the card confirmed by seats 1 and 2."""
+    fingers = QueueFingers(rig.controller.queue)
+    game = _to_verdict(rig, spy)
+    read, right = game.last_result.centre, _flipping_centre(game)
+    fingers.chord(3)  # any seat asks; its ok opens the correction
+    fingers.tap(3, "ok")
+    spy.wait_for(lambda p: p.stage == CORRECT and p.correction[:2] == ("item", "seat:1"))
+    for _ in range(3):  # seat 1, 2, 3, then the centre
+        fingers.tap(3, "plus")
+    fingers.tap(3, "ok")
+    spy.wait_for(lambda p: p.correction == ("card", "centre", read))
+    steps = (cards.ALL_CARDS.index(right) - cards.ALL_CARDS.index(read)) % len(cards.ALL_CARDS)
+    for _ in range(steps):
+        fingers.tap(1, "plus")
+    fingers.tap(1, "ok")
+    spy.wait_for(lambda p: p.correction == ("confirm", "centre", right) and p.seats == (1, 2))
+    fingers.tap(3, "ok")  # not a seat of the challenge: it cannot confirm
+    fingers.tap(2, "ok")
+    spy.wait_for(lambda p: p.stage == CORRECT and p.seats == (1,))
+    assert len(rig.controller.game.results) == 1
+    events = len(game.history)
+    fingers.tap(1, "ok")
+    spy.wait_for(lambda p: p.stage == VERDICT and len(p.history) == events + 1)
+    return game, read, right
+
+
 def test_the_challenger_and_the_bidder_correct_a_misread_card(tmp_path):
     config = table_config(tmp_path, 3)
     with running_table(config, fast_sim(5, players=False)) as (rig, spy):  # -10, 5, 1; centre 9
-        fingers = QueueFingers(rig.controller.queue)
-        game = _to_verdict(rig, spy)
-        read, right = game.last_result.centre, _flipping_centre(game)
-        first_winner = game.last_result.winner
-
-        fingers.chord(3)  # any seat asks; its ok opens the correction
-        fingers.tap(3, "ok")
-        spy.wait_for(lambda p: p.stage == CORRECT and p.correction[:2] == ("item", "seat:1"))
-        for _ in range(3):  # seat 1, 2, 3, then the centre
-            fingers.tap(3, "plus")
-        fingers.tap(3, "ok")
-        spy.wait_for(lambda p: p.correction == ("card", "centre", read))
-        steps = (cards.ALL_CARDS.index(right) - cards.ALL_CARDS.index(read)) % len(cards.ALL_CARDS)
-        for _ in range(steps):
-            fingers.tap(1, "plus")
-        fingers.tap(1, "ok")
-        spy.wait_for(lambda p: p.correction == ("confirm", "centre", right) and p.seats == (1, 2))
-        fingers.tap(3, "ok")  # not a seat of the challenge: it cannot confirm
-        fingers.tap(2, "ok")
-        spy.wait_for(lambda p: p.stage == CORRECT and p.seats == (1,))
-        assert len(rig.controller.game.results) == 1
-        events = len(game.history)
-        fingers.tap(1, "ok")
-        spy.wait_for(lambda p: p.stage == VERDICT and len(p.history) == events + 1)
+        game, read, right = _correct_the_centre(rig, spy)
+        first_winner = game.results[0].winner
         assert "Seats 1, 2 confirm" in spy.texts()
-        fingers.tap(2, "plus")  # the explanation's page says what was corrected, and by whom
+        QueueFingers(rig.controller.queue).tap(2, "plus")  # the explanation's page says what was corrected, and by whom
         corrected = f"Corrected by seats 1, 2: Centre is {cards.display_name(right)}"
         assert spy.wait_for_screen(lambda stage, screen: corrected in screen.lines).title == "Round 1: why"
 
@@ -225,6 +234,30 @@ def test_the_challenger_and_the_bidder_correct_a_misread_card(tmp_path):
     verdicts = [line["result"] for line in record.lines if line["kind"] == "resolution"]
     assert [v["centre"] for v in verdicts] == [read, right]
     assert verdicts[1]["winner"] != first_winner == verdicts[0]["winner"]
+
+
+def test_the_simulated_table_deals_on_after_a_correction_and_its_game_resumes(tmp_path):
+    # The simulated hands (and run --sim's seat views) replay the table's events over a
+    # virtual deal; the engine refuses to correct a virtual deal, so a correction once
+    # stopped every hand (round 2: every seat missing) and every later resume.
+    config = table_config(tmp_path, 3)
+    with running_table(config, fast_sim(5, players=False)) as (rig, spy):
+        _correct_the_centre(rig, spy)
+        corrected = rig.controller.game
+        truth = truth_game(corrected.config, corrected.history, rig.sim.deck)
+        assert truth.results[-1].winner == corrected.results[-1].winner
+        assert (truth.eyes, truth.next_start) == (corrected.eyes, corrected.next_start)
+        QueueFingers(rig.controller.queue).tap(1, "ok")
+        spy.wait_for(lambda p: p.stage == "turn" and p.round == 2)
+    with running_table(config, fast_sim(5, players=False), resumed=resume_or_none(config, new=False)) as (rig, spy):
+        prompt = spy.wait_for(lambda p: p.stage == "turn")
+        assert prompt.round == 2 and any(isinstance(event, Correct) for event in prompt.history)
+        dealt = rig.controller.game.round.seat_cards
+        deadline = time.monotonic() + 20  # the hands lay the round again on their own thread
+        while rig.sim.scene().seat_cards != dealt:
+            assert time.monotonic() < deadline, "the resumed table's hands never laid round 2 again"
+            time.sleep(0.01)
+    assert not [line for line in spy.lines if "seat_missing" in line]
 
 
 def test_a_correction_can_be_declined_or_cancelled_and_nothing_is_recorded(tmp_path):

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -216,3 +217,32 @@ def test_a_newest_record_that_cannot_be_resumed_is_named_where_it_stays_visible(
     assert any(screen.title == "Round 2" for stage, screen in played.spy.screens if stage == "deal")
     assert played.path.name == "game-0002.jsonl"  # the broken file stays for inspection
     assert (tmp_path / "game-0001.jsonl").read_text(encoding="utf-8") == "not a record\n"
+
+
+def test_run_sim_tells_each_finished_games_check_line_as_it_ends_and_lists_them_all_at_quit(tmp_path, capsys):
+    from coyote_pi.commands.run import FinishedGames, _resumed_line, _say_where_the_records_are, check_line
+
+    config = table_config(tmp_path, 2)
+    told: list[str] = []
+    with running_table(config, fast_sim(7), new_game_when_over=True) as (rig, spy):
+        finished = FinishedGames(rig.controller, told.append)
+        rig.controller.listeners.append(finished)
+        over = spy.wait_for(lambda p: p.stage == "over", timeout=30)
+        first = rig.controller.state.recorded
+        spy.wait_for(lambda p: told, timeout=5)
+        assert told == [check_line(first)]  # told as the game ends, before anyone quits
+        QueueFingers(rig.controller.queue).tap(1, "ok")  # a second game starts, and is left unfinished
+        spy.wait_for(lambda p: p.stage == "turn" and p.round == 1)
+        _say_where_the_records_are(rig.controller, finished)
+    said = capsys.readouterr().err
+    assert f"record: {rig.controller.state.recorded.path} (unfinished: run --sim resumes it)" in said
+    assert f"game finished:\n  coyote-pi replay {first.path} --expect {first.writer.fingerprint}" in said.replace(
+        "check it: ", "")
+
+    # A finished game reopened is not "resumed", and it is no game finished by this run.
+    assert _resumed_line(first) == f"{first.path}: the game is over, seat {first.game.winner} won; " \
+        "the table shows its result"
+    assert _resumed_line(rig.controller.state.recorded) == f"resuming {rig.controller.state.recorded.path}"
+    reopened = FinishedGames(SimpleNamespace(state=SimpleNamespace(recorded=first, game=first.game)), told.append)
+    reopened.on_prompt(over)
+    assert told == [check_line(first)]

@@ -130,6 +130,7 @@ def test_at_80x24_a_person_sees_the_oled_the_keys_and_each_seats_eyes_and_can_qu
     sim.keys("3")  # seat 1: ok, its opening bid
     sim.wait_for_event("bid")
     sim.wait_for("seat 2's eyes", lambda s: "Seat 2 sees: 1:[7] 3:[?] centre: face down" in s)
+    sim.wait_for("the OLED's words", lambda s: any(line.startswith("OLED: ") and "17" in line for line in s))
     sim.keys("q", "q", "e")  # seat 2: minus past the lowest bid to COYOTE!, to PEEK; ok
     sim.wait_for_event("peek")
     sim.wait_for("seat 2's peek", lambda s: "Seat 2 sees: 1:[7] 3:[?] centre: Max 0 (peeked)" in s)

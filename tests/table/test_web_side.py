@@ -24,8 +24,9 @@ from coyote_pi.table.config import page_values, with_page_settings
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
 from coyote_pi.table.web_access import HotspotJoin, pin_hash
+from coyote_pi.table.web_requests import POLL_SECONDS
 
-from .conftest import FAST, fast_sim, play, running_table, sim_devices, table_config
+from .conftest import FAST, SteppedTable, fast_sim, play, running_table, sim_devices, table_config
 from .test_record_problems import _decoded
 
 #: The fields that hold cards in anything the engine writes (results, rounds, events).
@@ -184,21 +185,22 @@ def test_page_settings_apply_at_the_next_game_and_bad_ones_are_refused_in_one_li
     requests = tmp_path / "requests"
     requests.mkdir()
     (requests / "settings.toml").write_text("[table]\npage_seconds = 7\n")
-    config = web_config(tmp_path, 2)
-    with running_table(config, fast_sim(players=False)) as (rig, spy):
-        spy.wait_for(lambda p: p.stage == "turn")
-        assert rig.controller.pacing.page_seconds == 7
+    table = SteppedTable(web_config(tmp_path, 2))
+    try:
+        table.tap(1, "ok")  # dealt by hand
+        assert table.controller.state.stage == "turn" and table.controller.pacing.page_seconds == 7
         assert not (requests / "settings.toml").exists()
         result = json.loads((tmp_path / "public" / "settings-result.json").read_text())
         assert result["ok"] is True and result["error"] is None
-        # During a game a new file waits: nothing is applied.
+        # During a game a new file waits: nothing is applied, however long the game goes on.
         (requests / "settings.toml").write_text("[game]\nplayers = 5\n")
-        time.sleep(1.5)
-        assert (requests / "settings.toml").exists() and rig.controller.pacing.page_seconds == 7
-        rig.controller.web.requests.take_settings()  # as the next game's setup would
+        table.run_for(10 * POLL_SECONDS)
+        assert (requests / "settings.toml").exists() and table.controller.pacing.page_seconds == 7
+        table.controller.web.requests.take_settings()  # as the next game's setup would
+    finally:
+        table.close()
     result = json.loads((tmp_path / "public" / "settings-result.json").read_text())
     assert result == {**result, "ok": False, "error": "settings.toml: [game] players is not settable from the web page"}
-    assert not (requests / "settings.toml").exists()
 
 
 def test_settings_taken_from_the_page_are_kept_and_a_new_table_starts_with_them(tmp_path):

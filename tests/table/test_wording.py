@@ -210,3 +210,12 @@ def test_a_message_with_a_long_first_part_is_wrapped_whole_not_cut():
     text = "Not saved (no space left on the device): try again"  # a first part too long for the title
     screen = screens.message_screen(text)
     assert screen.lines == (text,) and RENDERER.overflows(screen) == []
+
+
+def test_the_card_dial_says_on_its_end_cards_that_it_goes_round():
+    for language in ("en", "de", "ru"):
+        tr = Translator(language)
+        round_hint = screens.entry_screen(tr, "centre", "max0").lines
+        assert round_hint == screens.entry_screen(tr, "seat:2", "-10").lines
+        assert "Max 0" in round_hint[0] and "-10" in round_hint[0]
+        assert screens.entry_screen(tr, "centre", "5").lines == (tr("entry.hint"),)

@@ -30,6 +30,9 @@ from coyote_pi.vision.reader import TableReader
 
 from .judging import Verdict, judge
 
+#: The sweep is most of the suite's time: `make test` runs it, `pytest -m "not slow"` leaves it out.
+pytestmark = pytest.mark.slow
+
 HALF = (2304, 1296)
 FULL = (4608, 2592)
 
