@@ -90,7 +90,7 @@ def between_games(table: WebTable) -> bool:
 
 
 def table_facts(table: WebTable) -> TableFacts:
-    """The public facts of the ``controller``'s table: the game only through its public view."""
+    """The public facts of the ``table``: the game only through its public view."""
     game = table.state.game
     if game is None:
         setup = table.state.setup

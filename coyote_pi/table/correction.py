@@ -116,7 +116,7 @@ class Correction:
 
 
 def on_press(table: Table, event: ButtonEvent) -> None:
-    """A press in the ``correct`` stage: the ``controller``'s correction takes it, and the
+    """A press in the ``correct`` stage: the table's correction takes it, and the
     table says what happened; a confirmed correction is applied, and ends the stage."""
     correction = table.state.correction
     outcome = correction.press(event)

@@ -46,7 +46,7 @@ class EntryTable(Table, Protocol):
 
 
 class ManualEntry:
-    """The buttons at a card wait, for the ``controller`` (see the module docstring)."""
+    """The buttons at a card wait, for the ``table`` (see the module docstring)."""
 
     def __init__(self, table: EntryTable) -> None:
         self.table = table

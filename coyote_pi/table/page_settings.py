@@ -48,7 +48,7 @@ BAD = ".bad"
 
 
 class PageSettings:
-    """The settings the ``controller``'s table took from its page (see the module docstring);
+    """The settings the ``table`` took from its page (see the module docstring);
     ``bulletin`` is where they are published."""
 
     def __init__(self, table: WebTable, bulletin: Bulletin) -> None:

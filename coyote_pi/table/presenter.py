@@ -118,7 +118,7 @@ class Listener:
 
 
 class Presenter:
-    """The screen and the prompt of the ``controller``'s table (see the module docstring)."""
+    """The screen and the prompt of the ``table`` (see the module docstring)."""
 
     def __init__(self, table: ShownTable) -> None:
         self.table = table

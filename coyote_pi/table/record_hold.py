@@ -68,12 +68,12 @@ class RecordHold:
     params: dict = field(default_factory=dict)
 
 
-def at_start(table: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None) -> RecordHold | None:
-    """The hold a controller starts with, given what it resumes (see :class:`Controller
-    <coyote_pi.table.controller.Controller>`'s ``table``); None: nothing waits."""
-    if isinstance(table, store.Unresumable):
-        return RecordHold(HoldKind.UNRESUMABLE, {"file": table.path.name})
-    repair = None if table is None else table[0].repair
+def at_start(resumed: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None) -> RecordHold | None:
+    """The hold a controller starts with, given what it resumes (see :class:`ControllerOptions
+    <coyote_pi.table.controller.ControllerOptions>`' ``resumed``); None: nothing waits."""
+    if isinstance(resumed, store.Unresumable):
+        return RecordHold(HoldKind.UNRESUMABLE, {"file": resumed.path.name})
+    repair = None if resumed is None else resumed[0].repair
     if repair is not None and repair.damaged:
         return RecordHold(HoldKind.DAMAGED, {"file": repair.side_file.name, "line": repair.line})
     return None

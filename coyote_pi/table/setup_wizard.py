@@ -150,7 +150,7 @@ class SetupWizard:
 
 
 def on_press(table: SetupTable, event: ButtonEvent) -> None:
-    """A press in the ``setup`` stage: the ``controller``'s wizard takes it (see the module docstring)."""
+    """A press in the ``setup`` stage: the table's wizard takes it (see the module docstring)."""
     setup = table.state.setup
     if not setup.press(event):
         table.flash(table.tr("msg.not_playing", seat=event.seat))

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 class Turn:
-    """The ``controller``'s turn and guess buttons (see the module docstring)."""
+    """The ``table``'s turn and guess buttons (see the module docstring)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table

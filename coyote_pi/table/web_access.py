@@ -75,7 +75,7 @@ def pin_hash(pin: str, salt: str) -> str:
 
 
 class WebAccess:
-    """The address, PIN and Wi-Fi screens of the ``controller``'s table (see the module
+    """The address, PIN and Wi-Fi screens of the ``table`` (see the module
     docstring). ``url`` is the page's address; ``hotspot_file`` where the hotspot's
     join details appear; ``wall`` the wall clock the PIN's expiry is told in."""
 

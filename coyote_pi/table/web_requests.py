@@ -60,7 +60,7 @@ DoctorChecks = Callable[[], list[dict]]
 
 
 class WebRequests:
-    """The requests folder of the ``controller``'s table (see the module docstring)."""
+    """The requests folder of the ``table`` (see the module docstring)."""
 
     def __init__(self, table: WebTable, folder: Path, bulletin: Bulletin, doctor: DoctorChecks | None,
                  wall: Callable[[], float] = time.time) -> None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 
 class WebSide:
-    """The bulletin, the access screens and the requests of the ``controller``'s table;
+    """The bulletin, the access screens and the requests of the ``table``;
     ``doctor`` runs the checks the page may ask for (None: it cannot ask)."""
 
     def __init__(self, table: WebTable, doctor: DoctorChecks | None = None) -> None:
