@@ -29,7 +29,7 @@ PI_OS_TESTS ?= tests/devices tests/vision tests/web tests/sim/test_render.py tes
                tests/test_cli.py tests/test_json_text.py tests/test_memory.py tests/test_packaging.py \
                -k "(not test_sweep or [0]) and not test_browser"
 
-.PHONY: all demo test check test-pi-os bench golden venv system-deps install uninstall clean
+.PHONY: all demo test check test-pi-os bench golden messages venv system-deps install uninstall clean
 
 all: test
 
@@ -101,6 +101,21 @@ bench: venv
 # Regenerates the golden playthrough transcripts under tests/golden/ (review the diff).
 golden: venv
 	$(BIN)/python -m coyote_pi.commands.golden tests/golden
+
+# The texts (docs/translating.md): the keys the code and the templates ask for, as Babel
+# extracts them, into build/messages.pot (each with where it is used; tests/test_locale.py
+# extracts with the same keywords); a new language's starting point, build/coyote_pi.pot;
+# and every catalog compiled as the package compiles it when it loads it, with how much
+# of it is translated.
+messages: venv
+	mkdir -p build
+	$(BIN)/pybabel extract -F babel.cfg -k tr -k texts -k plural -k ngettext:1,2 -o build/messages.pot .
+	$(BIN)/python -c 'import sys; from babel.messages.pofile import write_po; from coyote_pi.locale import template; \
+	  write_po(sys.stdout.buffer, template(), width=100)' > build/coyote_pi.pot
+	for po in coyote_pi/locale/*/LC_MESSAGES/coyote_pi.po; do \
+	  language=$$(basename $$(dirname $$(dirname $$po))); \
+	  $(BIN)/pybabel compile --statistics -l $$language -i $$po -o /dev/null || exit 1; \
+	done
 
 # On the Raspberry Pi: `sudo make install` sets the device up, `sudo make uninstall` removes
 # it (docs/raspberry-pi.md). The installer needs only the system python3, not the venv;

@@ -16,6 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from coyote_pi.json_text import spelled
+
 QUESTION = "?"
 MAX0 = "max0"
 
@@ -41,11 +43,11 @@ def parse_card(text: object) -> str:
     if text in _CANONICAL:  # the common case: already a canonical name
         return text
     if isinstance(text, bool):
-        raise CardError(f"{text!r} is not a Coyote card")
+        raise CardError(f"{spelled(text)} is not a Coyote card")
     if isinstance(text, int):
         text = str(text)
     if not isinstance(text, str):
-        raise CardError(f"{text!r} is not a Coyote card name")
+        raise CardError(f"{spelled(text)} is not a Coyote card name")
     cleaned = text.strip().lower().replace(" ", "").replace("_", "")
     if cleaned in ("max0", "maxo"):
         return MAX0
@@ -56,7 +58,7 @@ def parse_card(text: object) -> str:
     if cleaned in NUMBER_CARDS:
         return cleaned
     raise CardError(
-        f"{text.strip()!r} is not a Coyote card (cards: {', '.join(display_name(c) for c in ALL_CARDS)})"
+        f"{spelled(text.strip())} is not a Coyote card (cards: {', '.join(display_name(c) for c in ALL_CARDS)})"
     )
 
 

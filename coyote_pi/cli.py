@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
+import re
 import sys
+import textwrap
 from types import ModuleType
 
 from coyote_pi import __version__
@@ -70,7 +73,7 @@ def run_module(module: ModuleType, prog: str, description: str, argv: list[str] 
     """Parse ``argv`` (the process's arguments when None) with ``module.configure`` and
     return ``module.run``'s exit status. The commands run as ``python -m`` (the installer,
     the developers' wiring and golden tools) go through here too."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = help_parser(prog, description)
     module.configure(parser)
     args = parser.parse_args(argv)
     try:
@@ -79,3 +82,54 @@ def run_module(module: ModuleType, prog: str, description: str, argv: list[str] 
         return 130
     except BrokenPipeError:
         return 141
+
+
+def help_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
+    """An argument parser whose ``--help`` shows ``doc`` (a docstring, or one line) as
+    :func:`plain_help` words it: every command's parser is made here."""
+    return argparse.ArgumentParser(prog=prog, description=plain_help(doc),
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+#: A Sphinx cross-reference: ``:class:`~coyote_pi.sim.clock.SimClock``` and its kin.
+_ROLE = re.compile(r":(?:class|meth|func|mod|attr|data|exc|obj|ref|doc|term):`(~?)([^`]+)`")
+#: A section title's underline (a line of one repeated punctuation mark).
+_UNDERLINE = re.compile(r"^([-=~^*+#])\1{2,}$")
+
+
+def plain_help(doc: str | None, width: int = 79) -> str:
+    """A docstring as a terminal shows it: cross-references as their names, double
+    backquotes and emphasis marks dropped, a section title without its underline, ``::``
+    as ``:``; prose wrapped to ``width``, while indented blocks (examples, tables) and
+    list items keep their lines::
+
+        >>> print(plain_help("Runs :class:`~coyote_pi.sim.clock.SimClock` (``--hours``)::\\n\\n    coyote-pi x\\n\\nDone."))
+        Runs SimClock (--hours):
+        <BLANKLINE>
+            coyote-pi x
+        <BLANKLINE>
+        Done.
+    """
+    if not doc:
+        return ""
+    text = _ROLE.sub(lambda m: m.group(2).rsplit(".", 1)[-1] if m.group(1) else m.group(2), inspect.cleandoc(doc))
+    text = re.sub(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", r"\1", text.replace("``", ""))
+    blocks: list[str] = []
+    pending = [block.splitlines() for block in re.split(r"\n\s*\n", text)]
+    while pending:
+        lines = pending.pop(0)
+        if len(lines) >= 2 and _UNDERLINE.match(lines[1].strip()):
+            blocks.append(lines[0].strip())  # a section title
+            if lines[2:]:
+                pending.insert(0, lines[2:])
+        elif not lines or lines == ["::"]:
+            continue
+        elif all(line.startswith((" ", "\t")) for line in lines):
+            blocks.append("\n".join(lines).rstrip())  # an example or a table: as written
+        elif lines[0].lstrip().startswith(("- ", "* ")):
+            items = re.split(r"\n(?=\s*[-*] )", "\n".join(lines))
+            blocks.append("\n".join(textwrap.fill(" ".join(item.split()), width, subsequent_indent="  ")
+                                    for item in items))
+        else:
+            blocks.append(textwrap.fill(" ".join(" ".join(lines).split()), width))
+    return re.sub(r"::(?=\n|$)", ":", "\n\n".join(blocks))

@@ -28,3 +28,26 @@ def write_atomically(path: Path, data: bytes, *, durable: bool = False) -> None:
             os.fsync(folder)
         finally:
             os.close(folder)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write ``data`` to ``fd`` and fsync it; a write may take only part of it (a disk filling up)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fsync(fd)
+
+
+def fsync_folder(path: Path) -> None:
+    """Make a folder's entries durable (a file created, renamed or removed in it), as far
+    as the system allows: a folder that cannot be opened or synced is left as it is."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -48,6 +48,9 @@ def loads(text: str, *, repeated_keys_checked: bool = True) -> object:
     except JSONTextError:
         raise
     except json.JSONDecodeError as error:
+        if text.startswith(_BOM):  # Python's own message says to decode with utf-8-sig: not for us
+            raise JSONTextError("the text begins with a UTF-8 byte order mark (an editor added it): save it as "
+                                "UTF-8 without one (remove the first three bytes, EF BB BF)") from None
         raise JSONTextError(f"not valid JSON: {error.msg} at character {error.pos + 1}") from None
     except RecursionError:
         raise JSONTextError(_TOO_DEEP) from None
@@ -59,6 +62,21 @@ def loads(text: str, *, repeated_keys_checked: bool = True) -> object:
     return value
 
 
+def spelled(value: object) -> str:
+    """``value`` as JSON writes it, for a message about a value read from JSON: ``null``,
+    ``true``, ``"max0"`` (not Python's ``None``, ``True``, ``'max0'``); Python's own
+    spelling for what JSON cannot hold.
+
+    >>> spelled(None), spelled(True), spelled("Max 0"), spelled([1, "a"]), spelled(2.5)
+    ('null', 'true', '"Max 0"', '[1, "a"]', '2.5')
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+_BOM = "\ufeff"
 _TOO_DEEP = f"arrays or objects nested more than {MAX_DEPTH} deep"
 
 
@@ -77,7 +95,7 @@ def _not_a_number(constant: str) -> None:
     raise JSONTextError(f"not valid JSON: {constant} is not a JSON number")
 
 
-def _without_repeats(pairs: list[tuple[str, object]]) -> dict:
+def _without_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
     found = dict(pairs)
     if len(found) != len(pairs):
         keys = [key for key, _ in pairs]

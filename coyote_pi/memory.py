@@ -38,4 +38,4 @@ def tune_malloc(libc: object | None = None) -> bool:
     mallopt = getattr(libc, "mallopt", None)
     if mallopt is None or not hasattr(libc, "gnu_get_libc_version"):
         return False
-    return mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) == 1
+    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) == 1)

@@ -1,11 +1,14 @@
 """The command line: the `resolve` scripting contract and a fast, light `--help`."""
 
 import json
+import re
 import select
 import subprocess
 import sys
 
 import pytest
+
+from coyote_pi.cli import main
 
 
 def coyote(*args, stdin=None):
@@ -71,11 +74,22 @@ def test_resolve_answers_every_line_and_flags_bad_ones():
     assert "'bid' must be a whole number" in errors[1]
     assert "appears twice" in errors[2]
     assert "give the rest of the deck" in errors[3]
-    assert "'11' is not a Coyote card" in errors[4]
+    assert '"11" is not a Coyote card' in errors[4]
     assert "appears twice among the cards and deck" in errors[5]
     assert "unknown field(s): colour" in errors[6]
     assert [a["line"] for a in answers[1:-1]] == [2, 3, 4, 5, 6, 7, 8]  # input lines, counted from 1
     assert "line" not in answers[0] and "line" not in answers[-1]
+
+
+def test_resolve_spells_json_values_the_json_way_and_tells_a_byte_order_mark_plainly():
+    lines = ['{"bid": null, "cards": ["1"]}', '{"bid": true, "cards": ["1"]}', '{"bid": 5, "cards": [null]}',
+             '{"bid": 5, "cards": [false]}', '\ufeff{"bid": 5, "cards": ["1"]}']
+    done = coyote("resolve", stdin="\n".join(lines) + "\n")
+    errors = [json.loads(line)["error"] for line in done.stdout.splitlines()]
+    assert errors[:4] == ["'bid' must be a whole number, got null", "'bid' must be a whole number, got true",
+                          "null is not a Coyote card name", "false is not a Coyote card"]
+    assert "byte order mark" in errors[4] and "utf-8-sig" not in errors[4]
+    assert not any(word in " ".join(errors) for word in ("None", "True", "False"))
 
 
 def test_resolve_refuses_what_json_or_python_would_take_badly_and_goes_on():
@@ -116,3 +130,13 @@ def test_resolve_answers_each_line_as_it_comes():
         assert process.wait(timeout=30) == 0
     finally:
         process.kill()
+
+
+@pytest.mark.parametrize("target", ["engine", "vision", "table", "soak", "web"])
+def test_help_built_from_a_docstring_reads_as_plain_text(target, capsys):
+    """``bench TARGET --help`` shows its module's docstring without Sphinx markup."""
+    with pytest.raises(SystemExit):
+        main(["bench", target, "--help"])
+    shown = capsys.readouterr().out
+    assert len(shown) > 300
+    assert not re.search(r"``|:(class|meth|func|mod|attr|data):`|^-{3,}$", shown, re.M), shown

@@ -1,8 +1,9 @@
 """The package's layers: no module imports from a layer above its own, and the real table
 never loads the simulated one.
 
-From the bottom: the cards and the names the table and its page share (contract); the pure rules (engine); the game record, the vision code,
-the devices and the memory helper, each built on the rules and none on another; the
+From the bottom: the cards and the names the table and its page share (contract); the
+pure rules (engine); the game record, the vision code, the devices, the memory helper and
+the virtual players, each built on the rules and none on another; the
 table (the controller and its parts); the simulated table (sim); the measurements on it
 (bench); and at the top the command line (cli and ``coyote_pi.commands``, where every
 command module lives), the Pi's installer, doctor and service glue (pi) and the web page (web).
@@ -31,7 +32,7 @@ PACKAGE = Path(coyote_pi.__file__).parent
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("coyote_pi", "coyote_pi.cards", "coyote_pi.contract"),
     ("coyote_pi.engine",),
-    ("coyote_pi.record", "coyote_pi.vision", "coyote_pi.devices", "coyote_pi.memory"),
+    ("coyote_pi.record", "coyote_pi.vision", "coyote_pi.devices", "coyote_pi.memory", "coyote_pi.players"),
     ("coyote_pi.table",),
     ("coyote_pi.sim",),
     ("coyote_pi.bench",),

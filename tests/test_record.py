@@ -1,7 +1,6 @@
 """The game record: durable appends, strict validation, resume after a crash."""
 
 import base64
-import doctest
 import hashlib
 import itertools
 import json
@@ -24,8 +23,6 @@ from coyote_pi.record import (
     RecordError,
     RecordWriter,
     Vault,
-    _canonical,
-    _sha256,
     commitment,
     encode_record,
     fingerprint,
@@ -34,6 +31,8 @@ from coyote_pi.record import (
     normalize_fingerprint,
     read_record,
 )
+from coyote_pi.record.lines import canonical as _canonical
+from coyote_pi.record.lines import sha256_text as _sha256
 
 CONFIG = GameConfig(players=3, variant="trickster", start_seat=2)
 
@@ -392,22 +391,25 @@ STRICT_CASES = [
     ("total 6.0 for 6", _retype([70, "result", "total"], float), None, 71,
      "differs from the rules' result in 'total' ('total': 31.0 recorded, 31 by the rules)"),
     ("0 for false", _retype([70, "result", "challenger_wins"], int), None, 71, "in 'challenger_wins'"),
-    ("card alias", _set([6, "event", "centre"], "Max 0"), None, 7, "the card 'Max 0' must be written 'max0'"),
+    ("card alias", _set([6, "event", "centre"], "Max 0"), None, 7, 'the card "Max 0" must be written "max0"'),
     ("opened card alias", _reseal(7, 0, lambda deal: deal["seats"].update({"3": "Max 0"})), None, 2,
-     "the card 'Max 0' must be written 'max0'"),
-    ("seat as a string", _set([2, "event", "seat"], "2"), None, 3, "a seat must be a whole number, not '2'"),
+     'the card "Max 0" must be written "max0"'),
+    ("seat as a string", _set([2, "event", "seat"], "2"), None, 3, 'a seat must be a whole number, not "2"'),
+    ("seat null", _set([2, "event", "seat"], None), None, 3, "a seat must be a whole number, not null"),
+    ("amount true", _set([2, "event", "amount"], True), None, 3, "amount must be a whole number, not true"),
+    ("players null", _set([0, "config", "players"], None), None, 1, "a whole number, not null"),
     ("seat key 02", _reseal(7, 0, lambda deal: deal["seats"].update({"02": deal["seats"].pop("2")})), None, 2,
-     "'02' is not a seat number"),
-    ("unknown event key", _set([2, "event", "comment"], "x"), None, 3, "unknown key(s) in a bid event: 'comment'"),
+     '"02" is not a seat number'),
+    ("unknown event key", _set([2, "event", "comment"], "x"), None, 3, 'unknown key(s) in a bid event: "comment"'),
     ("missing event key", _reseal(7, 0, lambda deal: deal.pop("deck")), None, 2,
-     "a deal event needs the key(s) 'deck'"),
+     'a deal event needs the key(s) "deck"'),
     ("unknown config key", _set([0, "config", "house_rules"], True), None, 1,
-     "unknown key(s) in the game setup: 'house_rules'"),
-    ("missing config key", _set([0, "config", "variant"], ...), None, 1, "the game setup needs the key(s) 'variant'"),
-    ("unknown line key", _set([2, "comment"], "x"), None, 3, "unknown key(s) in this action line: 'comment'"),
-    ("meta not an object", _set([0, "meta"], "x"), None, 1, "'meta' must be a JSON object"),
-    ("missing time", _set([2, "time"], ...), None, 3, "this action line needs the key(s) 'time'"),
-    ("time not ISO 8601", _set([2, "time"], "21/11/2026 12:00"), None, 3, "the time '21/11/2026 12:00' is not"),
+     'unknown key(s) in the game setup: "house_rules"'),
+    ("missing config key", _set([0, "config", "variant"], ...), None, 1, 'the game setup needs the key(s) "variant"'),
+    ("unknown line key", _set([2, "comment"], "x"), None, 3, 'unknown key(s) in this action line: "comment"'),
+    ("meta not an object", _set([0, "meta"], "x"), None, 1, '"meta" must be a JSON object'),
+    ("missing time", _set([2, "time"], ...), None, 3, 'this action line needs the key(s) "time"'),
+    ("time not ISO 8601", _set([2, "time"], "21/11/2026 12:00"), None, 3, 'the time "21/11/2026 12:00" is not'),
     ("no such date", _set([2, "time"], "2026-02-30T12:00:00.000Z"), None, 3, "is not a UTC time"),
     ("offset, not Z", _set([2, "time"], "2026-11-21T12:00:00.000+00:00"), None, 3, "is not a UTC time"),
     ("time runs back", _set([3, "time"], EARLIER), None, 4, f"its time {EARLIER} is earlier than the line before it"),
@@ -454,7 +456,7 @@ STRICT_CASES = [
     ("a photo on a deal", _set([1, "photo"], PHOTO), None, 2, "a deal line has no photo"),
     ("a photo with a path", _set([6, "photo"], dict(PHOTO, file="../record.jsonl")), None, 7,
      "'photo' must be null or an object with a plain 'file' name"),
-    ("a photo on a bid", _set([2, "photo"], PHOTO), None, 3, "unknown key(s) in this action line: 'photo'"),
+    ("a photo on a bid", _set([2, "photo"], PHOTO), None, 3, 'unknown key(s) in this action line: "photo"'),
 ]
 
 
@@ -530,11 +532,6 @@ def test_encode_record_writes_what_the_recorded_game_writes(tmp_path):
     play(table)
     assert encode_record(CONFIG, table.game.history, {"device": "test"}, fixed_clock,
                          counting_salts()) == path.read_bytes()
-
-
-def test_the_docstring_examples_run():
-    result = doctest.testmod(record_module)
-    assert (result.attempted > 0, result.failed) == (True, 0)
 
 
 # ---------------------------------------------------------------------- the fingerprint
@@ -798,3 +795,75 @@ def test_a_damaged_private_file_is_reported_not_trusted(tmp_path):
     (tmp_path / "private" / "g.round.json").write_text('{"openings": [{"seq": 1}]}', encoding="utf-8")
     with pytest.raises(RecordError, match=r"g.round.json, which opens the record's last round, is damaged"):
         RecordedGame.resume(path)
+
+
+def test_replay_expect_says_so_when_the_fingerprint_matches(finished, capsys):
+    path, table = finished
+    assert _expect(path, table.writer.fingerprint) == 0
+    captured = capsys.readouterr()
+    assert f"fingerprint matches: {table.writer.fingerprint}" in captured.err
+    assert json.loads(captured.out)["record"]["fingerprint"] == table.writer.fingerprint  # stdout stays JSON
+
+
+def test_a_removed_line_is_told_as_missing_and_swapped_lines_as_reordered(finished):
+    path, _ = finished
+    lines = lines_of(path)
+    write_lines(path, lines[:3] + lines[4:], rechain=False)
+    assert "line 4: sequence number 4, expected 3 (the line before it is missing)" in _replay_error(path)
+    write_lines(path, lines[:3] + lines[5:], rechain=False)
+    assert "line 4: sequence number 5, expected 3 (2 lines before it are missing)" in _replay_error(path)
+    write_lines(path, lines[:3] + [lines[4], lines[3]] + lines[5:], rechain=False)
+    assert "line 4: sequence number 4, expected 3 (lines reordered or repeated?)" in _replay_error(path)
+
+
+def test_a_utf8_byte_order_mark_is_told_without_suggesting_another_encoding(finished):
+    path, _ = finished
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    error = _replay_error(path)
+    assert "line 1:" in error and "byte order mark" in error and "EF BB BF" in error
+    assert "utf-8-sig" not in error
+
+
+def test_an_empty_openings_list_is_told_as_empty_not_as_not_a_list(finished):
+    path, _ = finished
+    lines = lines_of(path)
+    lines[7]["openings"] = []
+    write_lines(path, lines)
+    error = _replay_error(path)
+    assert "line 8: 'openings' is empty" in error and "must be a list" not in error
+
+
+@pytest.mark.parametrize("damage", ["flipped byte", "deleted line"])
+def test_resume_tells_the_damage_that_cut_a_closed_round_not_its_private_file(finished, damage):
+    """Round 1 (lines 2 to 8) was closed, so its private file is gone: a damaged line in it
+    is what stops the resume, and the message says that line, not the absent file."""
+    path, table = finished
+    table.close()
+    lines = path.read_bytes().split(b"\n")
+    if damage == "flipped byte":
+        middle = len(lines[3]) // 2
+        lines[3] = lines[3][:middle] + bytes([lines[3][middle] ^ 0x02]) + lines[3][middle + 1:]
+    else:
+        del lines[3]
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(RecordError) as caught:
+        RecordedGame.resume(path)
+    assert caught.value.line == 4, str(caught.value)
+    assert "private" not in str(caught.value) and "round that starts at line 2" in str(caught.value)
+
+
+def test_resume_tells_the_damage_in_a_closed_round_while_a_later_round_is_open(tmp_path):
+    """The private file is there, for the round now open: a damaged line in round 1 is still
+    what stops the resume, and the message says that line."""
+    path = tmp_path / "game.jsonl"
+    table = RecordedGame.start(path, CONFIG, clock=fixed_clock)
+    play(table, stop_after=12)
+    assert table.game.round_number > 1 and Vault(path).path(Vault.ROUND).exists()  # a later round is open
+    table.close()
+    lines = path.read_bytes().split(b"\n")
+    del lines[3]  # a bid of round 1
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(RecordError) as caught:
+        RecordedGame.resume(path)
+    assert caught.value.line == 4 and "sequence number 4, expected 3" in str(caught.value), str(caught.value)
+    assert "round that starts at line 2" in str(caught.value) and "private" not in str(caught.value)

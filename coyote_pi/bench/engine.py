@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coyote_pi import cards
-from coyote_pi.engine.game import GameConfig
+from coyote_pi.engine.game import GameConfig, Variant
 from coyote_pi.engine.odds import total_distribution
 from coyote_pi.engine.players import long_bidding_game, simulate
 from coyote_pi.engine.rules import score
@@ -45,7 +45,7 @@ def _rate(work: Callable[[int], object], count: int) -> float:
 
 def games_per_second(variant: str, games: int) -> float:
     """Full simulated 4-player games of ``variant`` per second."""
-    config = GameConfig(players=4, variant=variant)
+    config = GameConfig(players=4, variant=Variant(variant))
     return 1 / _rate(lambda i: simulate(config, f"bench:{i}"), games)
 
 

@@ -4,9 +4,11 @@ By default it reads full-resolution tables (4608 x 2592) condition by condition
 (moderate light, a lamp's reflection on a marker, a finger on a card, empty stands
 beside covered ones, the Coyote card in front of a seat, a tilted camera on a shorter
 or taller mast, a gingham cloth, harsh light) with the tuned path and OpenCV's defaults
-side by side, OpenCV pinned to one thread, and reports per condition: recall, wrong
+side by side, OpenCV pinned to one thread (times are the process's CPU time, which other
+load on a shared machine does not inflate), and reports per condition: recall, wrong
 values, wrong seats, phantoms, false claims, and the median, 90th percentile and worst
-time (scored by :mod:`coyote_pi.sim.vision_trial`).
+time (scored by :mod:`coyote_pi.sim.vision_trial`). The same tables are also seen
+through the camera model calibrated on real photographs (:data:`CALIBRATED_TRIALS`).
 
 --schemes adds the older comparison: one set of synthetic tables (6 stands with a card
 each and the centre card turned up: 7 cards, with stands and mat in view; alternately
@@ -27,15 +29,18 @@ stickers shrunk until recall drops (the measurement behind docs/markers.md).
 from __future__ import annotations
 
 import dataclasses
+import math
 import statistics
 import time
 import tracemalloc
 from collections.abc import Iterator
 
 import cv2
+import numpy as np
 
 from coyote_pi.cards import shuffled_deck
 from coyote_pi.sim import vision_trial
+from coyote_pi.sim.optics import calibrated
 from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.sim.vision_trial import Tally, Trial
@@ -110,9 +115,9 @@ def measure(name, reader, frames, resolution) -> PathResult:
     result = PathResult(name, resolution, [])
     reader.read(frames[0][1])
     for scene, frame in frames:
-        start = time.perf_counter()
+        start = time.process_time()
         reading = reader.read(frame)
-        result.times_ms.append((time.perf_counter() - start) * 1000)
+        result.times_ms.append((time.process_time() - start) * 1000)
         cards, correct, wrong = score(scene, reading)
         result.cards += cards
         result.correct += correct
@@ -214,8 +219,34 @@ def compare_dictionaries(frames_n: int, seed: int) -> Iterator[tuple[float, Path
                 yield card_mm, measure(name, reader, frames, resolution)
 
 
+def _calibrated(rng: np.random.Generator, conditions: Conditions, **optics) -> Conditions:
+    """``conditions`` with the picture taken by a calibrated camera (:func:`calibrated`):
+    its own blur and noise replace the conditions' (``optics`` overrides the draw)."""
+    return conditions.replace(blur=0.0, noise=0.0, optics=dataclasses.replace(calibrated(rng), **optics))
+
+
+#: The moderate condition: its tables (six stands, a card in each but none or two) are
+#: the calibrated conditions' too.
+_MODERATE = vision_trial.TRIALS[0]
+#: The same tables seen through the camera model calibrated on real photographs
+#: (:mod:`coyote_pi.sim.optics`): as it is set up, with its focus hunted off the table
+#: (an autofocus left to itself), and in a dim room with a hand pushing a card home.
+CALIBRATED_TRIALS: tuple[Trial, ...] = (
+    Trial("calibrated camera", _MODERATE.scene,
+          lambda rng, scene: _calibrated(rng, vision_trial.moderate(rng)), 0.995),
+    Trial("calibrated, focus hunted", _MODERATE.scene,
+          lambda rng, scene: _calibrated(rng, vision_trial.moderate(rng),
+                                         focus_m=float(rng.choice([0.4, math.inf]))), 0.95),
+    Trial("calibrated, dim, hand moves", _MODERATE.scene,
+          lambda rng, scene: _calibrated(rng, vision_trial.moderate(rng), light=float(rng.uniform(0.03, 0.08)),
+                                         moving_seats=(int(rng.choice(sorted(scene.seat_cards))),),
+                                         motion_px=float(rng.uniform(4.0, 16.0))), 0.0),
+)
+
+
 def measure_conditions(frames_n: int, seed: int) -> Iterator[tuple[Trial, dict[str, Tally]]]:
-    """Each condition of :data:`~coyote_pi.sim.vision_trial.TRIALS` in turn: ``frames_n``
+    """Each condition of :data:`~coyote_pi.sim.vision_trial.TRIALS` and of
+    :data:`CALIBRATED_TRIALS` in turn: ``frames_n``
     full-resolution tables, each read by every path of :data:`CONDITION_PATHS`. Yields
     (the condition, each path's tally over its frames), one condition at a time so a
     report can show each as soon as it is measured. OpenCV is pinned to one thread."""
@@ -224,7 +255,7 @@ def measure_conditions(frames_n: int, seed: int) -> Iterator[tuple[Trial, dict[s
     readers = {"tuned": TableReader("aruco", seats=seats),
                "opencv-default": TableReader("aruco", method="opencv-default", seats=seats)}
     warm: set[str] = set()
-    for trial in vision_trial.TRIALS:
+    for trial in vision_trial.TRIALS + CALIBRATED_TRIALS:
         tallies = {name: Tally() for name in readers}
         for i in range(frames_n):
             frame, scene, truth = vision_trial.trial_frame(trial, seed + i)
@@ -232,9 +263,9 @@ def measure_conditions(frames_n: int, seed: int) -> Iterator[tuple[Trial, dict[s
                 if name not in warm:
                     reader.read(frame)  # warm-up: first calls allocate
                     warm.add(name)
-                start = time.perf_counter()
+                start = time.process_time()
                 reading = reader.read(frame)
-                elapsed_ms = (time.perf_counter() - start) * 1000
+                elapsed_ms = (time.process_time() - start) * 1000
                 tally = vision_trial.score(scene, truth, reading)
                 tally.times_ms.append(elapsed_ms)
                 tallies[name].add(tally)

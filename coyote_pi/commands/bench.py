@@ -16,8 +16,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
+from coyote_pi.cli import help_parser
 from coyote_pi.engine.game import BASIC, TRICKSTER
+
+if TYPE_CHECKING:
+    from coyote_pi.bench.players import Result
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     # Only the chosen target's module is imported: bench table measures the memory of a
     # table before this process loads OpenCV, which bench vision's module loads at once.
     measures = importlib.import_module(MODULES.get(args.target, f"coyote_pi.bench.{args.target}"))
-    parser = argparse.ArgumentParser(prog=f"coyote-pi bench {args.target}", description=measures.__doc__)
+    parser = help_parser(f"coyote-pi bench {args.target}", measures.__doc__)
     configure_target(parser)
     report(measures, parser.parse_args(args.options))
     return 0
@@ -73,16 +78,20 @@ def _report_engine(engine: ModuleType, args: argparse.Namespace) -> None:
 
 
 def _configure_vision(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--frames", type=int, default=10, help="frames per resolution (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="first scene seed (default 1)")
     parser.add_argument("--dictionaries", action="store_true", help="also compare marker dictionaries")
     parser.add_argument("--schemes", action="store_true", help="also compare resolutions and the QR scheme")
     parser.add_argument("--per-condition", type=int, default=4, metavar="N",
                         help="full-resolution frames per condition (default 4; 0 skips the table)")
+    parser.add_argument("--photos", type=Path, default=None, metavar="DIR",
+                        help="instead, read the photos of DIR/truth.json (real photographs: see bench/photos.py)")
 
 
 def _report_vision(vision: ModuleType, args: argparse.Namespace) -> None:
+    if args.photos is not None:
+        _report_photos(args.photos)
+        return
     if args.per_condition > 0:
         _report_conditions(vision, args.per_condition, args.seed)
     if args.schemes:
@@ -95,6 +104,49 @@ def _report_vision(vision: ModuleType, args: argparse.Namespace) -> None:
                   f"{_recall(r):>13} {r.wrong:6d}")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\nprocess peak resident memory (all of the above): {rss:.0f} MB")
+
+
+def _report_photos(folder: Path) -> None:
+    """The real-photo table: each group of photos (the truth file's folders) by each path."""
+    from coyote_pi.bench import photos  # loaded only for this table
+
+    try:
+        truth = photos.load_truth(folder)
+    except photos.TruthError as error:
+        raise SystemExit(f"coyote-pi bench vision: {error}") from None
+    print(f"coyote-pi bench vision --photos: {len(truth)} photos, OpenCV on 1 thread, each path's own confirmation")
+    header = (f"{'photos':<12} {'path':<15} {'found':>11} {'wrong':>5} {'not decoded':>11} {'rejected':>8} "
+              f"{'too small':>9} {'other':>5} {'median':>7} {'worst':>7}")
+    print(header)
+    print("-" * len(header))
+    measured = {}
+    for group, tallies in photos.measure_groups(truth).items():
+        measured[group] = tallies
+        for name, tally in tallies.items():
+            found = f"{tally.found}/{tally.markers}"
+            print(f"{group:<12} {name:<15} {found:>11} {tally.wrong:5d} {tally.not_decoded:11d} {tally.rejected:8d} "
+                  f"{tally.too_small:9d} {tally.other:5d} {tally.median_ms:7.1f} {tally.worst_ms:7.1f}")
+    print("(other: detections on no marker of the truth file, which need not list every marker)")
+    print("targets (times depend on the machine and its load; the ratio less so):")
+    _print_checks(photos.photo_checks(measured))
+    real = photos.curve(photos.photo_measures([t for t in truth if t.name.startswith("photos/")] or truth))
+    rendered = photos.curve(photos.rendered_curve_measures())
+    print("\nthe calibration: cells as a camera greys them, by pixels per module (truth corners; cell contrast:")
+    print("darkest white cell less lightest black one, as a share of the contrast; residual: noise and artefacts)")
+    header = (f"{'px/module':<10} {'':>1}{'real photos':^42} {'':>1}{'calibrated renderer':^42}")
+    print(header)
+    columns = f"{'markers':>7} {'blur px':>7} {'contrast':>8} {'cells p10/p50':>13} {'resid':>5}"
+    print(f"{'':<10}  {columns}   {columns}")
+    rendered_by_bin = {row[0]: row for row in rendered}
+    for row in real:
+        other = rendered_by_bin.get(row[0])
+        print(f"{row[0]:<10}  {_curve_cells(row)}   {_curve_cells(other) if other else ''}")
+    _print_checks(photos.calibration_checks(real, rendered))
+
+
+def _curve_cells(row: tuple) -> str:
+    _, markers, blur, contrast, low, middle, residual = row
+    return f"{markers:7d} {blur:7.2f} {contrast:8.0f} {f'{low:.2f}/{middle:.2f}':>13} {residual:5.1f}"
 
 
 def _report_conditions(vision: ModuleType, frames_n: int, seed: int) -> None:
@@ -254,12 +306,69 @@ def _report_web(web: ModuleType, args: argparse.Namespace) -> None:
     line("table page weight (HTML, CSS, JS; no photo)", figures.weight_kb, "KB", web.TARGET_WEIGHT_KB)
 
 
+# -- bench players --------------------------------------------------------------------------
+
+
+def _configure_players(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=2000, help="games per lineup and variant (default 2000)")
+    parser.add_argument("--memory-games", type=int, default=200,
+                        help="games traced for the strong level's memory (default 200)")
+
+
+def _report_players(players: ModuleType, args: argparse.Namespace) -> None:
+    print(f"coyote-pi bench players ({args.games} games per lineup and variant, seats rotated; "
+          "win rate and 95 % interval)")
+    checks: list[tuple[str, bool]] = []
+    times = players.Times()
+    for variant in (BASIC, TRICKSTER):
+        for seats in (3, 5):
+            print(f"  {variant}, {seats} seats, round robin:")
+            for lineup in players.round_robin(seats):
+                _print_result(players.tournament(lineup, variant, args.games))
+            target = players.tournament(players.against_baselines(seats), variant, args.games, times)
+            print(f"  {variant}, {seats} seats, the strong level against the baselines:")
+            _print_result(target)
+            wanted = players.TARGET_SHARE_FACTOR * target.fair_share
+            checks.append((f"{variant}, {seats} seats: strong wins {target.of('strong').rate:.1%} against the "
+                           f"baselines (target >= {wanted:.0%})", target.of("strong").rate >= wanted))
+        print(f"  {variant}, head to head (2 seats):")
+        for other in ("cautious", "bluffer"):
+            duel = players.tournament(("strong", other), variant, args.games, times)
+            _print_result(duel)
+            low, _ = duel.of("strong").interval
+            checks.append((f"{variant}: strong beats {other} head to head, {duel.of('strong').rate:.1%} "
+                           f"(interval above 50 %: {low:.1%})", low > 0.5))
+    strong = [seconds * 1000 for seconds in times.by_level["strong"]]
+    median, worst = statistics.median(strong), max(strong)
+    print(f"  strong level's decisions ({len(strong)} timed, CPU time on one core): median {median:.2f} ms, "
+          f"worst {worst:.1f} ms")
+    checks.append((f"decision median {median:.2f} ms (target <= {players.TARGET_MEDIAN_MS:.0f} ms)",
+                   median <= players.TARGET_MEDIAN_MS))
+    checks.append((f"decision worst {worst:.1f} ms (target <= {players.TARGET_WORST_MS:.0f} ms)",
+                   worst <= players.TARGET_WORST_MS))
+    memory = max(players.strong_memory_mb(args.memory_games, variant) for variant in (BASIC, TRICKSTER))
+    checks.append((f"strong level's tables: peak {memory:.1f} MB traced over {args.memory_games} games "
+                   f"(target <= {players.TARGET_MEMORY_MB:.0f} MB)", memory <= players.TARGET_MEMORY_MB))
+    print("targets:")
+    for text, met in checks:
+        print(f"  {'met    ' if met else 'NOT MET'} {text}")
+
+
+def _print_result(result: Result) -> None:
+    cells = []
+    for standing in result.standings:
+        low, high = standing.interval
+        cells.append(f"{standing.level} {standing.rate:6.1%} [{low:.1%}, {high:.1%}]")
+    print("      " + " | ".join(cells))
+
+
 TARGETS: dict[str, tuple[Options, Report]] = {
     "engine": (_configure_engine, _report_engine),
     "vision": (_configure_vision, _report_vision),
     "table": (_configure_table, _report_table),
     "soak": (_configure_soak, _report_soak),
     "web": (_configure_web, _report_web),
+    "players": (_configure_players, _report_players),
 }
 #: Targets measured outside coyote_pi.bench: the soak drives the simulated table's clock.
 MODULES = {"soak": "coyote_pi.sim.soak"}

@@ -44,15 +44,26 @@ from coyote_pi.commands.run import _size
 from coyote_pi.contract.records import BULLETIN_FOLDER, PHOTOS_SUFFIX, REQUESTS_FOLDER, photos_folder
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.outputs import GifRecorder
+from coyote_pi.locale import LANGUAGES
 from coyote_pi.record import check_photos, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import DEMO_PACE
 from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage
-from coyote_pi.table.config import ConfigError, GameSettings, Pacing, TableConfig, split_listen
+from coyote_pi.table.config import (
+    ConfigError,
+    GameSettings,
+    Pacing,
+    TableConfig,
+    check_game_settings,
+    split_listen,
+)
 from coyote_pi.vision import annotate
 
 #: A seed whose game shows most of the rules (see the module docstring).
 DEMO_SEED = 33
+#: The level of the seat the table plays itself (the last seat, unless --virtual says
+#: otherwise): the demo shows a virtual player among the scripted people.
+DEMO_LEVEL = "strong"
 #: Files a previous demo run left in the output folder (replaced by this run).
 OUTPUT_PATTERNS = ("oled.gif", "reveal-round-*.png", "draw-round-*.png", "game-*.jsonl", "game-*.jsonl.torn",
                    f"game-*{PHOTOS_SUFFIX}", "private", "play-by-play.txt", BULLETIN_FOLDER, REQUESTS_FOLDER,
@@ -63,8 +74,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="demo-output", metavar="DIR", help="output folder (default: demo-output)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N", help="2-6 (default 4)")
     parser.add_argument("--variant", choices=("basic", "trickster"), default="trickster")
-    parser.add_argument("--language", choices=("en", "de", "ru"), default="en", help="language of the OLED")
+    parser.add_argument("--language", choices=LANGUAGES, default="en", help="language of the OLED")
     parser.add_argument("--seed", type=int, default=DEMO_SEED, help=f"deal and decisions (default {DEMO_SEED})")
+    parser.add_argument("--virtual", metavar="SEATS",
+                        help=f'seats the table plays itself (default: the last seat, "N:{DEMO_LEVEL}"; "": none; '
+                             "docs/players.md)")
     parser.add_argument("--camera-size", default="2304x1296", metavar="WxH", help="synthetic frame size")
     parser.add_argument("--web", nargs="?", const=DEFAULT_LISTEN, metavar="HOST:PORT",
                         help=f"serve the table's web page too (default address {DEFAULT_LISTEN})")
@@ -76,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
         size = _size(args.camera_size)
         if args.web is not None:
             split_listen(args.web)
+        if args.virtual is None:
+            args.virtual = f"{args.players}:{DEMO_LEVEL}"
+        check_game_settings(GameSettings(players=args.players, virtual=args.virtual or None))
         _clear_previous(out)
     except (ConfigError, OSError) as error:
         print(f"coyote-pi demo: {error}", file=sys.stderr)
@@ -144,7 +161,8 @@ def _screenshots(page: WebPage, folder: Path) -> None:
 
 def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     config = TableConfig(
-        game=GameSettings(players=args.players, variant=args.variant, language=args.language, start_seat=None),
+        game=GameSettings(players=args.players, variant=args.variant, language=args.language, start_seat=None,
+                          virtual=args.virtual or None),
         pacing=Pacing(camera_interval=0.25, page_seconds=1.0, message_seconds=0.8),
         record_dir=out,
     )
@@ -158,8 +176,9 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     sim = SimOptions(seed=args.seed, pace=DEMO_PACE, setup_answers={"start": youngest}, misclick=True)
     reporter = _Reporter(out)
     gif = GifRecorder(out / "oled.gif", min_frame_seconds=0.1, max_frame_seconds=3.0)
+    virtual = f"; virtual seats {args.virtual}" if args.virtual else ""
     print(f"coyote-pi demo: {args.players} players, {args.variant}, seed {args.seed}, "
-          f"camera {size[0]}x{size[1]}; seat {youngest} is the youngest", flush=True)
+          f"camera {size[0]}x{size[1]}; seat {youngest} is the youngest{virtual}", flush=True)
     page = None
     if args.web is not None:
         page = WebPage(out, *config.web_folders(), args.web, out / "web.log").start()

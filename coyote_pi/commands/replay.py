@@ -6,7 +6,7 @@ reordered, non-canonical, truncated or tampered record is rejected with the line
 (shown on the table's display at every verdict) with the one noted at the table: the
 short form or the full hash of the QR code, in any case, with or without spaces and
 dashes. It says what a mismatch means: lines added after the noted one, lines removed
-from the end, or lines changed. ``--photos DIR`` checks the reveal and draw photos the
+from the end, or lines changed; a match is said on standard error ("fingerprint matches"). ``--photos DIR`` checks the reveal and draw photos the
 record names against the files in ``DIR`` (a missing or altered photo: exit status 1).
 
 A record may end in a round still open: its cards are sealed in the file, so the state
@@ -50,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
         if mismatch:
             print(f"{args.file}: fingerprint {record.fingerprint} does not match {noted}: {mismatch}", file=sys.stderr)
             return 1
+        # On standard error: standard output stays the JSON state a script reads.
+        print(f"{args.file}: fingerprint matches: {record.fingerprint} is this record's last line "
+              f"({len(record.lines)} lines)", file=sys.stderr)
     state = arbiter_state(record.game)
     state["record"] = {"lines": len(record.lines), "fingerprint": record.fingerprint, "last_hash": record.last_hash,
                        "undone_at_lines": record.undone, "meta": record.meta,

@@ -40,7 +40,7 @@ def resolve_line(text: str) -> dict:
         raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
     bid = request.get("bid")
     if isinstance(bid, bool) or not isinstance(bid, int):
-        raise ValueError(f"'bid' must be a whole number, got {bid!r}")
+        raise ValueError(f"'bid' must be a whole number, got {json_text.spelled(bid)}")
     in_play, deck = request.get("cards"), request.get("deck", [])
     if not isinstance(in_play, list) or not in_play:
         raise ValueError("'cards' must be a non-empty list of the cards in play")

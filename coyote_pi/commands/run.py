@@ -46,6 +46,7 @@ from pathlib import Path
 
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.errors import DeviceConfigError, DeviceError, PinMapError
+from coyote_pi.locale import LANGUAGES
 from coyote_pi.memory import tune_malloc
 from coyote_pi.pi import doctor, journal, notify
 from coyote_pi.table import stages
@@ -66,8 +67,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--new", action="store_true", help="start a new game instead of resuming the newest unfinished one")
     parser.add_argument("--players", type=int, metavar="N", help="number of players, 2-6 (--sim: the table's stands)")
     parser.add_argument("--variant", choices=("basic", "trickster"))
-    parser.add_argument("--language", choices=("en", "de", "ru"))
+    parser.add_argument("--language", choices=LANGUAGES)
     parser.add_argument("--start-seat", metavar="SEAT", help='the seat that starts round 1, or "ask"')
+    parser.add_argument("--virtual", metavar="SEATS",
+                        help='seats the table plays itself, e.g. "3:strong" or "2:cautious,3:bluffer" '
+                             "(levels: cautious, bluffer, strong; docs/players.md)")
     parser.add_argument("--record-dir", metavar="DIR", help="where game records are kept")
     parser.add_argument("--seed", type=int, help="--sim: the seed of the simulated deck and players")
     parser.add_argument("--deal", metavar="PLAN",
@@ -111,7 +115,7 @@ def _settings(args: argparse.Namespace):
         if not start.isdigit():
             raise ConfigError(f'--start-seat must be a seat number or "ask", not {start!r}')
         start = int(start)
-    flags = GameSettings(args.players, args.variant, args.language, None if start == "ask" else start)
+    flags = GameSettings(args.players, args.variant, args.language, None if start == "ask" else start, args.virtual)
     check_game_settings(flags)
     config = config.with_game(**{k: v for k, v in dataclasses.asdict(flags).items() if v is not None})
     if start == "ask":
@@ -154,6 +158,7 @@ def _has_console(args) -> bool:
 
 def _with_deal(text: str, config):
     """Check the ``--deal`` plan; a round with the Coyote card makes the game Trickster."""
+    from coyote_pi.engine.game import Variant
     from coyote_pi.sim.deals import DealError, parse_deal
 
     try:
@@ -161,10 +166,10 @@ def _with_deal(text: str, config):
     except DealError as error:
         raise ConfigError(f"--deal {text!r}: {error}") from None
     if plan.needs_trickster:
-        if config.game.variant == "basic":
+        if config.game.variant == Variant.BASIC:
             raise ConfigError(f"--deal {text!r}: the Coyote card is only in the Trickster variant "
                               "(leave out --variant basic)")
-        config = config.with_game(variant="trickster")
+        config = config.with_game(variant=Variant.TRICKSTER)
     return config
 
 

@@ -35,6 +35,10 @@ How presses become events
   button is held is no release and no second press. After a change counts, the next
   one counts no sooner than ``ButtonTiming.debounce`` (30 ms) later: a worn switch whose
   chatter pauses longer than the confirmation time still gives one press.
+- **Each edge is timed by when it happened**, from the ticks gpiozero stamps it with (on
+  a Pi, lgpio's from the kernel's event), not by when its callback runs: a loaded
+  machine may run a quick tap's press and release callbacks together, and timed by
+  arrival the tap would look like a spike and be lost (:func:`_callback_lag`).
 - Holding minus or plus repeats: a ``"repeat"`` event after ``hold_delay`` (0.6 s), then
   every ``repeat_interval`` (0.15 s), timed by one :class:`~coyote_pi.devices.scheduler.Scheduler`
   thread that sleeps between deadlines (no busy waiting).
@@ -58,7 +62,7 @@ from coyote_pi.devices.errors import DeviceError
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, ButtonEvent
 from coyote_pi.devices.gpio_lines import holder_for
 from coyote_pi.devices.pinmap import PinMap, SeatPins
-from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
+from coyote_pi.devices.scheduler import ScheduledCall, Timers, given_or_own
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +81,11 @@ class ButtonTiming:
     #: switches settle within 5 ms (Omron B3F: bounce 5 ms at most), so 10 ms rejects
     #: every spike and chatter gap and adds only 10 ms to a press.
     confirm: float = 0.01
+
+
+#: The latest a pin's callback is believed to come after its edge, in seconds (see
+#: :func:`_callback_lag`): longer than any stall of a working table.
+LONGEST_CALLBACK_LAG = 5.0
 
 
 class Debouncer:
@@ -130,14 +139,14 @@ class Debouncer:
         That happens when the read at :attr:`due` came late (a busy machine): the level
         held from ``since`` until this edge, past ``due``, so the change counts as of ``due``.
         """
-        changed = self.since is not None and now >= self.due
-        if changed:
-            self._count(self.due)
+        overdue = self._overdue(now)
+        if overdue is not None:
+            self._count(overdue)
         if pressed == self.pressed:
             self.since = None  # back before it counted: a spike or chatter
         elif self.since is None:
             self.since = now
-        return changed
+        return overdue is not None
 
     def settle(self, pressed: bool, now: float) -> bool:
         """Take the level read at (or after) :attr:`due`; True when the pending change counts.
@@ -151,10 +160,15 @@ class Debouncer:
         if self.since is None:
             self.since = now
             return False
-        if now < self.due:
+        if self._overdue(now) is None:
             return False
         self._count(now)
         return True
+
+    def _overdue(self, now: float) -> float | None:
+        """:attr:`due`, when ``now`` is past it (the pending level held long enough); else None."""
+        due = self.due
+        return due if due is not None and now >= due else None
 
     def _count(self, at: float) -> None:
         self.pressed = not self.pressed
@@ -198,7 +212,7 @@ class SeatButtons:
         pin_factory=None,
         timing: ButtonTiming = ButtonTiming(),
         clock: Callable[[], float] = time.monotonic,
-        scheduler: Scheduler | None = None,
+        scheduler: Timers | None = None,
     ):
         from gpiozero import DigitalInputDevice, GPIOZeroError
         from gpiozero.exc import PinFactoryFallback
@@ -207,8 +221,7 @@ class SeatButtons:
         self._events = events
         self._timing = timing
         self._clock = clock
-        self._owns_scheduler = scheduler is None
-        self._scheduler = scheduler or Scheduler(f"seat {seat.number} buttons")
+        self._scheduler, self._own_scheduler = given_or_own(scheduler, f"seat {seat.number} buttons")
         self._lock = threading.Lock()
         self._chord_held = False
         self._closed = False
@@ -256,8 +269,8 @@ class SeatButtons:
                 button.cancel_timers()
         for button in self._buttons.values():
             button.device.close()
-        if self._owns_scheduler:
-            self._scheduler.close()
+        if self._own_scheduler is not None:
+            self._own_scheduler.close()
 
     def __enter__(self) -> SeatButtons:
         return self
@@ -273,7 +286,7 @@ class SeatButtons:
                 return
             button = self._buttons[name]
             now = self._clock()
-            if button.contact.edge(pressed, now):
+            if button.contact.edge(pressed, now - _callback_lag(button.device, pressed)):
                 self._changed(button, button.contact.changed_at)
             self._read_when_due(button, now)
 
@@ -338,6 +351,20 @@ class SeatButtons:
         self._events.put(ButtonEvent(seat=self.number, button=button, kind=kind, time=now))
 
 
+def _callback_lag(device, pressed: bool) -> float:
+    """Seconds between ``device``'s edge to ``pressed`` and this callback of it, by the
+    ticks gpiozero stamped the edge with (lgpio's come from the kernel's event).
+
+    A loaded machine runs the callbacks late, and a quick tap's press and release may
+    then arrive together: timed by their arrival they would look like a spike, and the
+    press would be lost. Timed by their ticks they are the press they were. A lag that
+    cannot be true (negative, or longer than :data:`LONGEST_CALLBACK_LAG`: the ticks
+    on another clock) counts as none, the time of arrival.
+    """
+    lag = device.active_time if pressed else device.inactive_time
+    return lag if lag is not None and 0.0 <= lag <= LONGEST_CALLBACK_LAG else 0.0
+
+
 def _is_lgpio_error(err: Exception) -> bool:
     """True for ``lgpio.error`` (lgpio, gpiozero's pin library on a Pi, is imported only there)."""
     lgpio = sys.modules.get("lgpio")
@@ -360,11 +387,10 @@ class TableButtons:
         pin_factory=None,
         timing: ButtonTiming = ButtonTiming(),
         clock: Callable[[], float] = time.monotonic,
-        scheduler: Scheduler | None = None,
+        scheduler: Timers | None = None,
     ):
         self.pin_factory = pin_factory
-        self._owns_scheduler = scheduler is None
-        self._scheduler = scheduler or Scheduler("seat buttons")
+        self._scheduler, self._own_scheduler = given_or_own(scheduler, "seat buttons")
         self.seats: dict[int, SeatButtons] = {}
         try:
             for seat in pinmap.seats:
@@ -379,8 +405,8 @@ class TableButtons:
         """Release every pin and stop the timer thread (if it is their own)."""
         for seat in self.seats.values():
             seat.close()
-        if self._owns_scheduler:
-            self._scheduler.close()
+        if self._own_scheduler is not None:
+            self._own_scheduler.close()
 
     def __enter__(self) -> TableButtons:
         return self

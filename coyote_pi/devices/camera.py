@@ -25,6 +25,7 @@ import logging
 import re
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -161,7 +162,8 @@ class Picamera2Camera(Camera):
         self._lock = threading.Lock()
         self._idle_timer = Scheduler("camera idle")
         self._idle_call: ScheduledCall | None = None
-        self._camera = None
+        #: The open picamera2 object (None: closed); picamera2 has no types, hence Any.
+        self._camera: Any | None = None
         self._streaming = False
         saved = load_focus(focus.file)
         #: The lens position in use, in dioptres (None: the camera has no autofocus to set).
@@ -177,7 +179,7 @@ class Picamera2Camera(Camera):
         with self._lock:
             try:
                 self._start_locked()
-                frame = self._camera.capture_array("main")
+                frame = self._opened().capture_array("main")
             except Exception as err:
                 raise CameraError(f"the Pi camera failed to capture: {err}") from None
             finally:
@@ -195,8 +197,8 @@ class Picamera2Camera(Camera):
         with self._lock:
             try:
                 self._start_locked()
-                focused = self._camera.autofocus_cycle(wait=False).get_result(timeout=AUTOFOCUS_SECONDS)
-                metadata = self._camera.capture_metadata(wait=False).get_result(timeout=AUTOFOCUS_SECONDS)
+                focused = self._opened().autofocus_cycle(wait=False).get_result(timeout=AUTOFOCUS_SECONDS)
+                metadata = self._opened().capture_metadata(wait=False).get_result(timeout=AUTOFOCUS_SECONDS)
                 found = metadata.get("LensPosition")
             except Exception as err:
                 self.interrupt()
@@ -206,7 +208,7 @@ class Picamera2Camera(Camera):
             good = focused and plausible(found)
             if good:
                 self.lens_position = float(found)
-            self._camera.set_controls({"AfMode": AF_MANUAL, "LensPosition": self.lens_position})
+            self._opened().set_controls({"AfMode": AF_MANUAL, "LensPosition": self.lens_position})
         if not good:
             raise CameraError(f"autofocus found no focus on the table ({found})")
         return self.lens_position
@@ -234,7 +236,7 @@ class Picamera2Camera(Camera):
             camera = self._camera = self._new_camera()
             # "RGB888" is picamera2's name for 8-bit pixels stored blue, green, red: OpenCV's order.
             camera.configure(camera.create_still_configuration(main={"size": self._size, "format": "RGB888"}))
-            controls = {}
+            controls: dict[str, object] = {}
             if "AfMode" in camera.camera_controls and self.lens_position is not None:
                 controls.update(AfMode=AF_MANUAL, LensPosition=self.lens_position)
             else:
@@ -252,7 +254,7 @@ class Picamera2Camera(Camera):
             self._idle_call.cancel()
             self._idle_call = None
         if not self._streaming:
-            self._camera.start()
+            self._opened().start()
             self._streaming = True
 
     def _idle_later_locked(self) -> None:
@@ -264,10 +266,17 @@ class Picamera2Camera(Camera):
             return
         try:
             if self._streaming and call is self._idle_call:
-                self._camera.stop()
+                self._opened().stop()
                 self._streaming = False
         finally:
             self._lock.release()
+
+    def _opened(self) -> Any:
+        """The open picamera2 object; :class:`CameraError` once the camera is closed (or
+        did not open again after a restart)."""
+        if self._camera is None:
+            raise CameraError(f"{self.description} is closed")
+        return self._camera
 
     def _close_locked(self) -> None:
         if self._idle_call is not None:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -46,16 +47,18 @@ from coyote_pi.devices.errors import CameraError
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 
 class CameraHung(CameraError):
     """A capture overran its deadline; the message says whether the camera was restarted or given up."""
 
 
-class _Call:
+class _Call(Generic[T]):
     """One call of ``function`` on a thread of its own, waited on with a time limit."""
 
-    def __init__(self, function: Callable[[], object], name: str):
-        self.result: object = None
+    def __init__(self, function: Callable[[], T], name: str):
+        self._returned: list[T] = []  # what the function returned, once it has
         self.error: BaseException | None = None
         self._function = function
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -63,13 +66,19 @@ class _Call:
 
     def _run(self) -> None:
         try:
-            self.result = self._function()
+            self._returned.append(self._function())
         except BaseException as error:  # handed to the waiting thread, which raises it
             self.error = error
 
     def finished(self, timeout: float) -> bool:
         self.thread.join(timeout)
         return not self.thread.is_alive()
+
+    def value(self) -> T:
+        """What the finished call returned; the error it raised is raised here."""
+        if self.error is not None:
+            raise self.error
+        return self._returned[0]
 
 
 class GuardedCamera(Camera):
@@ -92,10 +101,9 @@ class GuardedCamera(Camera):
             raise CameraHung(self.out_of_order)
         call = _Call(self.camera.capture, "camera capture")
         if call.finished(self.timeout):
-            if call.error is not None:
-                raise call.error
+            frame = call.value()
             self.hangs = 0
-            return call.result
+            return frame
         self.hangs += 1
         late = f"{self.description} gave no frame within {self.timeout:g} s"
         self.camera.interrupt()

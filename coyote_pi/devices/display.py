@@ -5,6 +5,7 @@ luma's ``dummy`` that only keeps the last image) and shows :class:`Screen` objec
 laid out by :class:`~coyote_pi.devices.render.ScreenRenderer` for the device's size::
 
     from luma.core.device import dummy
+from PIL import Image
     display = TableDisplay(dummy(width=128, height=64, mode="1"))
     display.show(Screen(title="Seat 2 bids", big="17"))
     display.device.image          # what the panel shows now
@@ -45,12 +46,14 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import Any
 
 from luma.core.device import dummy
+from PIL import Image
 
 from coyote_pi.devices.errors import DeviceConfigError, DeviceError
 from coyote_pi.devices.render import ScreenRenderer
-from coyote_pi.devices.scheduler import ScheduledCall, Scheduler
+from coyote_pi.devices.scheduler import ScheduledCall, Timers, given_or_own
 from coyote_pi.devices.screen import Screen
 
 log = logging.getLogger(__name__)
@@ -86,13 +89,13 @@ class TableDisplay:
         outputs: Iterable = (),
         retry_delays: Collection[float] = RETRY_DELAYS,
         clock: Callable[[], float] = time.monotonic,
-        scheduler: Scheduler | None = None,
+        scheduler: Timers | None = None,
     ):
         if callable(device):
             if size is None:
                 raise ValueError("give the display size when passing a function that opens the device")
-            self._open: Callable[[], object] = device
-            self._device = None
+            self._open: Callable[[], Any] = device  # a luma device (luma has no types)
+            self._device: Any | None = None
         else:
             self._open = lambda: device
             self._device = device
@@ -102,11 +105,10 @@ class TableDisplay:
         self.outputs = list(outputs)
         self._retry_delays = tuple(retry_delays)
         self._clock = clock
-        self._owns_scheduler = scheduler is None
-        self._scheduler = scheduler or Scheduler("display retry")
+        self._scheduler, self._own_scheduler = given_or_own(scheduler, "display retry")
         self._lock = threading.Lock()
         self._on_device = threading.Condition(self._lock)
-        self._latest = None
+        self._latest: Image.Image | None = None
         self._shown = True
         self._failures = 0
         self._retry: ScheduledCall | None = None
@@ -147,7 +149,7 @@ class TableDisplay:
             self._shown = False
             if self._retry is not None:
                 return False  # in backoff: the scheduled retry will draw this newest screen
-            return self._draw_locked()
+            return self._draw_locked(image)
 
     def wait_shown(self, timeout: float | None = None) -> bool:
         """Block until the newest screen is on the panel (or ``timeout`` seconds pass)."""
@@ -160,8 +162,8 @@ class TableDisplay:
             self._closed = True
             if self._retry is not None:
                 self._retry.cancel()
-        if self._owns_scheduler:
-            self._scheduler.close()
+        if self._own_scheduler is not None:
+            self._own_scheduler.close()
         for output in self.outputs:
             close = getattr(output, "close", None)
             if close is not None:
@@ -177,12 +179,13 @@ class TableDisplay:
 
     # --- with the lock held ---------------------------------------------------------
 
-    def _draw_locked(self) -> bool:
+    def _draw_locked(self, image: Image.Image) -> bool:
+        """Show ``image`` (the latest screen), opening the device first if it is not open."""
         try:
             if self._device is None:
                 self._device = self._open()
             device = self._device
-            device.display(self._latest if device.mode == "1" else self._latest.convert(device.mode))
+            device.display(image if device.mode == "1" else image.convert(device.mode))
         except _transient_errors() as err:
             self._failed_locked(err)
             return False
@@ -224,7 +227,7 @@ class TableDisplay:
             if self._latest is None:
                 self._open_locked()
             elif not self._shown:
-                self._draw_locked()
+                self._draw_locked(self._latest)
 
 
 def luma_opener(

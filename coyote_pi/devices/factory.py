@@ -34,7 +34,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.camera import Camera, FolderCamera, Picamera2Camera, WebcamCamera
@@ -199,7 +199,9 @@ def make_devices(
     display built here. The :class:`Devices` owns every part, handed in or built: if
     one fails to open, all the others are closed before the error goes on.
     """
-    made = dict(parts or {})
+    # The parts are a display, buttons and a camera of any make (tests hand in doubles),
+    # each checked by use, not by class: hence Any.
+    made: dict[str, Any] = dict(parts or {})
     unknown = set(made) - set(PARTS)
     if unknown:
         raise ValueError(f"unknown device parts {sorted(unknown)} (known: {', '.join(PARTS)})")

@@ -50,12 +50,15 @@ DEFAULT_KEYMAP: dict[str, tuple[int, str]] = {
 AUTOREPEAT_GAP = 0.1
 
 
-def keymap_help(keymap: Mapping[str, tuple[int, str]] = DEFAULT_KEYMAP) -> str:
-    """One line per seat, e.g. ``seat 1: 1 = minus, 2 = plus, 3 = ok, 4 = undo``."""
+def keymap_help(keymap: Mapping[str, tuple[int, str]] = DEFAULT_KEYMAP, *, seat_line: str = "seat {seat}: {keys}",
+                button_names: Mapping[str, str] | None = None) -> str:
+    """One line per seat, e.g. ``seat 1: 1 = minus, 2 = plus, 3 = ok, 4 = undo``; another
+    language gives its ``seat_line`` and its names of the roles (:data:`KEY_ROLES`)."""
+    names = button_names or {role: "undo" if role == CHORD_BUTTON else role for role in KEY_ROLES}
     by_seat: dict[int, list[str]] = {}
     for key, (seat, button) in keymap.items():
-        by_seat.setdefault(seat, []).append(f"{key} = {'undo' if button == CHORD_BUTTON else button}")
-    return "\n".join(f"seat {seat}: {', '.join(keys)}" for seat, keys in sorted(by_seat.items()))
+        by_seat.setdefault(seat, []).append(f"{key} = {names[button]}")
+    return "\n".join(seat_line.format(seat=seat, keys=", ".join(keys)) for seat, keys in sorted(by_seat.items()))
 
 
 class KeyboardButtons:

@@ -28,9 +28,12 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from PIL import Image
+
+if TYPE_CHECKING:
+    from PIL._imaging import PixelAccess
 
 # Index: (top pixel lit) * 2 + (bottom pixel lit).
 _HALF_BLOCKS = (" ", "▄", "▀", "█")
@@ -42,14 +45,23 @@ _BRAILLE_BLANK = 0x2800
 _GIF_PALETTE = (0, 0, 0, 255, 255, 255)
 
 
+def _pixels(bitmap: Image.Image) -> PixelAccess:
+    """``bitmap``'s pixels to read by ``[x, y]`` (Pillow's types allow None, which an image
+    with pixel data, as every frame here, never gives)."""
+    pixels = bitmap.load()
+    if pixels is None:
+        raise ValueError(f"a {bitmap.width}x{bitmap.height} image without pixel data")
+    return pixels
+
+
 def halfblock_lines(image: Image.Image, scale: int = 1) -> list[str]:
     """``image`` as text, two pixel rows per line: ``ceil(height / 2)`` lines of ``width``
     characters; with ``scale``, each pixel ``scale`` characters wide and half as many high."""
     bitmap = image.convert("1")
     if scale > 1:
-        bitmap = bitmap.resize((bitmap.width * scale, bitmap.height * scale), Image.NEAREST)
+        bitmap = bitmap.resize((bitmap.width * scale, bitmap.height * scale), Image.Resampling.NEAREST)
     width, height = bitmap.size
-    pixels = bitmap.load()
+    pixels = _pixels(bitmap)
 
     def lit(x: int, y: int) -> int:
         return 1 if y < height and pixels[x, y] else 0
@@ -65,7 +77,7 @@ def braille_lines(image: Image.Image) -> list[str]:
     ``ceil(width / 2)`` characters, every pixel kept."""
     bitmap = image.convert("1")
     width, height = bitmap.size
-    pixels = bitmap.load()
+    pixels = _pixels(bitmap)
     lines = []
     for top in range(0, height, 4):
         cells = []
@@ -205,7 +217,7 @@ class GifRecorder:
         frame after the first its own colour table and fails on an image without a palette
         (``AttributeError: 'NoneType' object has no attribute 'palette'``).
         """
-        lit = bitmap.resize((bitmap.width * self._scale, bitmap.height * self._scale), Image.NEAREST)
+        lit = bitmap.resize((bitmap.width * self._scale, bitmap.height * self._scale), Image.Resampling.NEAREST)
         frame = Image.new("P", lit.size, 0)
         frame.putpalette(_GIF_PALETTE)
         frame.paste(1, mask=lit)

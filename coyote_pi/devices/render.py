@@ -276,13 +276,13 @@ class ScreenRenderer:
         plan = self._plan(screen)
         if plan.title_height:
             self._draw_title(draw, plan.title, plan.mark, plan.title_height, ink)
-        if plan.big:
+        if plan.big_font is not None:  # chosen when, and only when, the screen has big text
             self._draw_big(draw, plan.big, plan.big_font, plan.big_band, ink)
         lines_top = plan.big_band[1]
         for index, row in enumerate(plan.rows):
             draw.text((self.margin, lines_top + index * self.pitch - self.step), row, font=self.small, fill=ink)
         if plan.strip_height:
-            self._draw_strip(draw, screen.seats, self.height - plan.strip_height, ink)
+            self._draw_strip(draw, screen.seats or (), self.height - plan.strip_height, ink)
         return image
 
     def _title_room(self, mark: str) -> int:
@@ -338,11 +338,11 @@ class ScreenRenderer:
                     draw.rectangle([x, y, x + scale - 1, y + scale - 1], fill=0)
         left = field + self.margin + self.step
         width = self.width - left - self.margin
-        rows = [row for line in screen.lines for row in split_to_width(line, self.small_bold, width)]
-        for index, row in enumerate(rows[: self.height // self.pitch]):
-            draw.text((left, index * self.pitch), fit_width(row, self.small_bold, width), font=self.small_bold, fill=ink)
+        texts = [part for line in screen.lines for part in split_to_width(line, self.small_bold, width)]
+        for index, text in enumerate(texts[: self.height // self.pitch]):
+            draw.text((left, index * self.pitch), fit_width(text, self.small_bold, width), font=self.small_bold, fill=ink)
 
-    def _draw_strip(self, draw: ImageDraw.ImageDraw, seats: tuple[SeatStatus, ...], top: int, ink: int) -> None:
+    def _draw_strip(self, draw: ImageDraw.ImageDraw, seats: Sequence[SeatStatus], top: int, ink: int) -> None:
         draw.line([(0, top), (self.width - 1, top)], fill=ink)
         cell_width = self.width // len(seats)
         left = (self.width - cell_width * len(seats)) // 2
@@ -380,7 +380,7 @@ class ScreenRenderer:
                     draw.rectangle([px, py, px + self.step - 1, py + self.step - 1], fill=ink)
 
 
-def _text_box(font: ImageFont.FreeTypeFont, text: str) -> tuple[int, int, int, int]:
+def _text_box(font: ImageFont.FreeTypeFont, text: str) -> tuple[float, float, float, float]:
     """The bounding box of ``text`` drawn at (0, 0), its lines centred under each other."""
     if "\n" not in text:
         return font.getbbox(text)

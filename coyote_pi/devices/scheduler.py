@@ -25,6 +25,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,22 @@ class ScheduledCall:
     def cancel(self) -> None:
         """Stop the call if it has not started yet (safe to call twice, from any thread)."""
         self.cancelled = True
+
+
+class Timers(Protocol):
+    """What the devices ask of a scheduler: a :class:`Scheduler`, or a simulation's on
+    its own clock (:class:`~coyote_pi.sim.clock.SimScheduler`)."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> ScheduledCall: ...
+
+
+def given_or_own(given: Timers | None, name: str) -> tuple[Timers, Scheduler | None]:
+    """The timers to use: ``given``, else a new :class:`Scheduler` called ``name``; and
+    the scheduler to close with the device (None: the given one's owner closes it)."""
+    if given is not None:
+        return given, None
+    own = Scheduler(name)
+    return own, own
 
 
 class Scheduler:

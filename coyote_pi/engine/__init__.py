@@ -17,11 +17,13 @@ Modules: :mod:`~coyote_pi.engine.rules` (scoring a challenge),
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.events import (
     Bid,
+    CardPlace,
     Challenge,
     Correct,
     Deal,
     DrawReplacement,
     Event,
+    EventType,
     Guess,
     Peek,
     Reveal,
@@ -40,14 +42,16 @@ from coyote_pi.engine.game import (
     Game,
     GameConfig,
     Legal,
+    Phase,
     RoundResult,
+    Variant,
 )
 from coyote_pi.engine.rules import Score, score
 from coyote_pi.engine.views import SeatView, arbiter_state, public_view, seat_view
 
 __all__ = [
     "BASIC", "BIDDING", "DEAL", "DRAW", "GUESSING", "OVER", "REVEAL", "TRICKSTER",
-    "Bid", "Challenge", "Correct", "Deal", "DrawReplacement", "Event", "Game", "GameConfig", "Guess",
-    "IllegalAction", "Legal", "Peek", "Reveal", "RoundResult", "Score", "SeatView", "Undo",
-    "UseCoyoteCard", "arbiter_state", "public_view", "score", "seat_view",
+    "Bid", "CardPlace", "Challenge", "Correct", "Deal", "DrawReplacement", "Event", "EventType", "Game", "GameConfig",
+    "Guess", "IllegalAction", "Legal", "Peek", "Phase", "Reveal", "RoundResult", "Score", "SeatView", "Undo",
+    "UseCoyoteCard", "Variant", "arbiter_state", "public_view", "score", "seat_view",
 ]

@@ -18,9 +18,40 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import assert_never
 
 from coyote_pi import cards
 from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.json_text import spelled
+
+
+class EventType(StrEnum):
+    """Each event's ``type`` in the record (:func:`to_dict`)."""
+
+    DEAL = "deal"
+    BID = "bid"
+    CHALLENGE = "challenge"
+    PEEK = "peek"
+    COYOTE_CARD = "coyote_card"
+    GUESS = "guess"
+    REVEAL = "reveal"
+    DRAW = "draw"
+    UNDO = "undo"
+    CORRECT = "correct"
+
+
+class CardPlace(StrEnum):
+    """Where a card of a round lies, besides the seats' stands (``seat:N``, :func:`seat_place`)."""
+
+    CENTRE = "centre"
+    EXTRA = "extra"  #: the Coyote card's draw
+    DRAW = "draw"  #: the card drawn for ``?``
+
+
+def seat_place(seat: int) -> str:
+    """The place of ``seat``'s card, as a correction names it: ``seat:3``."""
+    return f"seat:{seat}"
 
 
 @dataclass(frozen=True)
@@ -95,8 +126,8 @@ class Undo(SeatAction):
     """Takes back the seat's last bid, while it is still the latest thing that happened."""
 
 
-#: What a correction may name: the round's cards as the table asks for them.
-CORRECTABLE = ("centre", "extra", "draw")
+#: What a correction may name besides a seat's card: the round's cards as the table asks for them.
+CORRECTABLE = tuple(CardPlace)
 
 
 @dataclass(frozen=True)
@@ -121,45 +152,57 @@ class Correct:
 
 Event = Deal | Bid | Challenge | Peek | UseCoyoteCard | Guess | Reveal | DrawReplacement | Undo | Correct
 
-_TYPES: dict[str, type] = {
-    "deal": Deal,
-    "bid": Bid,
-    "challenge": Challenge,
-    "peek": Peek,
-    "coyote_card": UseCoyoteCard,
-    "guess": Guess,
-    "reveal": Reveal,
-    "draw": DrawReplacement,
-    "undo": Undo,
-    "correct": Correct,
+_TYPES: dict[EventType, type[Event]] = {
+    EventType.DEAL: Deal,
+    EventType.BID: Bid,
+    EventType.CHALLENGE: Challenge,
+    EventType.PEEK: Peek,
+    EventType.COYOTE_CARD: UseCoyoteCard,
+    EventType.GUESS: Guess,
+    EventType.REVEAL: Reveal,
+    EventType.DRAW: DrawReplacement,
+    EventType.UNDO: Undo,
+    EventType.CORRECT: Correct,
 }
 _NAMES = {cls: name for name, cls in _TYPES.items()}
 
+#: An event as the record writes it (:func:`to_dict`): a JSON object.
+EventData = dict[str, object]
 
-def type_name(event: Event) -> str:
+
+def type_name(event: Event) -> EventType:
     return _NAMES[type(event)]
 
 
-def to_dict(event: Event) -> dict:
+def to_dict(event: Event) -> EventData:
     """A JSON-ready dict: ``{"type": "bid", "seat": 2, "amount": 13}``."""
-    out: dict = {"type": _NAMES[type(event)]}
-    if isinstance(event, Deal):
-        out["seats"] = {str(seat): card for seat, card in sorted(event.seats.items())}
-        out["centre"] = event.centre
-        out["deck"] = list(event.deck) if event.deck is not None else None
-    elif isinstance(event, Reveal):
-        out["centre"] = event.centre
-        out["extra"] = event.extra
-        out["seats"] = None if event.seats is None else {str(s): c for s, c in sorted(event.seats.items())}
-    elif isinstance(event, Correct):
-        out.update(item=event.item, card=event.card, confirmed_by=list(event.confirmed_by))
-    else:
-        out.update(vars(event))
+    out: EventData = {"type": str(_NAMES[type(event)])}
+    match event:
+        case Deal():
+            out["seats"] = {str(seat): card for seat, card in sorted(event.seats.items())}
+            out["centre"] = event.centre
+            out["deck"] = list(event.deck) if event.deck is not None else None
+        case Reveal():
+            out["centre"] = event.centre
+            out["extra"] = event.extra
+            out["seats"] = None if event.seats is None else {str(s): c for s, c in sorted(event.seats.items())}
+        case Correct():
+            out.update(item=event.item, card=event.card, confirmed_by=list(event.confirmed_by))
+        case Bid():
+            out.update(seat=event.seat, amount=event.amount)
+        case Guess():
+            out.update(seat=event.seat, winner=event.winner)
+        case DrawReplacement():
+            out["card"] = event.card
+        case Challenge() | Peek() | UseCoyoteCard() | Undo():
+            out["seat"] = event.seat
+        case _:
+            assert_never(event)
     return out
 
 
 #: The keys of each event type as :func:`to_dict` writes them (``type`` included).
-_KEYS: dict[type, frozenset[str]] = {
+_KEYS: dict[type[Event], frozenset[str]] = {
     Deal: frozenset({"type", "seats", "centre", "deck"}),
     Bid: frozenset({"type", "seat", "amount"}),
     Guess: frozenset({"type", "seat", "winner"}),
@@ -180,15 +223,15 @@ def from_dict(data: object) -> Event:
     if not isinstance(data, Mapping):
         raise _bad(f"an event must be a JSON object, not {type(data).__name__}")
     name = data.get("type")
-    cls = _TYPES.get(name) if isinstance(name, str) else None
+    cls = _TYPES.get(EventType(name)) if isinstance(name, str) and name in _TYPE_NAMES else None
     if cls is None:
-        raise _bad(f"unknown event type {name!r} (known: {', '.join(_TYPES)})")
+        raise _bad(f"unknown event type {spelled(name)} (known: {', '.join(_TYPES)})")
     keys = _KEYS.get(cls, _SEAT_KEYS)
     unknown, missing = sorted(set(data) - keys), sorted(keys - set(data))
     if unknown:
-        raise _bad(f"unknown key(s) in a {name} event: {', '.join(map(repr, unknown))}")
+        raise _bad(f"unknown key(s) in a {name} event: {', '.join(map(spelled, unknown))}")
     if missing:
-        raise _bad(f"a {name} event needs the key(s) {', '.join(map(repr, missing))}")
+        raise _bad(f"a {name} event needs the key(s) {', '.join(map(spelled, missing))}")
     if cls is Deal:
         deck = data["deck"]
         if deck is not None and not isinstance(deck, list):
@@ -216,14 +259,21 @@ def from_dict(data: object) -> Event:
         if not isinstance(confirmed, list):
             raise _bad("'confirmed_by' must be a list of seats")
         return Correct(_item(data["item"]), _card(data["card"]), tuple(_seat(seat) for seat in confirmed))
-    return cls(_seat(data["seat"]))
+    seat_action = _SEAT_ACTIONS[cls]
+    return seat_action(_seat(data["seat"]))
+
+
+#: The events that name only their seat.
+_SEAT_ACTIONS: dict[type[Event], type[Challenge | Peek | UseCoyoteCard | Undo]] = {
+    cls: cls for cls in (Challenge, Peek, UseCoyoteCard, Undo)}
+_TYPE_NAMES = frozenset(EventType)
 
 
 def _bad(message: str) -> IllegalAction:
     return IllegalAction(message, code="bad_event")
 
 
-def _object(value: object, what: str) -> Mapping:
+def _object(value: object, what: str) -> Mapping[object, object]:
     if not isinstance(value, Mapping):
         raise _bad(f"the {what} must be an object mapping seat numbers to cards")
     return value
@@ -231,7 +281,7 @@ def _object(value: object, what: str) -> Mapping:
 
 def _integer(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(f"{what} must be a whole number, not {value!r}")
+        raise _bad(f"{what} must be a whole number, not {spelled(value)}")
     return value
 
 
@@ -239,10 +289,10 @@ def _seat(value: object) -> int:
     return _integer(value, "a seat")
 
 
-def _seat_key(key: str) -> int:
+def _seat_key(key: object) -> int:
     """A seat number where JSON needs a string (an object's key): ``"3"``, nothing else."""
-    if not (key.isascii() and key.isdigit() and not key.startswith("0")):
-        raise _bad(f"{key!r} is not a seat number")
+    if not (isinstance(key, str) and key.isascii() and key.isdigit() and not key.startswith("0")):
+        raise _bad(f"{spelled(key)} is not a seat number")
     return int(key)
 
 
@@ -250,7 +300,7 @@ def _item(value: object) -> str:
     """A card's place as a correction names it: centre, extra, draw or ``seat:N``."""
     if isinstance(value, str) and (value in CORRECTABLE or (value.startswith("seat:") and _seat_key(value[5:]))):
         return value
-    raise _bad(f"{value!r} is not a card's place (centre, extra, draw or seat:N)")
+    raise _bad(f"{spelled(value)} is not a card's place (centre, extra, draw or seat:N)")
 
 
 def _card(value: object) -> str:
@@ -260,7 +310,7 @@ def _card(value: object) -> str:
         name = cards.parse_card(value)
     except cards.CardError as error:
         raise _bad(str(error)) from None
-    raise _bad(f"the card {value!r} must be written {name!r}")
+    raise _bad(f"the card {spelled(value)} must be written {spelled(name)}")
 
 
 def _card_or_none(value: object) -> str | None:

@@ -30,20 +30,41 @@ whole of it; split, a reader would hold several files open to follow one event.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import typing
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from enum import StrEnum
+from typing import assert_never
 
 from coyote_pi.cards import ALL_CARDS, QUESTION, CardError, display_name, parse_card, shuffled_deck
 from coyote_pi.engine import events
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.rules import Score, check_distinct, score
+from coyote_pi.json_text import spelled
 
-BASIC = "basic"
-TRICKSTER = "trickster"
-VARIANTS = (BASIC, TRICKSTER)
 
-DEAL, BIDDING, GUESSING, REVEAL, DRAW, OVER = "deal", "bidding", "guessing", "reveal", "draw", "over"
+class Variant(StrEnum):
+    """The two ways to play (rules.md): Basic, and Trickster with guesses and the Coyote card."""
+
+    BASIC = "basic"
+    TRICKSTER = "trickster"
+
+
+class Phase(StrEnum):
+    """Where a game stands (see the module's docstring); the value is what JSON shows."""
+
+    DEAL = "deal"
+    BIDDING = "bidding"
+    GUESSING = "guessing"
+    REVEAL = "reveal"
+    DRAW = "draw"
+    OVER = "over"
+
+
+# The members under their short names, as the engine's callers import them.
+BASIC, TRICKSTER = Variant.BASIC, Variant.TRICKSTER
+VARIANTS: tuple[str, ...] = tuple(variant.value for variant in Variant)  #: their names, as configs spell them
+DEAL, BIDDING, GUESSING, REVEAL, DRAW, OVER = Phase
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
@@ -53,27 +74,29 @@ class GameConfig:
     """What the table decides before the first round."""
 
     players: int
-    variant: str = BASIC
+    #: Given as a :class:`Variant` or its name (``"basic"``); kept as the :class:`Variant`.
+    variant: Variant = Variant.BASIC
     start_seat: int = 1  #: the youngest player, who starts round 1
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise IllegalAction(f"the number of players must be a whole number, not {self.players!r}", code="bad_config")
+            raise IllegalAction(f"the number of players must be a whole number, not {spelled(self.players)}", code="bad_config")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise IllegalAction(
                 f"Coyote is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}",
                 code="bad_config",
             )
-        if self.variant not in VARIANTS:
-            raise IllegalAction(f"unknown variant {self.variant!r} (basic or trickster)", code="bad_config")
+        if not isinstance(self.variant, str) or self.variant not in VARIANTS:
+            raise IllegalAction(f"unknown variant {spelled(self.variant)} (basic or trickster)", code="bad_config")
+        object.__setattr__(self, "variant", Variant(self.variant))  # frozen: set once, here
         start = self.start_seat
         if isinstance(start, bool) or not isinstance(start, int) or start not in range(1, self.players + 1):
             raise IllegalAction(
-                f"the start player must be a seat from 1 to {self.players}, not {self.start_seat!r}",
+                f"the start player must be a seat from 1 to {self.players}, not {spelled(self.start_seat)}",
                 code="bad_config",
             )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"players": self.players, "variant": self.variant, "start_seat": self.start_seat}
 
     @classmethod
@@ -84,9 +107,9 @@ class GameConfig:
         keys = {"players", "variant", "start_seat"}
         unknown, missing = sorted(set(data) - keys), sorted(keys - set(data))
         if unknown:
-            raise IllegalAction(f"unknown key(s) in the game setup: {', '.join(map(repr, unknown))}", code="bad_config")
+            raise IllegalAction(f"unknown key(s) in the game setup: {', '.join(map(spelled, unknown))}", code="bad_config")
         if missing:
-            raise IllegalAction(f"the game setup needs the key(s) {', '.join(map(repr, missing))}", code="bad_config")
+            raise IllegalAction(f"the game setup needs the key(s) {', '.join(map(spelled, missing))}", code="bad_config")
         return cls(data["players"], data["variant"], data["start_seat"])
 
 
@@ -107,7 +130,7 @@ class Legal:
     """What may happen now. ``seats`` are the seats that may act (empty while the game
     waits for an observation). ``min_bid`` is ``None`` when any whole number may be bid."""
 
-    phase: str
+    phase: Phase
     seats: tuple[int, ...] = ()
     bid: bool = False
     min_bid: int | None = None
@@ -118,43 +141,66 @@ class Legal:
 
     def describe(self) -> str:
         """One line for people: ``seat 2: bid >= 13 | challenge | peek``."""
-        if self.phase == BIDDING:
-            options = []
-            if self.peek:
-                options.append("peek")
-            if self.coyote_card:
-                options.append("coyote card")
-            if self.bid:
-                options.append("bid any" if self.min_bid is None else f"bid >= {self.min_bid}")
-            if self.challenge:
-                options.append("challenge")
-            return f"seat {self.seats[0]}: " + " | ".join(options)
-        if self.phase == GUESSING:
-            who = ", ".join(str(s) for s in self.seats)
-            return f"seats {who} guess the winner: seat {self.guess_options[0]} or seat {self.guess_options[1]}"
-        return {
-            DEAL: "waiting for the cards of the round",
-            REVEAL: "waiting for the face-down card(s) to be revealed",
-            DRAW: "waiting for the card drawn to replace ?",
-            OVER: "the game is over",
-        }[self.phase]
+        match self.phase:
+            case Phase.BIDDING:
+                options = [name for name, allowed in (("peek", self.peek), ("coyote card", self.coyote_card)) if allowed]
+                if self.bid:
+                    options.append("bid any" if self.min_bid is None else f"bid >= {self.min_bid}")
+                if self.challenge:
+                    options.append("challenge")
+                return f"seat {self.seats[0]}: " + " | ".join(options)
+            case Phase.GUESSING:
+                who = ", ".join(str(s) for s in self.seats)
+                return f"seats {who} guess the winner: seat {self.guess_options[0]} or seat {self.guess_options[1]}"
+            case Phase.DEAL:
+                return "waiting for the cards of the round"
+            case Phase.REVEAL:
+                return "waiting for the face-down card(s) to be revealed"
+            case Phase.DRAW:
+                return "waiting for the card drawn to replace ?"
+            case Phase.OVER:
+                return "the game is over"
+            case _:
+                assert_never(self.phase)
+
+
+class EyeReason(StrEnum):
+    """Why a verdict changes a seat's eyes."""
+
+    WINNER = "winner"
+    LOSER = "loser"
+    GUESS_RIGHT = "guess right"
+    GUESS_WRONG = "guess wrong"
+
+
+class EyeTurn(StrEnum):
+    """What a verdict does to one seat's peek cards."""
+
+    OPENED = "opened"
+    CLOSED = "closed"
+    DISCARDED_CLOSED = "discarded closed"
+    DISCARDED_OPEN = "discarded open"
+    UNCHANGED = "unchanged"
+
+
+#: Each :class:`EyeTurn` in words, after the seat: "Seat 2 (winner) flips a closed eye open."
+_EYE_TURN_WORDS: dict[EyeTurn, str] = {
+    EyeTurn.OPENED: "flips a closed eye open",
+    EyeTurn.CLOSED: "flips an open eye closed",
+    EyeTurn.DISCARDED_CLOSED: "discards a closed-eye peek card",
+    EyeTurn.DISCARDED_OPEN: "discards an open-eye peek card",
+    EyeTurn.UNCHANGED: "has no eye to flip",
+}
 
 
 @dataclass(frozen=True)
 class EyeChange:
     seat: int
-    reason: str  #: "winner", "loser", "guess right", "guess wrong"
-    change: str  #: "opened", "closed", "discarded closed", "discarded open", "unchanged"
+    reason: EyeReason
+    change: EyeTurn
 
     def describe(self) -> str:
-        what = {
-            "opened": "flips a closed eye open",
-            "closed": "flips an open eye closed",
-            "discarded closed": "discards a closed-eye peek card",
-            "discarded open": "discards an open-eye peek card",
-            "unchanged": "has no eye to flip",
-        }[self.change]
-        return f"Seat {self.seat} ({self.reason}) {what}."
+        return f"Seat {self.seat} ({self.reason}) {_EYE_TURN_WORDS[self.change]}."
 
 
 @dataclass(frozen=True)
@@ -200,7 +246,7 @@ class RoundResult:
             lines.append(f"Seat {self.coyote_holder} receives the Coyote card.")
         return lines
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "round": self.round,
             "bidder": self.bidder,
@@ -265,12 +311,29 @@ class RoundState:
 
     def in_play(self) -> list[str]:
         """The known cards that count at a challenge."""
-        cards = [self.seat_cards[s] for s in sorted(self.seat_cards) if self.seat_cards[s] is not None]
+        cards = [card for _, card in sorted(self.seat_cards.items()) if card is not None]
         if self.centre is not None:
             cards.append(self.centre)
         if self.extra is not None:
             cards.append(self.extra)
         return cards
+
+    def known_seat_cards(self) -> dict[int, str]:
+        """The seats' cards, once every one is known (revealed, if the deal could not name it)."""
+        known = {seat: card for seat, card in self.seat_cards.items() if card is not None}
+        if len(known) != len(self.seat_cards):
+            raise RuntimeError(f"round {self.number} still has unknown seat cards")  # a bug: the reveal names them
+        return known
+
+    def challenge(self) -> tuple[int, int, int]:
+        """The bid challenged, its bidder and its challenger, once the round has a challenge."""
+        if self.bid is None or self.bidder is None or self.challenger is None:
+            raise RuntimeError(f"round {self.number} has no challenge yet")  # a bug: the phase promises one
+        return self.bid, self.bidder, self.challenger
+
+
+#: Every class of :data:`~coyote_pi.engine.events.Event`, for a check at run time.
+_EVENT_CLASSES = typing.get_args(events.Event)
 
 
 class Game:
@@ -279,7 +342,7 @@ class Game:
     >>> game = Game(GameConfig(players=3, start_seat=2))
     >>> game.deal_from_deck(seed=7)
     >>> game.phase, game.turn
-    ('bidding', 2)
+    (<Phase.BIDDING: 'bidding'>, 2)
     >>> game.apply(events.Bid(2, 10))
     >>> game.legal().describe()
     'seat 3: peek | bid >= 11 | challenge'
@@ -289,10 +352,10 @@ class Game:
         self.config = config
         opened, closed = (1, 2) if config.variant == TRICKSTER else (2, 1)
         self.eyes: dict[int, Eyes] = {s: Eyes(opened, closed) for s in range(1, config.players + 1)}
-        self.phase = DEAL
+        self.phase: Phase = Phase.DEAL
         self.round: RoundState | None = None
         self.round_number = 0
-        self.next_start = config.start_seat
+        self.next_start: int | None = config.start_seat  #: None once the game is over
         self.coyote_holder: int | None = None
         self.coyote_card_used = False
         self.results: list[RoundResult] = []
@@ -307,7 +370,7 @@ class Game:
     # ---------------------------------------------------------------- queries
 
     @property
-    def variant(self) -> str:
+    def variant(self) -> Variant:
         return self.config.variant
 
     @property
@@ -319,6 +382,14 @@ class Game:
     def turn(self) -> int | None:
         """The seat whose turn it is while bidding, else ``None``."""
         return self.round.turn if self.phase == BIDDING and self.round else None
+
+    @property
+    def current_round(self) -> RoundState:
+        """The round dealt last (:attr:`round`), where the phase promises one: from the
+        first deal on (RuntimeError before it, a caller's bug)."""
+        if self.round is None:
+            raise RuntimeError("no round has been dealt yet")
+        return self.round
 
     @property
     def last_result(self) -> RoundResult | None:
@@ -336,7 +407,7 @@ class Game:
     def legal(self) -> Legal:
         """What may happen now (see :class:`Legal`)."""
         if self.phase == BIDDING:
-            r = self.round
+            r = self.current_round
             seat = r.turn
             acted = r.peeked_this_turn or r.coyote_card_this_turn
             return Legal(
@@ -349,9 +420,10 @@ class Game:
                 coyote_card=self._coyote_card_refusal(seat) is None,
             )
         if self.phase == GUESSING:
-            r = self.round
+            r = self.current_round
+            _, bidder, challenger = r.challenge()
             pending = tuple(s for s in r.guessers if s not in r.guesses)
-            return Legal(GUESSING, pending, guess_options=(r.bidder, r.challenger))
+            return Legal(GUESSING, pending, guess_options=(bidder, challenger))
         return Legal(self.phase)
 
     def is_legal(self, event: events.Event) -> bool:
@@ -395,27 +467,46 @@ class Game:
 
     def apply(self, event: events.Event) -> None:
         """Apply one action or observation, or raise IllegalAction and change nothing."""
-        handler = self._HANDLERS.get(type(event))
-        if handler is None:
+        if not isinstance(event, _EVENT_CLASSES):  # from a caller that is not type-checked
             raise IllegalAction(f"{event!r} is not a Coyote event", code="bad_event")
         if self.phase == OVER and not isinstance(event, events.Correct):  # the final verdict may be corrected
             raise IllegalAction(f"the game is over: seat {self.winner} has won", code="game_over")
-        if isinstance(event, events.Undo):
-            self._undo(event)
-            return
         try:
-            handler(self, event)
+            match event:
+                case events.Deal():
+                    self._deal(event)
+                case events.Bid():
+                    self._bid(event)
+                case events.Challenge():
+                    self._challenge(event)
+                case events.Peek():
+                    self._peek(event)
+                case events.UseCoyoteCard():
+                    self._use_coyote_card(event)
+                case events.Guess():
+                    self._guess(event)
+                case events.Reveal():
+                    self._reveal(event)
+                case events.DrawReplacement():
+                    self._draw(event)
+                case events.Undo():
+                    self._undo(event)
+                    return  # it appends itself to the history (it looks at the event before it)
+                case events.Correct():
+                    self._correct(event)
+                case _:
+                    assert_never(event)
         except CardError as error:  # a card name built in code rather than parsed
             raise IllegalAction(str(error), code="bad_card") from None
         self.history.append(event)
 
-    def _require_phase(self, phase: str, doing: str) -> None:
+    def _require_phase(self, phase: Phase, doing: str) -> None:
         if self.phase != phase:
             raise IllegalAction(f"cannot {doing} now: {self.legal().describe()}", code="wrong_phase", phase=self.phase)
 
     def _require_turn(self, seat: int, doing: str) -> RoundState:
         self._require_phase(BIDDING, doing)
-        r = self.round
+        r = self.current_round
         if seat != r.turn:
             if seat not in self.eyes:
                 raise IllegalAction(f"there is no seat {seat} at this table", code="no_such_seat", seat=seat)
@@ -449,8 +540,10 @@ class Game:
                 raise IllegalAction(
                     "the deck and the dealt cards must be the 17 playing cards, each once", code="bad_deal"
                 )
-        self.round_number += 1
         start = self.next_start
+        if start is None:
+            raise RuntimeError("a deal after the game is over")  # apply() refuses it first
+        self.round_number += 1
         self.round = RoundState(
             number=self.round_number,
             start_seat=start,
@@ -464,7 +557,7 @@ class Game:
         self.phase = BIDDING
 
     def _peek_refusal(self, seat: int) -> str | None:
-        r = self.round
+        r = self.current_round
         if r.peeked_this_turn:
             return f"seat {seat} has already peeked this turn"
         if seat == r.start_seat and r.turns_done[seat] == 0:
@@ -485,7 +578,7 @@ class Game:
         r.peeked_this_turn = True
 
     def _coyote_card_refusal(self, seat: int) -> str | None:
-        r = self.round
+        r = self.current_round
         if self.variant != TRICKSTER:
             return "the Coyote card is only used in the Trickster variant"
         if self.coyote_holder != seat:
@@ -536,8 +629,9 @@ class Game:
                 f"seat {event.seat} cannot challenge: there is no bid yet", code="no_bid", seat=event.seat
             )
         if r.peeked_this_turn:
+            done = "peeking and using the Coyote card" if r.coyote_card_this_turn else "peeking"
             raise IllegalAction(
-                f"seat {event.seat} cannot challenge right after peeking: it must raise",
+                f"seat {event.seat} cannot challenge right after {done}: it must raise",
                 code="challenge_after_peek",
                 seat=event.seat,
             )
@@ -555,19 +649,23 @@ class Game:
             self._continue_reveal()
 
     def _guess(self, event: events.Guess) -> None:
+        if self.variant == BASIC:  # else told to wait for a phase that never comes
+            raise IllegalAction(f"seat {event.seat} cannot guess: a Basic game has no guesses (only Trickster has)",
+                                code="not_a_guesser", seat=event.seat)
         self._require_phase(GUESSING, "guess")
-        r = self.round
+        r = self.current_round
+        _, bidder, challenger = r.challenge()
         if event.seat not in r.guessers:
             raise IllegalAction(
-                f"seat {event.seat} does not guess: the challenge is between seats {r.bidder} and {r.challenger}",
+                f"seat {event.seat} does not guess: the challenge is between seats {bidder} and {challenger}",
                 code="not_a_guesser",
                 seat=event.seat,
             )
         if event.seat in r.guesses:
             raise IllegalAction(f"seat {event.seat} has already guessed", code="already_guessed", seat=event.seat)
-        if event.winner not in (r.bidder, r.challenger):
+        if event.winner not in (bidder, challenger):
             raise IllegalAction(
-                f"seat {event.seat} must guess seat {r.bidder} or seat {r.challenger}, not seat {event.winner}",
+                f"seat {event.seat} must guess seat {bidder} or seat {challenger}, not seat {event.winner}",
                 code="bad_guess",
                 seat=event.seat,
             )
@@ -578,7 +676,7 @@ class Game:
 
     def _continue_reveal(self) -> None:
         """Move on as far as the known cards allow: reveal, draw, then resolution."""
-        r = self.round
+        r = self.current_round
         if r.centre is None or (r.extra_used and r.extra is None) or None in r.seat_cards.values():
             self.phase = REVEAL
             return
@@ -591,7 +689,7 @@ class Game:
 
     def _reveal(self, event: events.Reveal) -> None:
         self._require_phase(REVEAL, "reveal cards")
-        r = self.round
+        r = self.current_round
         centre = parse_card(event.centre)
         if r.centre is not None and centre != r.centre:
             raise IllegalAction(
@@ -607,25 +705,28 @@ class Game:
                 f"the Coyote card's draw is {display_name(r.extra)}, not {display_name(extra)}", code="bad_reveal"
             )
         seats = dict(r.seat_cards)
-        for seat, card in (event.seats or {}).items():
+        for seat, named in (event.seats or {}).items():
             if seat not in seats:
                 raise IllegalAction(f"seat {seat} has no card this round", code="bad_reveal", seat=seat)
-            card = parse_card(card)
-            if seats[seat] is not None and seats[seat] != card:
+            card = parse_card(named)
+            known = seats[seat]
+            if known is not None and known != card:
                 raise IllegalAction(
-                    f"seat {seat}'s card is {display_name(seats[seat])}, not {display_name(card)}",
+                    f"seat {seat}'s card is {display_name(known)}, not {display_name(card)}",
                     code="bad_reveal",
                     seat=seat,
                 )
             seats[seat] = card
-        unnamed = [s for s, c in seats.items() if c is None]
+        named_seats = {s: c for s, c in seats.items() if c is not None}
+        unnamed = [s for s in seats if s not in named_seats]
         if unnamed:
             raise IllegalAction(
                 f"the cards of seat(s) {', '.join(map(str, unnamed))} must be revealed too", code="bad_reveal"
             )
-        check_distinct(list(seats.values()) + [centre] + ([extra or r.extra] if r.extra_used else []),
+        extra_card = extra or r.extra
+        check_distinct(list(named_seats.values()) + [centre] + ([extra_card] if extra_card is not None else []),
                        "cards in play")
-        r.seat_cards = seats
+        r.seat_cards = dict(named_seats)
         r.centre = centre
         if r.extra_used:
             r.extra = extra or r.extra
@@ -633,7 +734,7 @@ class Game:
 
     def _draw(self, event: events.DrawReplacement) -> None:
         self._require_phase(DRAW, "draw a card for ?")
-        r = self.round
+        r = self.current_round
         card = parse_card(event.card)
         if card in r.in_play():
             raise IllegalAction(
@@ -645,24 +746,28 @@ class Game:
         self._resolve()
 
     def _resolve(self) -> None:
-        r = self.round
+        r = self.current_round
+        bid, bidder, challenger = r.challenge()
+        centre = r.centre
+        if centre is None:
+            raise RuntimeError("a verdict before the centre card is known")  # _continue_reveal waits for it
         self._before_verdict = ({s: Eyes(e.open, e.closed) for s, e in self.eyes.items()}, self._active)
-        result_score = score(r.in_play(), r.bid, r.replacement)
-        winner, loser = (r.bidder, r.challenger) if result_score.bid_holds else (r.challenger, r.bidder)
+        result_score = score(r.in_play(), bid, r.replacement)
+        winner, loser = (bidder, challenger) if result_score.bid_holds else (challenger, bidder)
         changes = []
         for seat, guess in sorted(r.guesses.items()):
             if guess == winner:
-                changes.append(EyeChange(seat, "guess right", self._open_one(seat)))
+                changes.append(EyeChange(seat, EyeReason.GUESS_RIGHT, self._open_one(seat)))
             else:
-                changes.append(EyeChange(seat, "guess wrong", self._close_one(seat)))
-        changes.append(EyeChange(winner, "winner", self._open_one(winner)))
+                changes.append(EyeChange(seat, EyeReason.GUESS_WRONG, self._close_one(seat)))
+        changes.append(EyeChange(winner, EyeReason.WINNER, self._open_one(winner)))
         loser_eyes = self.eyes[loser]
         if loser_eyes.closed:
             loser_eyes.closed -= 1
-            changes.append(EyeChange(loser, "loser", "discarded closed"))
+            changes.append(EyeChange(loser, EyeReason.LOSER, EyeTurn.DISCARDED_CLOSED))
         else:
             loser_eyes.open -= 1
-            changes.append(EyeChange(loser, "loser", "discarded open"))
+            changes.append(EyeChange(loser, EyeReason.LOSER, EyeTurn.DISCARDED_OPEN))
         eliminated = loser if loser_eyes.cards == 0 else None
         if eliminated is not None:
             self._active = tuple(s for s in self._active if s != eliminated)
@@ -682,10 +787,10 @@ class Game:
         self.results.append(
             RoundResult(
                 round=r.number,
-                bidder=r.bidder,
-                challenger=r.challenger,
-                seat_cards=dict(r.seat_cards),
-                centre=r.centre,
+                bidder=bidder,
+                challenger=challenger,
+                seat_cards=r.known_seat_cards(),
+                centre=centre,
                 extra=r.extra,
                 extra_drawn_by=r.extra_drawn_by,
                 score=result_score,
@@ -707,58 +812,66 @@ class Game:
                                 code="nothing_to_correct")
         if r.deck is not None:
             raise IllegalAction("a virtual deal's cards were not read by a camera", code="nothing_to_correct")
-        seats = tuple(sorted((r.bidder, r.challenger)))
+        seats = tuple(sorted((last.bidder, last.challenger)))
         if tuple(event.confirmed_by) != seats:
             raise IllegalAction(f"a correction is confirmed by the two seats of the challenge, {seats[0]} and "
                                 f"{seats[1]}", code="bad_correction")
-        cards = {"centre": r.centre, "extra": r.extra, "draw": r.replacement}
-        cards.update({f"seat:{s}": c for s, c in r.seat_cards.items()})
+        # The cards of the latest verdict by place: a card taken out of play (the draw, once
+        # ? is gone) is None, so a later correction cannot bring it back.
+        cards: dict[str, str | None] = {events.CardPlace.CENTRE: r.centre, events.CardPlace.EXTRA: r.extra,
+                                        events.CardPlace.DRAW: r.replacement}
+        cards.update({events.seat_place(s): c for s, c in r.seat_cards.items()})
         card = parse_card(event.card)
-        if cards.get(event.item) is None:
+        wrong = cards.get(event.item)
+        if wrong is None:
             raise IllegalAction(f"round {r.number} has no {event.item} card", code="bad_correction")
-        if cards[event.item] == card:
+        if wrong == card:
             raise IllegalAction(f"the {event.item} card is {display_name(card)} already", code="bad_correction")
         cards[event.item] = card
-        seat_cards = {s: cards[f"seat:{s}"] for s in r.seat_cards}
-        in_play = [seat_cards[s] for s in sorted(seat_cards)] + [cards["centre"]]
-        in_play += [cards["extra"]] if cards["extra"] is not None else []
+        seat_cards = {s: card_at for s in r.seat_cards if (card_at := cards[events.seat_place(s)]) is not None}
+        centre, extra = cards[events.CardPlace.CENTRE], cards[events.CardPlace.EXTRA]
+        if centre is None:
+            raise RuntimeError("a verdict without a centre card")  # every verdict has one
+        in_play = [seat_cards[s] for s in sorted(seat_cards)] + [centre] + ([extra] if extra is not None else [])
         check_distinct(in_play, "cards in play")
-        replacement = cards["draw"] if QUESTION in in_play else None
+        replacement = cards[events.CardPlace.DRAW] if QUESTION in in_play else None
         if QUESTION in in_play and replacement is None:
             raise IllegalAction("? would be in play, but no card was drawn for it", code="correction_needs_draw")
         if replacement in in_play:
             raise IllegalAction(f"{display_name(replacement)} is in play; it cannot be the card drawn for ?",
                                 code="bad_replacement", card=replacement)
         # Back to the state before the verdict, then the verdict again from the corrected cards.
+        if self._before_verdict is None:
+            raise RuntimeError("a verdict without the state before it")  # _resolve keeps it
         eyes, self._active = self._before_verdict
         for seat, before in eyes.items():
             self.eyes[seat].open, self.eyes[seat].closed = before.open, before.closed
         self.winner = None
-        r.seat_cards, r.centre, r.extra, r.replacement = seat_cards, cards["centre"], cards["extra"], replacement
+        r.seat_cards, r.centre, r.extra, r.replacement = dict(seat_cards), centre, extra, replacement
         self._resolve()
 
-    def _open_one(self, seat: int) -> str:
+    def _open_one(self, seat: int) -> EyeTurn:
         eyes = self.eyes[seat]
         if not eyes.closed:
-            return "unchanged"
+            return EyeTurn.UNCHANGED
         eyes.closed -= 1
         eyes.open += 1
-        return "opened"
+        return EyeTurn.OPENED
 
-    def _close_one(self, seat: int) -> str:
+    def _close_one(self, seat: int) -> EyeTurn:
         eyes = self.eyes[seat]
         if not eyes.open:
-            return "unchanged"
+            return EyeTurn.UNCHANGED
         eyes.open -= 1
         eyes.closed += 1
-        return "closed"
+        return EyeTurn.CLOSED
 
     def _undo(self, event: events.Undo) -> None:
         # Only a bid that is the very latest event; after an undo the latest is the undo,
         # so the bid below it (raised once already) cannot be taken back in turn.
         last = self.history[-1] if self.history else None
-        if isinstance(last, events.Undo) and self.phase == BIDDING and self.round.bidder == event.seat:
-            r = self.round
+        if isinstance(last, events.Undo) and self.phase == BIDDING and self.current_round.bidder == event.seat:
+            r = self.current_round
             raise IllegalAction(
                 f"undos do not chain: seat {r.bidder}'s bid of {r.bid} was raised once already and stays",
                 code="undo_after_undo", seat=event.seat, amount=r.bid,
@@ -769,7 +882,7 @@ class Game:
             raise IllegalAction(
                 f"only seat {last.seat}, who made the last bid, can take it back", code="not_your_bid", seat=event.seat
             )
-        r = self.round
+        r = self.current_round
         point = r.undo_points.pop()
         r.bids.pop()
         r.turns_done[last.seat] -= 1
@@ -777,15 +890,3 @@ class Game:
         r.peeked_this_turn, r.coyote_card_this_turn = point.peeked_this_turn, point.coyote_card_this_turn
         self.history.append(event)
 
-    _HANDLERS: ClassVar[dict[type, Callable[..., None]]] = {
-        events.Deal: _deal,
-        events.Bid: _bid,
-        events.Challenge: _challenge,
-        events.Peek: _peek,
-        events.UseCoyoteCard: _use_coyote_card,
-        events.Guess: _guess,
-        events.Reveal: _reveal,
-        events.DrawReplacement: _draw,
-        events.Undo: _undo,
-        events.Correct: _correct,
-    }

@@ -11,7 +11,7 @@ that observes its cards plays the same game as one that knows the deck.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from coyote_pi import cards
@@ -49,7 +49,7 @@ class ScriptedPlayer:
         if legal.coyote_card and rng.random() < self.curiosity:
             return events.UseCoyoteCard(seat)
         estimate = self.estimate(view)
-        if legal.challenge and view.bid > estimate + self.boldness * rng.random() * 2:
+        if legal.challenge and view.bid is not None and view.bid > estimate + self.boldness * rng.random() * 2:
             return events.Challenge(seat)
         wanted = round(estimate + rng.uniform(-self.boldness, self.boldness))
         if legal.min_bid is None:
@@ -59,8 +59,7 @@ class ScriptedPlayer:
 
     def guess(self, view: SeatView, options: Sequence[int]) -> events.Guess:
         """Trickster: guess the bidder when the bid looks believable."""
-        bidder = view.bidder
-        challenger = options[1] if options[0] == bidder else options[0]
+        bidder, challenger = (options[0], options[1]) if options[0] == view.bidder else (options[1], options[0])
         believable = view.bid is not None and view.bid <= self.estimate(view)
         return events.Guess(view.seat, bidder if believable else challenger)
 
@@ -95,7 +94,7 @@ class DecisionRandom:
 def decision_rng(seed: int | str, seat: int, game: Game) -> DecisionRandom:
     """The generator for ``seat``'s next decision, fixed by the seed and the point of the
     round (not by how the cards were observed, so virtual and physical tables agree)."""
-    r = game.round
+    r = game.current_round
     point = (len(r.bids) * 4 + r.peeked_this_turn * 2 + r.coyote_card_this_turn) * 8 + len(r.guesses)
     base = zlib.crc32(str(seed).encode())
     return DecisionRandom(((base * 1_000_003 + game.round_number) * 10_007 + point) * 7 + seat)
@@ -120,7 +119,7 @@ def next_scripted_event(
     if game.phase == DEAL:
         deal = game.virtual_deal(cards.shuffled_deck(seed, game.round_number + 1))
         return events.Deal(seats=deal.seats) if physical else deal
-    r = game.round
+    r = game.current_round
     if physical:  # the centre card, then the deck, top first
         face_down = cards.shuffled_deck(seed, game.round_number)[len(r.seat_cards):]
     if game.phase == REVEAL:
@@ -138,7 +137,8 @@ def next_scripted_event(
     return players[seat].guess(view, legal.guess_options)
 
 
-def simulate(config: GameConfig, seed: int | str, on_event=None, *, physical: bool = False) -> Game:
+def simulate(config: GameConfig, seed: int | str, on_event: Callable[[Game, events.Event], None] | None = None, *,
+             physical: bool = False) -> Game:
     """Play a whole game between scripted players, from ``seed`` alone.
 
     ``on_event(game, event)`` is called after each event is applied (for transcripts).
@@ -173,7 +173,7 @@ def long_bidding_game(lines: int, undos: int) -> tuple[GameConfig, list[events.E
         raise ValueError(f"{lines} lines cannot hold {_LONG_ROUNDS} rounds with {undos} undos")
     undone = {i * bids // undos for i in range(undos)} if undos else set()
     config = GameConfig(players=4)
-    game, played = Game(config), []
+    game, played = Game(config), list[events.Event]()
 
     def play(event: events.Event) -> None:
         game.apply(event)
@@ -183,11 +183,11 @@ def long_bidding_game(lines: int, undos: int) -> tuple[GameConfig, list[events.E
     for round_number in range(_LONG_ROUNDS):
         play(game.virtual_deal(cards.shuffled_deck("long evening", round_number + 1)))
         for amount in range(bids // _LONG_ROUNDS + (round_number < bids % _LONG_ROUNDS)):
-            bid = events.Bid(game.turn, amount)
+            bid = events.Bid(game.current_round.turn, amount)
             play(bid)
             if made in undone:
                 play(events.Undo(bid.seat))
                 play(bid)
             made += 1
-        play(events.Challenge(game.turn))
+        play(events.Challenge(game.current_round.turn))
     return config, played

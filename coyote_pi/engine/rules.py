@@ -16,6 +16,7 @@ from functools import cached_property
 
 from coyote_pi.cards import MAX0, QUESTION, display_name, value
 from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.json_text import spelled
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class Score:
     def challenger_wins(self) -> bool:
         return not self.bid_holds
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "total": self.total,
             "bid": self.bid,
@@ -118,7 +119,7 @@ def score(cards: Sequence[str], bid: int, replacement: str | None = None) -> Sco
     cards = tuple(cards)
     check_distinct(cards)
     if isinstance(bid, bool) or not isinstance(bid, int):
-        raise IllegalAction(f"a bid is a whole number, not {bid!r}", code="bad_bid")
+        raise IllegalAction(f"a bid is a whole number, not {spelled(bid)}", code="bad_bid")
     if QUESTION in cards:
         if replacement is None:
             raise IllegalAction(
@@ -134,7 +135,8 @@ def score(cards: Sequence[str], bid: int, replacement: str | None = None) -> Sco
     elif replacement is not None:
         raise IllegalAction("no ? is in play, so no replacement card is drawn", code="bad_replacement")
 
-    effective = [replacement if c == QUESTION else c for c in cards]
+    # ? counts as its replacement (checked above: there is one whenever ? is in play).
+    effective = [c if c != QUESTION or replacement is None else replacement for c in cards]
     total, zeroed = total_of(effective)
 
     counted = []

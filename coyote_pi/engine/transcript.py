@@ -9,9 +9,12 @@ Regenerate them (then review the diff) with::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import assert_never
+
 from coyote_pi import cards
 from coyote_pi.engine import events
-from coyote_pi.engine.game import Game, GameConfig
+from coyote_pi.engine.game import BASIC, DEAL, OVER, TRICKSTER, Game, GameConfig
 from coyote_pi.engine.players import simulate
 from coyote_pi.engine.views import seat_view
 
@@ -19,43 +22,56 @@ from coyote_pi.engine.views import seat_view
 #: 2 to 6 players, peeks, the Coyote card, ``?``, ``Max 0``, and a physical table whose
 #: cards are observed (deal, reveal, draw for ``?``) rather than dealt from a known deck.
 GOLDEN_GAMES = [
-    ("basic-2p-seed3.txt", GameConfig(players=2, variant="basic", start_seat=1), 3, False),
-    ("basic-4p-seed11.txt", GameConfig(players=4, variant="basic", start_seat=3), 11, False),
-    ("trickster-3p-seed5.txt", GameConfig(players=3, variant="trickster", start_seat=2), 5, False),
-    ("trickster-6p-seed8.txt", GameConfig(players=6, variant="trickster", start_seat=6), 8, False),
-    ("physical-trickster-4p-seed21.txt", GameConfig(players=4, variant="trickster", start_seat=1), 21, True),
+    ("basic-2p-seed3.txt", GameConfig(players=2, variant=BASIC, start_seat=1), 3, False),
+    ("basic-4p-seed11.txt", GameConfig(players=4, variant=BASIC, start_seat=3), 11, False),
+    ("trickster-3p-seed5.txt", GameConfig(players=3, variant=TRICKSTER, start_seat=2), 5, False),
+    ("trickster-6p-seed8.txt", GameConfig(players=6, variant=TRICKSTER, start_seat=6), 8, False),
+    ("physical-trickster-4p-seed21.txt", GameConfig(players=4, variant=TRICKSTER, start_seat=1), 21, True),
 ]
 
 
-def _cards(mapping: dict) -> str:
+def _cards(mapping: Mapping[int, str | None]) -> str:
     return " ".join(f"{s}={cards.display_name(c) if c else '?unknown'}" for s, c in sorted(mapping.items()))
 
 
 def describe_event(event: events.Event) -> str:
-    """One line for people, e.g. ``seat 2 bids 13``."""
-    if isinstance(event, events.Deal):
-        deck = "unknown" if event.deck is None else " ".join(cards.display_name(c) for c in event.deck)
-        centre = cards.display_name(event.centre) if event.centre else "face down, unknown"
-        return f"deal: seats {_cards(dict(event.seats))} | centre {centre} | deck {deck}"
-    if isinstance(event, events.Bid):
-        return f"seat {event.seat} bids {event.amount}"
-    if isinstance(event, events.Challenge):
-        return f"seat {event.seat} says Coyote! (challenge)"
-    if isinstance(event, events.Peek):
-        return f"seat {event.seat} peeks at the centre card"
-    if isinstance(event, events.UseCoyoteCard):
-        return f"seat {event.seat} uses the Coyote card"
-    if isinstance(event, events.Guess):
-        return f"seat {event.seat} guesses seat {event.winner} wins"
-    if isinstance(event, events.Reveal):
-        extra = f", extra {cards.display_name(event.extra)}" if event.extra else ""
-        seats = f", seats {_cards(dict(event.seats))}" if event.seats else ""
-        return f"reveal: centre {cards.display_name(event.centre)}{extra}{seats}"
-    if isinstance(event, events.DrawReplacement):
-        return f"drawn for ?: {cards.display_name(event.card)}"
-    if isinstance(event, events.Undo):
-        return f"seat {event.seat} takes back its bid"
-    raise TypeError(event)
+    """One line for people, e.g. ``seat 2 bids 13``: every event the record holds, a
+    correction too (the type checker sees that no kind of event is left out)."""
+    match event:
+        case events.Deal():
+            deck = "unknown" if event.deck is None else " ".join(cards.display_name(c) for c in event.deck)
+            centre = cards.display_name(event.centre) if event.centre else "face down, unknown"
+            return f"deal: seats {_cards(event.seats)} | centre {centre} | deck {deck}"
+        case events.Bid():
+            return f"seat {event.seat} bids {event.amount}"
+        case events.Challenge():
+            return f"seat {event.seat} says Coyote! (challenge)"
+        case events.Peek():
+            return f"seat {event.seat} peeks at the centre card"
+        case events.UseCoyoteCard():
+            return f"seat {event.seat} uses the Coyote card"
+        case events.Guess():
+            return f"seat {event.seat} guesses seat {event.winner} wins"
+        case events.Reveal():
+            extra = f", extra {cards.display_name(event.extra)}" if event.extra else ""
+            seats = f", seats {_cards(event.seats)}" if event.seats else ""
+            return f"reveal: centre {cards.display_name(event.centre)}{extra}{seats}"
+        case events.DrawReplacement():
+            return f"drawn for ?: {cards.display_name(event.card)}"
+        case events.Undo():
+            return f"seat {event.seat} takes back its bid"
+        case events.Correct():
+            confirmed = " and ".join(str(seat) for seat in event.confirmed_by)
+            place = _PLACE_WORDS.get(event.item) or f"seat {event.seat}'s card"
+            return f"correction: {place} is {cards.display_name(event.card)} (confirmed by seats {confirmed})"
+        case _:
+            assert_never(event)
+
+
+#: A correction's place in words, but for a seat's card (``seat:2``: "seat 2's card").
+_PLACE_WORDS: dict[str, str] = {events.CardPlace.CENTRE: "the centre card",
+                                events.CardPlace.EXTRA: "the Coyote card's draw",
+                                events.CardPlace.DRAW: "the card drawn for ?"}
 
 
 def describe_state(game: Game) -> list[str]:
@@ -65,7 +81,7 @@ def describe_state(game: Game) -> list[str]:
     lines = [f"  state: phase={game.phase} round={game.round_number} turn={game.turn or '-'} bid={bid}",
              f"  eyes: {eyes}   coyote card: {game.coyote_holder or '-'}",
              f"  legal: {game.legal().describe()}"]
-    if r is not None and game.phase not in ("deal", "over"):
+    if r is not None and game.phase not in (DEAL, OVER):
         for seat in game.active_seats:
             view = seat_view(game, seat)
             known = _cards(view.others)
@@ -90,7 +106,7 @@ def transcript(config: GameConfig, seed: int | str, physical: bool = False) -> s
         nonlocal count
         count += 1
         lines.append(f"[{count}] {describe_event(event)}")
-        if game.results and game.results[-1].round == game.round_number and game.phase in ("deal", "over"):
+        if game.results and game.results[-1].round == game.round_number and game.phase in (DEAL, OVER):
             lines.extend(f"  | {line}" for line in game.results[-1].explanation())
         lines.extend(describe_state(game))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from coyote_pi.engine.game import BIDDING, Game
+from coyote_pi.engine.game import BIDDING, Game, Phase, RoundState
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class SeatView:
 
     seat: int
     round: int
-    phase: str
+    phase: Phase
     turn: int | None
     bid: int | None
     bidder: int | None
@@ -52,7 +52,7 @@ class SeatView:
             unknown += 1
         return unknown
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "seat": self.seat,
             "round": self.round,
@@ -75,7 +75,7 @@ def _eyes(game: Game) -> dict[int, tuple[int, int]]:
     return {s: (e.open, e.closed) for s, e in game.eyes.items()}
 
 
-def open_round(game: Game):
+def open_round(game: Game) -> RoundState | None:
     """The round being played, or ``None`` before the first deal and between a
     resolution and the next deal (when every card of the last round is public)."""
     r = game.round
@@ -110,11 +110,10 @@ def seat_view(game: Game, seat: int) -> SeatView:
     )
 
 
-def public_view(game: Game) -> dict:
+def public_view(game: Game) -> dict[str, object]:
     """What any public output (the OLED, a log players can read) may show: turn, bids,
     eyes and who peeked; never a card of the open round. Resolved rounds are public."""
     r = open_round(game)
-    in_round = r is not None
     last = game.last_result
     return {
         "phase": game.phase,
@@ -124,12 +123,12 @@ def public_view(game: Game) -> dict:
         "active": list(game.active_seats),
         "eyes": {str(s): list(e) for s, e in _eyes(game).items()},
         "turn": game.turn if game.phase == BIDDING else None,
-        "bid": r.bid if in_round else None,
-        "bidder": r.bidder if in_round else None,
-        "bids": [list(b) for b in r.bids] if in_round else [],
-        "challenger": r.challenger if in_round else None,
-        "peeked": sorted(r.peeked) if in_round else [],
-        "extra_in_play": bool(in_round and r.extra_used),
+        "bid": r.bid if r is not None else None,
+        "bidder": r.bidder if r is not None else None,
+        "bids": [list(b) for b in r.bids] if r is not None else [],
+        "challenger": r.challenger if r is not None else None,
+        "peeked": sorted(r.peeked) if r is not None else [],
+        "extra_in_play": r is not None and r.extra_used,
         "coyote_holder": game.coyote_holder,
         "next_start": game.next_start,
         "winner": game.winner,
@@ -137,7 +136,7 @@ def public_view(game: Game) -> dict:
     }
 
 
-def arbiter_state(game: Game) -> dict:
+def arbiter_state(game: Game) -> dict[str, object]:
     """The full state the arbiter knows, for ``coyote-pi replay`` (includes open cards)."""
     state = public_view(game)
     r = game.round

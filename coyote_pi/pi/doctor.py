@@ -58,7 +58,7 @@ from pathlib import Path
 
 from coyote_pi.devices.config import CameraConfig
 from coyote_pi.devices.errors import CameraError, CameraLibraryError
-from coyote_pi.devices.focus import FocusSettings, describe, load_focus, save_focus
+from coyote_pi.devices.focus import FocusSettings, describe, load_focus, plausible, save_focus
 from coyote_pi.devices.gpio_lines import SPI0_GPIOS, holder_for
 from coyote_pi.pi import install
 from coyote_pi.table.config import ConfigError, load_config, split_listen
@@ -154,7 +154,23 @@ def probe_stands() -> list[str]:
     reading = TableReader().read(frame)
     if not reading.seats:
         return ["no stand found: is the camera over the table, and are the stand markers stuck on?"]
-    return framing_advice(framing_problems(reading, (frame.shape[1], frame.shape[0])))
+    return framing_advice(framing_problems(reading, (frame.shape[1], frame.shape[0]))) + focus_check(frame)[1]
+
+
+def focus_check(frame) -> tuple[list[str], list[str]]:
+    """How sharply and how large each stand is seen in ``frame`` (a still of the table),
+    measured on its markers (:func:`coyote_pi.vision.sharpness.stand_sharpness`): one
+    line per stand, and one line per stand that is out of focus, too small or faint,
+    with the fix, ending with the fixed lens position that keeps every stand sharp."""
+    from coyote_pi.vision.sharpness import lens_position_for, stand_sharpness
+
+    stands = stand_sharpness(frame)
+    report = [stand.summary() for stand in stands.values()]
+    problems = [f"stand {stand.seat} {problem}" for stand in stands.values() for problem in stand.problems()]
+    position = lens_position_for(stands)
+    if problems and position is not None:
+        problems.append(f"the lens position that keeps every stand equally sharp: {describe(position)}")
+    return report, problems
 
 
 def capture_still():
@@ -181,7 +197,8 @@ def capture_still():
 
 
 def probe_focus(camera: CameraConfig) -> float:
-    """Run one autofocus cycle with the Pi camera of ``camera``; the lens position it found, in dioptres.
+    """Run one autofocus cycle with the Pi camera of ``camera``, take a still, and choose
+    the lens position, in dioptres, from it (:func:`focus_from_stands`).
 
     Raises :class:`~coyote_pi.devices.errors.CameraLibraryError` when picamera2 is missing
     or does not load, :class:`CameraError` when no camera answers or the cycle finds no
@@ -192,7 +209,25 @@ def probe_focus(camera: CameraConfig) -> float:
 
     focus = FocusSettings(camera.focus_cm, None)  # the doctor keeps the result itself, under its root
     with Picamera2Camera(camera.size, focus=focus, mains_hz=camera.mains_hz) as pi_camera:
-        return pi_camera.calibrate()
+        found = pi_camera.calibrate()
+        return focus_from_stands(pi_camera.capture(), found)
+
+
+#: Stands that must be measured before their distances, not the autofocus, set the lens.
+FOCUS_STANDS = 2
+
+
+def focus_from_stands(frame, autofocus: float) -> float:
+    """The lens position (dioptres) to fix: half-way between the nearest and the farthest
+    stand seen in ``frame`` (:func:`~coyote_pi.vision.sharpness.lens_position_for`: every
+    stand equally sharp, not the one autofocus looked at), or ``autofocus``'s own when
+    fewer than :data:`FOCUS_STANDS` stands are seen or their middle is no distance a
+    table has."""
+    from coyote_pi.vision.sharpness import lens_position_for, stand_sharpness
+
+    stands = stand_sharpness(frame)
+    position = lens_position_for(stands) if len(stands) >= FOCUS_STANDS else None
+    return position if position is not None and plausible(position) else autofocus
 
 
 def probe_http(url: str) -> int:
@@ -453,7 +488,8 @@ class Doctor:
         except OSError as err:
             return Result(FAIL, name, f"autofocus found {describe(position)} but {camera.focus_file} cannot be "
                                       f"written ({err.strerror or err}): run sudo coyote-pi doctor --focus")
-        return Result(PASS, name, f"autofocus found {describe(position)}: kept in {camera.focus_file}, used from "
+        return Result(PASS, name, f"focus set to {describe(position)} (between the nearest and the farthest stand, "
+                                  f"or where autofocus found it): kept in {camera.focus_file}, used from "
                                   "the next start of the service")
 
     def gpio_chip(self) -> Result:

@@ -18,6 +18,7 @@ import numpy as np
 from coyote_pi.devices.camera import FULL_RESOLUTION, Camera, checked_frame
 from coyote_pi.devices.errors import CameraError
 from coyote_pi.sim.render import render_scene
+from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.vision.markerset import SLOTS
 from coyote_pi.vision.reading import SeatRead, SlotRead, TableReading
 from coyote_pi.vision.states import SeatState, SlotState
@@ -37,11 +38,11 @@ class SyntheticCamera(Camera):
 
     def __init__(
         self,
-        scene: Callable[[], object],
+        scene: Callable[[], TableScene],
         *,
         size: tuple[int, int] = FULL_RESOLUTION,
         seed: int = 0,
-        conditions: object | None = None,
+        conditions: Conditions | None = None,
         renderer: SceneRenderer | None = None,
     ):
         self._scene = scene
@@ -98,7 +99,7 @@ class FailingCamera(Camera):
 
     def capture(self) -> np.ndarray:
         self.captures += 1
-        if self.captures <= self.after:
+        if self.inner is not None and self.captures <= self.after:  # (an inner camera is required when after > 0)
             frame = self.inner.capture()
             self._shape = frame.shape
             return frame

@@ -25,6 +25,8 @@ import itertools
 import threading
 from collections.abc import Callable
 
+from gpiozero.pins.mock import MockFactory, MockPin, PinState
+
 from coyote_pi.devices.scheduler import ScheduledCall
 
 
@@ -89,3 +91,30 @@ class SimScheduler:
                 if not call.cancelled:
                     return call
         return None
+
+
+def sim_pin_factory(clock: SimClock) -> MockFactory:
+    """gpiozero's ``MockFactory`` whose ticks are ``clock``'s: a pin's edge is stamped
+    with the simulated moment it was driven, so the buttons' debounce, which times each
+    edge by its ticks (a late callback still knows when its edge came), sees simulated
+    time only, whatever the machine's load."""
+    factory = MockFactory(pin_class=_SimPin)
+    factory.ticks = clock  # type: ignore[method-assign]  # the factory's clock, instead of time.monotonic
+    return factory
+
+
+class _SimPin(MockPin):
+    """A mock pin that stamps its changes with its factory's ticks (gpiozero's own uses
+    ``time.monotonic`` directly)."""
+
+    _state: bool
+    _last_change: float
+
+    def _change_state(self, value: bool) -> bool:
+        if self._state == value:
+            return False
+        moment = self._factory.ticks()
+        self._state = value
+        self.states.append(PinState(moment - self._last_change, value))
+        self._last_change = moment
+        return True

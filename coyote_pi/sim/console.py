@@ -38,17 +38,21 @@ import signal
 import sys
 import textwrap
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from types import FrameType
+from typing import Any, TextIO
 
 from PIL import Image
 
+from coyote_pi.devices.events import CHORD_BUTTON
 from coyote_pi.devices.keyboard import DEFAULT_KEYMAP, SEAT_KEYS, keymap_help
 from coyote_pi.devices.outputs import boxed, fit_lines, smallest_size
 from coyote_pi.devices.screen import Screen
 from coyote_pi.sim.eyes import knows, seat_sight
 from coyote_pi.sim.table import SimTable, Truths
 from coyote_pi.table import stages
+from coyote_pi.table.i18n import Translator
 from coyote_pi.table.presenter import Listener, Prompt
 
 #: Whose eyes: the seat whose turn it is, or nobody's (else a seat number).
@@ -106,7 +110,8 @@ class SimConsole(Listener):
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_write, False)  # a wake never blocks, even from a signal handler
         self._thread: threading.Thread | None = None
-        self._previous_winch = None
+        #: The SIGWINCH handler before :meth:`start` (``signal.signal``'s answer), given back on close.
+        self._previous_winch: Callable[[int, FrameType | None], Any] | int | None = None
         self._closed = False
 
     # --- wiring -------------------------------------------------------------------
@@ -224,8 +229,7 @@ class SimConsole(Listener):
         width, height = smallest_size(image.size)  # the OLED in Braille, framed, the eyes under it
         need_columns = max(columns, width + 2)
         need_rows = height + 2 + len(_wrap(eyes, need_columns)) + footer
-        message = (f"The terminal is {columns}x{rows + footer}: make it at least "
-                   f"{width + 2}x{need_rows} to see the OLED.")
+        message = self._tr()("console.too_small", size=f"{columns}x{rows + footer}", need=f"{width + 2}x{need_rows}")
         return _wrap(message.split(), columns)[:rows]
 
     def _oled_words(self, drawn: list[str], image: Image.Image, columns: int) -> list[str]:
@@ -244,6 +248,11 @@ class SimConsole(Listener):
         box[0] = label + box[0][len(label):] if len(box[0]) > len(label) + 1 else box[0]
         return box
 
+    def _tr(self) -> Translator:
+        """The table's language as its controller speaks it now (its setup may change it)."""
+        tr = getattr(self._controller, "tr", None)
+        return tr if isinstance(tr, Translator) else Translator("en")
+
     def _seats(self) -> int:
         prompt = self._prompt
         if prompt is not None and prompt.config is not None:
@@ -255,30 +264,37 @@ class SimConsole(Listener):
 
     def _eyes_pieces(self) -> list[str]:
         if self._eyes == NOBODY:
-            return ["Eyes: nobody's (v: a seat's)"]
-        if self._table is None:
+            return [self._tr()("console.nobody")]
+        if self._table is None or self._truths is None:  # (attached together)
             return []
         seat, prompt = self._eyes_seat(), self._prompt
         game = self._truths.of(prompt) if prompt is not None and prompt.config is not None else None
         peeked, drew = knows(game, seat)
-        return seat_sight(self._table.scene(), seat, peeked=peeked, drew=drew)
+        return seat_sight(self._table.scene(), seat, peeked=peeked, drew=drew, tr=self._tr())
 
     def _record_lines(self, columns: int) -> list[str]:
         controller = self._controller
         if controller is None:
             return []
-        table = controller.state.recorded
+        table, tr = controller.state.recorded, self._tr()
         if table is not None:
-            return ["record: " + _cut_left(_home(table.path), columns - len("record: "))]
-        prefix = "record: a new game in "
+            prefix = tr("console.record") + " "
+            return [prefix + _cut_left(_home(table.path), columns - len(prefix))]
+        prefix = tr("console.record_new") + " "
         return [prefix + _cut_left(_home(controller.store.folder) + os.sep, columns - len(prefix))]
 
     def _key_line(self, columns: int) -> str:
+        tr = self._tr()
         seats = " ".join(f"{seat}:{SEAT_KEYS[seat]}" for seat in range(1, self._seats() + 1))
-        eyes = self._eyes if self._eyes in (FOLLOW_TURN, NOBODY) else f"seat {self._eyes}"
-        back = "h table" if self._help else "h help"
-        for line in (f"keys -,+,ok,undo: {seats} | v eyes: {eyes} | {back} | Ctrl-C quit",
-                     f"{seats} | v eyes:{eyes} {back} ^C quit"):
+        if self._eyes == FOLLOW_TURN:
+            eyes = tr("console.eyes_turn")
+        elif self._eyes == NOBODY:
+            eyes = tr("console.eyes_nobody")
+        else:
+            eyes = tr("console.eyes_seat", seat=self._eyes)
+        back = tr("console.back_table") if self._help else tr("console.back_help")
+        for line in (tr("console.keys", seats=seats, eyes=eyes, back=back),
+                     tr("console.keys_short", seats=seats, eyes=eyes, back=back)):
             if len(line) <= columns:
                 return line
         return _cut(line, columns)
@@ -286,15 +302,19 @@ class SimConsole(Listener):
     def _help_lines(self) -> list[str]:
         seats = self._seats()
         keymap = {key: role for key, role in DEFAULT_KEYMAP.items() if role[0] <= seats}
+        tr = self._tr()
+        names = {"minus": tr("console.button_minus"), "plus": tr("console.button_plus"), "ok": tr("console.button_ok"),
+                 CHORD_BUTTON: tr("console.button_undo")}
         return [
-            "Every seat has four keys: minus, plus, ok, undo (minus+plus together on the real buttons).",
-            *keymap_help(keymap).splitlines(),
-            "Hold minus or plus to step by 5. Undo takes back your own bid while it is the latest one.",
-            "v    whose eyes: the seat whose turn it is, then seat 1, 2, ..., then nobody's.",
-            "     A seat sees every stand but its own, and the centre card once it has peeked.",
-            "h    this key map; h again: back to the table.",
-            "Ctrl-C  quit. The game is saved: coyote-pi run --sim resumes it.",
-            "The OLED shows exactly what the real one would; the eyes are only in this terminal.",
+            tr("console.help_buttons"),
+            *keymap_help(keymap, seat_line=tr("console.help_seat", seat="{seat}", keys="{keys}"),
+                         button_names=names).splitlines(),
+            tr("console.help_hold"),
+            tr("console.help_v"),
+            tr("console.help_sight"),
+            tr("console.help_h"),
+            tr("console.help_quit"),
+            tr("console.help_oled"),
         ]
 
     # --- drawing ------------------------------------------------------------------

@@ -109,7 +109,7 @@ def parse_deal(text: str) -> DealPlan:
     ...     parse_deal("7,x")
     ... except DealError as error:
     ...     print(error)
-    round 1: 'x' is not a Coyote card (cards: -10, -5, 0, ..., 20, ?, Max 0)
+    round 1: "x" is not a Coyote card (cards: -10, -5, 0, ..., 20, ?, Max 0)
     """
     if not text.strip():
         raise DealError("the plan is empty (write rounds separated by ;, e.g. \"question\" or \"5,?,max0,-10\")")

@@ -27,32 +27,36 @@ from coyote_pi.cards import display_name
 from coyote_pi.engine import Game
 from coyote_pi.engine.views import open_round
 from coyote_pi.sim.scene import TableScene
+from coyote_pi.table.i18n import Translator
 from coyote_pi.vision.states import SlotState
 
 
-def seat_sight(scene: TableScene, seat: int, *, peeked: bool, drew: bool) -> list[str]:
+def seat_sight(scene: TableScene, seat: int, *, peeked: bool, drew: bool, tr: Translator | None = None) -> list[str]:
     """What ``seat`` sees, in pieces: a heading, each other stand (``"3:[?]"``, ``"4:[ ]"``
     for an empty stand), then the centre mat's cards. ``peeked``: the seat looked at the
     centre card this round; ``drew``: the face-down card on the extra slot is its own
-    Coyote-card draw."""
-    pieces = [f"Seat {seat} sees:"]
-    for other in scene.present:
+    Coyote-card draw. In the table's language (``tr``; English by default)."""
+    tr = tr or Translator("en")
+    pieces = [tr("console.sees", seat=seat)]
+    for other in scene.present or ():
         if other != seat:
             card = scene.seat_cards.get(other)
             pieces.append(f"{other}:[{' ' if card is None else display_name(card)}]")
     state, card = scene.slot("centre")
+    shown = "" if card is None else display_name(card)  # a slot with a card in it names it
     if state == SlotState.FACE_UP:
-        pieces.append(f"centre: {display_name(card)}")
+        pieces.append(tr("console.centre", card=shown))
     elif state == SlotState.FACE_DOWN:
-        pieces.append(f"centre: {display_name(card)} (peeked)" if peeked else "centre: face down")
+        pieces.append(tr("console.centre_peeked", card=shown) if peeked else tr("console.centre_down"))
     state, card = scene.slot("extra")
+    shown = "" if card is None else display_name(card)
     if state == SlotState.FACE_UP:
-        pieces.append(f"Coyote draw: {display_name(card)}")
+        pieces.append(tr("console.extra", card=shown))
     elif state == SlotState.FACE_DOWN:
-        pieces.append(f"Coyote draw: {display_name(card)} (yours)" if drew else "Coyote draw: face down")
+        pieces.append(tr("console.extra_yours", card=shown) if drew else tr("console.extra_down"))
     state, card = scene.slot("draw")
-    if state == SlotState.FACE_UP:
-        pieces.append(f"drawn for ?: {display_name(card)}")
+    if state == SlotState.FACE_UP and card is not None:
+        pieces.append(tr("console.drawn", card=display_name(card)))
     return pieces
 
 

@@ -247,3 +247,29 @@ class QueueFingers:
 
     def chord(self, seat: int) -> None:
         self.events.put(ButtonEvent(seat, CHORD_BUTTON, CHORD, self._clock()))
+
+
+class LateCallbacks:
+    """A loaded machine's callbacks for one mock ``pin``: its edges are held back and
+    reach the buttons only at :meth:`deliver`, all together, each with the ticks it was
+    stamped with, as lgpio's callback thread hands them on when Python gets no time.
+
+    A quick tap whose press and release arrive together must still be one press (see
+    :func:`~coyote_pi.devices.buttons._callback_lag`); tests press through this to show it.
+    """
+
+    def __init__(self, pin) -> None:
+        self._pin = pin
+        self._callback = pin.when_changed
+        self._held: list[tuple[float, int]] = []
+        pin.when_changed = self._hold  # gpiozero keeps a weak reference: this object must live
+
+    def _hold(self, ticks: float, state: int) -> None:
+        self._held.append((ticks, state))
+
+    def deliver(self) -> None:
+        """Hand every held edge on, in order, and let the pin's later edges through at once."""
+        self._pin.when_changed = self._callback
+        for ticks, state in self._held:
+            self._callback(ticks, state)
+        self._held.clear()

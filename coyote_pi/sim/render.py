@@ -15,7 +15,10 @@ distortion, hanging over the table centre. Every object (mat, stands, cards) is 
 each is drawn with one perspective warp of its cached texture into its own bounding box,
 at a texture resolution close to its size on screen. Light, glare and shadows are
 computed on a coarse grid and scaled up; blur, sensor noise and JPEG compression are
-applied to the whole frame last, as a camera would.
+applied to the whole frame last, as a camera would. With ``Conditions(optics=...)`` the
+picture is taken as the Camera Module 3 Wide would take it (:mod:`coyote_pi.sim.optics`):
+defocus by each object's distance from the focus plane, a moving hand, lens fall-off,
+auto-exposure, a Bayer mosaic with shot and read noise, demosaicing.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import cv2
 import numpy as np
 
 from coyote_pi.cards import ALL_CARDS
+from coyote_pi.sim.optics import Optics, Surface, expose
 from coyote_pi.sim.scene import Conditions, SceneTruth, StickerTruth, TableScene
 from coyote_pi.vision import artwork
 from coyote_pi.vision.geometry import (
@@ -201,10 +205,10 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
         else:
             # In front of the stand: 85-105 mm from its foot towards the centre, a little
             # to one side or the other.
-            foot = stand_planes[int(scene.coyote_card)].origin[:2]
-            inward = -foot / np.linalg.norm(foot)
+            stand_foot = stand_planes[int(scene.coyote_card)].origin[:2]
+            inward = -stand_foot / np.linalg.norm(stand_foot)
             across = np.array([-inward[1], inward[0]])
-            spot = foot + inward * (95 + rng.uniform(-10, 10) * jitter) + across * rng.uniform(-15, 15) * jitter
+            spot = stand_foot + inward * (95 + rng.uniform(-10, 10) * jitter) + across * rng.uniform(-15, 15) * jitter
             turn = float(rng.uniform(-180, 180))
         plane = table_plane(tuple(spot), turn, 0.8)
         add_card(plane, COYOTE_ROLE, "coyote")
@@ -374,6 +378,9 @@ def render_scene_with_truth(scene: TableScene, *, width: int = FULL_WIDTH, heigh
     for finger in layout.fingers:
         _draw_finger(frame, layout.camera, finger, rng)
     _light(frame, layout, conditions, rng)
+    if conditions.optics is not None:
+        frame = expose(frame, conditions.optics, _axis_distance_m(layout.camera, layout.camera.position * (1, 1, 0)),
+                       _surfaces(layout, conditions.optics), np.random.default_rng([seed, 3]))
     sigma = conditions.blur * width / FULL_WIDTH
     if sigma >= 0.3:
         _blur(frame, sigma)
@@ -382,6 +389,26 @@ def render_scene_with_truth(scene: TableScene, *, width: int = FULL_WIDTH, heigh
     if conditions.jpeg_quality is not None:
         _compress(frame, int(conditions.jpeg_quality))
     return frame, _truth(layout)
+
+
+def _axis_distance_m(camera: Camera, point_world: np.ndarray) -> float:
+    """How far ``point_world`` (mm) lies from the lens along its axis, in metres."""
+    return float(((np.asarray(point_world, np.float64) - camera.position) @ camera.rotation.T)[2]) / 1000.0
+
+
+def _surfaces(layout: _Layout, optics: Optics) -> list[Surface]:
+    """Each sprite as a :class:`~coyote_pi.sim.optics.Surface` at its own distance (its
+    centre's), in drawing order; the cards of ``optics.moving_seats`` moving."""
+    moving = {sticker.sprite for sticker in layout.stickers
+              if sticker.place in {f"seat:{seat}" for seat in optics.moving_seats}}
+    surfaces = []
+    for index, sprite in enumerate(layout.sprites):
+        u0, v0, u1, v1 = sprite.rect
+        corners = np.array([(u0, v0), (u1, v0), (u1, v1), (u0, v1)])
+        centre = sprite.plane.to_world(np.array([((u0 + u1) / 2, (v0 + v1) / 2)]))[0]
+        surfaces.append(Surface(layout.camera.project(sprite.plane.to_world(corners)),
+                                _axis_distance_m(layout.camera, centre), index in moving))
+    return surfaces
 
 
 def _draw_sprite(frame: np.ndarray, camera: Camera, sprite: _Sprite) -> None:
@@ -469,7 +496,7 @@ def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.r
     glare3 = None
     if layout.glares:
         pts = np.stack([(x + 0.5) * w, (y + 0.5) * h], axis=-1).reshape(-1, 2)
-        glare = sum(g.at(pts) for g in layout.glares).reshape(gh, gw)
+        glare = np.sum([g.at(pts) for g in layout.glares], axis=0).reshape(gh, gw)
         glare3 = np.clip(np.repeat(glare[..., None], 3, axis=2) * (1.0, 0.98, 0.95), 0, 255).astype(np.uint8)
     # Bicubic scaling is slow, so glare is scaled up only where it lights anything.
     lit = None if glare3 is None else _glare_box(glare3, (w, h))
@@ -477,7 +504,7 @@ def _light(frame: np.ndarray, layout: _Layout, conditions: Conditions, rng: np.r
         y1 = min(h, y0 + _LIGHT_BAND_ROWS)
         band = frame[y0:y1]  # whole rows: a contiguous view, changed in place
         cv2.multiply(band, _upscaled(gain8, (w, h), (0, y0, w, y1), cv2.INTER_LINEAR), dst=band, scale=1 / 200.0)
-        if lit is not None and max(y0, lit[1]) < min(y1, lit[3]):
+        if lit is not None and glare3 is not None and max(y0, lit[1]) < min(y1, lit[3]):
             box = (lit[0], max(y0, lit[1]), lit[2], min(y1, lit[3]))
             part = frame[box[1] : box[3], box[0] : box[2]]
             part[:] = cv2.add(part, _upscaled(glare3, (w, h), box, cv2.INTER_CUBIC))

@@ -32,6 +32,7 @@ from coyote_pi.sim.camera import FailingCamera, SceneCamera, SceneReader, Synthe
 from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import NO_BOUNCE, Bounce, PresserFingers, QueueFingers, SimulatedPresser
+from coyote_pi.sim.scene import TableScene
 from coyote_pi.sim.table import SimPace, SimTable
 from coyote_pi.table.config import TableConfig
 from coyote_pi.table.rig import Rig, open_rig
@@ -74,7 +75,7 @@ class SimRig(Rig):
         super().close()
 
 
-def simulated_parts(devices_config: DevicesConfig, *, scene: Callable[[], object] | None = None,
+def simulated_parts(devices_config: DevicesConfig, *, scene: Callable[[], TableScene] | None = None,
                     outputs: Iterable = (), given: Mapping[str, object] | None = None) -> dict:
     """The ``given`` ready-made parts, plus the simulated parts ``devices_config`` names
     for the others, built: the ``synthetic`` camera (rendering ``scene()``, the scripted
@@ -105,7 +106,7 @@ def open_sim_rig(
     sim: SimOptions,
     *,
     display: TableDisplay | None = None,
-    camera: Callable[[Callable[[], object]], object] | None = None,
+    camera: Callable[[Callable[[], TableScene]], object] | None = None,
     listeners: Iterable = (),
     outputs: Iterable = (),
     **controller_options,
@@ -121,6 +122,8 @@ def open_sim_rig(
     """
     resumed = controller_options.get("resumed")
     seats = sim.seats or (resumed[0].game.config.players if isinstance(resumed, tuple) else config.game.players)
+    if seats is None:
+        raise ValueError("a simulated table needs its number of stands: SimOptions.seats, or the game's players")
     sim_table = SimTable(seats=seats, seed=sim.seed, players=sim.players, pace=sim.pace, scheme=config.scheme,
                          setup_answers=sim.setup_answers, misclick=sim.misclick, deal=sim.deal)
     given: dict[str, object] = {}

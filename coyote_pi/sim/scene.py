@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from coyote_pi.cards import parse_card, shuffled_deck
+from coyote_pi.sim.optics import Optics
 from coyote_pi.vision.geometry import Camera
 from coyote_pi.vision.markerset import COYOTE_ROLE, SCHEMES, SLOTS, MarkerSet
 from coyote_pi.vision.states import SlotState
@@ -54,6 +55,7 @@ class Conditions:
     specular_size: tuple[float, float] = (0.3, 1.0)  # their radius, in sides of that marker
     specular_strength: float = 200.0  # grey levels they add at their centre (255: blown out)
     cloth: str | None = None  # the table top ("gingham", ...); None: wood, felt or laminate
+    optics: Optics | None = None  # the real camera's optics and sensor (sim/optics.py); None: blur and noise above
 
     @classmethod
     def clean(cls) -> Conditions:

@@ -79,6 +79,7 @@ parts that fail are :mod:`~coyote_pi.sim.soak_parts`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import math
 import queue
@@ -88,17 +89,16 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from gpiozero.pins.mock import MockFactory
-
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.display import TableDisplay
 from coyote_pi.devices.factory import Devices, make_devices
 from coyote_pi.devices.pinmap import load_pinmap
+from coyote_pi.devices.scheduler import ScheduledCall
 from coyote_pi.memory import tune_malloc
 from coyote_pi.record import read_record
-from coyote_pi.sim.clock import SimClock, SimScheduler
+from coyote_pi.sim.clock import SimClock, SimScheduler, sim_pin_factory
 from coyote_pi.sim.presser import ScheduledFingers
 from coyote_pi.sim.soak_parts import Disk, Glitches, GlitchWatchedQueue, Panel, SoakCamera, SoakReader
 from coyote_pi.sim.soak_report import FAULTS, FaultTally, SoakOptions, SoakReport, Usage
@@ -200,7 +200,7 @@ class _People(Listener):
         self._random = random.Random(seed)
         self.prompt: Prompt | None = None
         self._situation: tuple = ()
-        self._look: object = None
+        self._look: ScheduledCall | None = None
 
     def on_prompt(self, prompt: Prompt) -> None:
         self.prompt = prompt
@@ -265,7 +265,7 @@ class _Soak:
         self.people = _People(self, options.seed)
         self._listeners = [self.people, *listeners]
         self._notifier = _Notifier(self.report)
-        self.pin_factory = MockFactory()
+        self.pin_factory = sim_pin_factory(self.clock)
         self.pinmap = load_pinmap(self.devices_config.buttons.pinmap or None)
         self.fingers = ScheduledFingers(self.pin_factory, self.pinmap, self.timers,
                                         self.devices_config.buttons.timing, self.pace, seed=options.seed,
@@ -368,15 +368,18 @@ class _Soak:
             self._step(result)
 
     def _step(self, item) -> None:
+        controller = self.controller
+        if controller is None:
+            return  # the table is down until its restart: nothing takes the item
         try:
-            self.controller.step(item)
+            controller.step(item)
         except Exception as error:  # the service would exit and systemd restart it
             self._stopped(f"{type(error).__name__} ({error.strerror if isinstance(error, OSError) else error})")
             return
-        self._after_step()
+        self._after_step(controller)
 
-    def _after_step(self) -> None:
-        controller, now = self.controller, self.clock()
+    def _after_step(self, controller: Controller) -> None:
+        now = self.clock()
         game = controller.state.game
         if game is None:
             return
@@ -428,12 +431,12 @@ class _Soak:
             self.timers.call_later(RESTART_SECONDS, self._start_table)
             return
         self.controller, self.devices = controller, devices
-        self._after_step()
+        self._after_step(controller)
 
     def _abandon(self) -> tuple[Path, tuple] | None:
         """Let go of the table as a killed process does; the game it had in memory, if any."""
         controller, devices = self.controller, self.devices
-        if controller is None:
+        if controller is None or devices is None:  # (both are set, and cleared, together)
             return None
         self._quiet_now()
         self.controller = self.devices = None
@@ -459,7 +462,8 @@ class _Soak:
         if torn and played is not None:
             with open(played[0], "ab") as record:  # the write the kill cut short
                 record.write(b'{"kind":"action","event":{"type":"bid","se')
-            tally.notes["killed mid-write"] += 1
+            if tally is not None:
+                tally.notes["killed mid-write"] += 1
         self.timers.call_later(RESTART_SECONDS, start_again)
 
     def _lost(self, controller: Controller) -> int:
@@ -526,7 +530,7 @@ class _Soak:
             moment = self.rng.uniform(0.025, 0.5) * warm_up
             while moment < end:
                 lasts = self.rng.uniform(*fault.lasts_minutes) * 60
-                self.timers.call_at(moment, lambda start=start, tally=tally, lasts=lasts: start(tally, lasts))
+                self.timers.call_at(moment, functools.partial(start, tally, lasts))
                 moment += self.rng.expovariate(1 / mean)
 
     def _judge(self, tally: FaultTally, after: float, test: Callable[[], bool], ready: Callable[[], bool]) -> None:
@@ -547,10 +551,15 @@ class _Soak:
         self._judges.add(judge)
         self.timers.call_later(after, lambda: judge(final=False))
 
+    def _display_healthy(self) -> bool:
+        """The newest screen is on the panel (or the table is down: nothing to show)."""
+        display = self.devices.display if self.devices is not None else None
+        return display is None or display.healthy
+
     def _judge_display(self, tally: FaultTally, after: float) -> None:
         """Survived when the newest screen is on the panel once it has answered again for
         :data:`DISPLAY_BACK_SECONDS` (or the table is down: nothing to show)."""
-        self._judge(tally, after + DISPLAY_BACK_SECONDS, lambda: self.devices is None or self.devices.display.healthy,
+        self._judge(tally, after + DISPLAY_BACK_SECONDS, self._display_healthy,
                     ready=lambda: self.panel.answering_for(DISPLAY_BACK_SECONDS))
 
     def _judge_camera(self, tally: FaultTally, after: float) -> None:

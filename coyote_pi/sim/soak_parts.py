@@ -34,6 +34,7 @@ from coyote_pi.record import RecordWriter
 from coyote_pi.sim.camera import SceneCamera, SceneReader
 from coyote_pi.sim.clock import SimClock
 from coyote_pi.sim.display import FlakyDummy
+from coyote_pi.sim.scene import TableScene
 from coyote_pi.vision import TableReader
 
 
@@ -85,7 +86,7 @@ class SoakCamera(Camera):
 
     description = "soak camera"
 
-    def __init__(self, scene: Callable[[], object], seed: int) -> None:
+    def __init__(self, scene: Callable[[], TableScene], seed: int) -> None:
         self._scene = SceneCamera(scene)
         self._noise = np.random.default_rng(seed)
         self.garbage = False

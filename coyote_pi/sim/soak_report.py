@@ -105,13 +105,21 @@ class SoakReport:
     #: The play-by-play's last lines, for a look when something went wrong.
     last_lines: collections.deque = field(default_factory=lambda: collections.deque(maxlen=40))
 
+    def usage(self) -> tuple[Usage, Usage]:
+        """The usage measured at the start and at the end (ValueError until both are)."""
+        if self.start is None or self.end is None:
+            raise ValueError("the soak's usage is measured at its start and its end: read the report after both")
+        return self.start, self.end
+
     @property
     def fd_growth(self) -> int:
-        return self.end.fds - self.start.fds
+        start, end = self.usage()
+        return end.fds - start.fds
 
     @property
     def rss_growth_mb(self) -> float:
-        return self.end.rss_mb - self.start.rss_mb
+        start, end = self.usage()
+        return end.rss_mb - start.rss_mb
 
     @property
     def ok(self) -> bool:
@@ -131,11 +139,12 @@ class SoakReport:
         if self.stops:
             out.append("  the table stopped on: " + ", ".join(f"{why} x{n}" for why, n in self.stops.most_common())
                        + " (restarted as systemd does)")
+        start, end = self.usage()
         out += [
             f"  events lost (accepted actions not in the record): {self.events_lost}      must be 0",
-            f"  file descriptors: {self.start.fds} at the start, {self.end.fds} at the end: "
+            f"  file descriptors: {start.fds} at the start, {end.fds} at the end: "
             f"{self.fd_growth:+d}      must be +0",
-            f"  resident memory: {self.start.rss_mb:.1f} MB at the start, {self.end.rss_mb:.1f} MB at the end: "
+            f"  resident memory: {start.rss_mb:.1f} MB at the start, {end.rss_mb:.1f} MB at the end: "
             f"{self.rss_growth_mb:+.1f} MB      must be under +{MAX_GROWTH_MB:.0f} MB",
             f"  longest wait for cards with no reason on the screen: {self.longest_silent_wait:.1f} s"
             + (f" ({self.longest_silent_where})" if self.longest_silent_where else ""),

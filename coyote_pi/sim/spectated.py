@@ -35,7 +35,7 @@ from coyote_pi.engine.game import DEAL, OVER, GameConfig
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.files import write_atomically
-from coyote_pi.record import RecordedGame, Vault, utc_now
+from coyote_pi.record import Photo, RecordedGame, Vault, utc_now
 from coyote_pi.table import stages
 from coyote_pi.table.play_by_play import describe
 from coyote_pi.table.web_access import pin_hash
@@ -130,7 +130,7 @@ class SpectatedGame:
         }
         write_atomically(self.bulletin / page_contract.LIVE, json.dumps(live, ensure_ascii=False).encode("utf-8"))
 
-    def _keep_photo(self) -> dict:
+    def _keep_photo(self) -> Photo:
         name = f"round-{self.game.round_number:02d}-reveal.jpg"
         self.private_photos.mkdir(mode=0o700, parents=True, exist_ok=True)
         (self.private_photos / name).write_bytes(self.photo)

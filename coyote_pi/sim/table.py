@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from coyote_pi import cards
 from coyote_pi.engine import Correct, Deal, DrawReplacement, Event, Game, GameConfig, Reveal, seat_view
-from coyote_pi.engine.game import TRICKSTER
+from coyote_pi.engine.game import TRICKSTER, RoundState
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
 from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.scene import TableScene
@@ -220,15 +220,15 @@ class _Hands(_Actor):
             table.cards_down(prompt)
             return
         table.deal(truth, truth.round_number, slowly=False)  # a no-op unless the table restarted
-        r = truth.round
+        r = _open_round(truth)
         if r.extra_used:
-            table.lay("extra", SlotState.FACE_DOWN, r.extra)
+            table.lay("extra", SlotState.FACE_DOWN, _known(r.extra))
         if stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT):
-            table.lay("centre", SlotState.FACE_UP, r.centre)
+            table.lay("centre", SlotState.FACE_UP, _known(r.centre))
             if r.extra_used:
-                table.lay("extra", SlotState.FACE_UP, r.extra)
+                table.lay("extra", SlotState.FACE_UP, _known(r.extra))
         if stage == stages.DRAW_WAIT:
-            table.lay("draw", SlotState.FACE_UP, r.replacement)
+            table.lay("draw", SlotState.FACE_UP, _known(r.replacement))
 
 
 class _Player(_Actor):
@@ -251,6 +251,8 @@ class _Player(_Actor):
             return base if seat == 1 else None
         if prompt.config is None or seat > prompt.config.players:
             return None
+        if stage in (stages.TURN, stages.GUESS) and seat in prompt.virtual:
+            return None  # the table plays this seat itself
         truth = self.truths.of(prompt)
         if stage == stages.TURN:
             if self._undo_due(prompt, truth):
@@ -269,16 +271,20 @@ class _Player(_Actor):
         return None
 
     def _manual_seat(self, truth: Game, stage: str) -> int:
-        if stage == stages.EXTRA_WAIT:
+        if stage == stages.EXTRA_WAIT and truth.turn is not None:
             return truth.turn
-        return truth.next_start if stage == stages.DEAL_WAIT else truth.active_seats[0]
+        if stage == stages.DEAL_WAIT and truth.next_start is not None:
+            return truth.next_start
+        return truth.active_seats[0]
 
     # -- acting ----------------------------------------------------------------------
 
     def act(self, prompt: Prompt) -> None:
         fingers, stage = self.table.fingers, prompt.stage
         if stage == stages.SETUP:
-            self._press(self._setup_target(prompt))
+            target = self._setup_target(prompt)
+            if target is not None:  # (key() let only a seat with something to press act)
+                self._press(target)
             return
         if stage == stages.RECORD:
             time.sleep(self.table.pace.verdict)
@@ -289,10 +295,13 @@ class _Player(_Actor):
             if self._undo_due(prompt, truth):
                 fingers.chord(self.seat)
                 return
+            choice = prompt.choice
+            if choice is None:  # (a turn's prompt always shows its choice)
+                return
             self._think(prompt)
             wanted = self._wanted(prompt, truth)
-            button = _step_towards(prompt.choice, wanted, truth.legal())
-            repeats = _repeats_for(prompt.choice, wanted)
+            button = _step_towards(choice, wanted, truth.legal())
+            repeats = _repeats_for(choice, wanted)
             if repeats:
                 fingers.hold(self.seat, button, repeats)
                 self.settling = True
@@ -307,8 +316,9 @@ class _Player(_Actor):
             time.sleep(self.table.pace.verdict)
             self._press("ok")
         elif stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT):
-            item, shown = prompt.entry
-            self._press(_card_step(shown, _true_card(truth, item)))
+            if prompt.entry is not None:  # (None: nothing is left to enter)
+                item, shown = prompt.entry
+                self._press(_card_step(shown, _true_card(truth, item)))
         else:  # the manual deal, or the Coyote card's draw laid by hand
             time.sleep(self.table.pace.card)
             self._press("ok")
@@ -334,21 +344,24 @@ class _Player(_Actor):
 
     def _misclicks(self, prompt: Prompt, truth: Game) -> bool:
         """The start seat's first bid of round 2 slips, once per game, when enabled."""
-        r = truth.round
+        r = _open_round(truth)
         return (self.table.misclick and prompt.undos == 0 and r.number == 2 and not r.bids
                 and self.seat == r.start_seat)
 
     def _undo_pending(self, prompt: Prompt, truth: Game) -> bool:
-        """The last bid was the scripted slip and has not been taken back yet: everyone waits."""
-        r = truth.round
+        """The last bid was the scripted slip and has not been taken back yet: everyone waits.
+        (A virtual start seat's bid is no slip: the table made it.)"""
+        r = _open_round(truth)
         return (self.table.misclick and prompt.undos == 0 and r.number == 2 and len(r.bids) == 1
-                and r.bids[0][0] == r.start_seat)
+                and r.bids[0][0] == r.start_seat and r.start_seat not in prompt.virtual)
 
     def _undo_due(self, prompt: Prompt, truth: Game) -> bool:
-        return self._undo_pending(prompt, truth) and self.seat == truth.round.start_seat
+        return self._undo_pending(prompt, truth) and self.seat == _open_round(truth).start_seat
 
     def _setup_target(self, prompt: Prompt) -> str | None:
         """During setup, seat 1 sets each answer, and the chosen start seat presses ok."""
+        if prompt.setup is None:
+            return None
         step, shown = prompt.setup
         wanted = self.table.setup_answers.get(step)
         if step == "start":
@@ -360,6 +373,20 @@ class _Player(_Actor):
         if step == "players":
             return "plus" if wanted > shown else "minus"
         return "plus"
+
+
+def _known(card: str | None) -> str:
+    """A card of the truth, which knows every card it dealt (None would be a bug here)."""
+    if card is None:
+        raise ValueError("the simulated table's truth has a card it does not know")
+    return card
+
+
+def _open_round(truth: Game) -> RoundState:
+    """The round in play in ``truth`` (the players and hands act only while one is)."""
+    if truth.round is None:
+        raise ValueError(f"no round is in play (round {truth.round_number}, {truth.phase})")
+    return truth.round
 
 
 def _choice_order(choice: Choice, specials: tuple[str, ...]) -> float:
@@ -396,11 +423,11 @@ def _true_card(truth: Game, item: str) -> str:
     """The real card for an item the table asks to enter (the round is resolved in the truth)."""
     result = truth.results[-1]
     if item == "centre":
-        return result.centre
+        return _known(result.centre)
     if item == "extra":
-        return result.extra
+        return _known(result.extra)
     if item == "draw":
-        return result.score.replacement
+        return _known(result.score.replacement)
     return result.seat_cards[int(item[5:])]
 
 
@@ -464,7 +491,7 @@ class SimTable(Listener):
         """Clear the table and deal round ``round_number`` (nothing if it lies there already)."""
         if self.dealt_round == round_number:
             return
-        seats = truth.active_seats if truth.round_number < round_number else tuple(truth.round.seat_cards)
+        seats = truth.active_seats if truth.round_number < round_number else tuple(_open_round(truth).seat_cards)
         order = self.deck(round_number, len(seats))
         holder = truth.coyote_holder if truth.variant == TRICKSTER else None
         coyote = None if truth.variant != TRICKSTER else (holder or "centre")

@@ -251,14 +251,26 @@ def stands_seen(reading) -> int:
 
 #: How setup names a stand that :func:`~coyote_pi.vision.framing.framing_problems` names.
 _FRAMING_KEYS = {MISSING: "setup.stand_missing", EDGE: "setup.stand_edge"}
+#: ... and one that :func:`~coyote_pi.vision.sharpness.stand_sharpness` finds wanting
+#: (by :meth:`~coyote_pi.vision.sharpness.StandSharpness.kinds`).
+_SHARPNESS_KEYS = {"soft": "setup.stand_soft", "small": "setup.stand_small", "faint": "setup.stand_faint"}
 
 
-def stand_framing(reading, frame_size: tuple[int, int]) -> tuple[Problem, ...]:
+def stand_framing(reading, frame_size: tuple[int, int], frame: object = None) -> tuple[Problem, ...]:
     """The stands missing (among seats 1 up to the highest found) or too near an edge of
-    a ``frame_size`` (width, height) frame, as setup says them: by the rule of ``coyote-pi
-    doctor``, one short line per stand, no card."""
-    return tuple(Problem.of(_FRAMING_KEYS[problem.kind], seat=seat)
-                 for seat, problem in sorted(framing_problems(reading, frame_size).items()))
+    a ``frame_size`` (width, height) frame, and, given the ``frame`` itself, the stands
+    in view that are out of focus, too small or too dark in it, as setup says them: by
+    the rules of ``coyote-pi doctor``, one short line per stand (its first problem), no card."""
+    framing = framing_problems(reading, frame_size)
+    problems = {seat: Problem.of(_FRAMING_KEYS[problem.kind], seat=seat) for seat, problem in framing.items()}
+    if frame is not None:
+        from coyote_pi.vision.sharpness import stand_sharpness  # OpenCV: loaded only with a frame to measure
+
+        for seat, stand in stand_sharpness(frame).items():
+            kinds = stand.kinds()
+            if kinds and seat not in problems:
+                problems[seat] = Problem.of(_SHARPNESS_KEYS[kinds[0]], seat=seat)
+    return tuple(problems[seat] for seat in sorted(problems))
 
 
 class CameraWait:

@@ -4,7 +4,8 @@ The annotated example is ``coyote_pi/data/coyote-pi.example.toml``; every key is
 optional. The sections this module reads::
 
     [game]     players (2-6), variant ("basic"/"trickster"), language ("en"/"de"/"ru"),
-               start_seat (a seat number, or "ask": the youngest presses ok).
+               start_seat (a seat number, or "ask": the youngest presses ok),
+               virtual (the seats the table plays itself, "3:strong,5:cautious").
                A missing key is asked on the OLED at setup.
     [table]    camera_interval (s), stable_reads, manual_after, verdict_seconds,
                page_seconds, message_seconds: the controller's pacing;
@@ -40,6 +41,7 @@ from pathlib import Path
 
 from coyote_pi.contract.records import BULLETIN_FOLDER, REQUESTS_FOLDER
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+from coyote_pi.players import parse_seats, seats_text
 from coyote_pi.table.i18n import LANGUAGES
 
 SCHEMES = ("aruco", "qr")
@@ -58,6 +60,9 @@ class GameSettings:
     variant: str | None = None
     language: str | None = None
     start_seat: int | None = None
+    #: The seats the table plays itself, as ``"3:strong,5:cautious"`` (None: none; setup's
+    #: "Who starts?" question may still make seats virtual).
+    virtual: str | None = None
 
 
 @dataclass(frozen=True)
@@ -229,7 +234,7 @@ class _Reader:
         for name in data:
             if name not in known:
                 raise self.fail(f"unknown section [{name}] (known: {', '.join(known)})")
-        game = self.section(data, "game", ("players", "variant", "language", "start_seat"))
+        game = self.section(data, "game", ("players", "variant", "language", "start_seat", "virtual"))
         pacing = self.section(data, "table", (*(f.name for f in dataclasses.fields(Pacing)), "keep_photos_games"))
         keep_photos = pacing.pop("keep_photos_games", KEEP_PHOTOS_GAMES)
         record = self.section(data, "record", ("dir",))
@@ -269,7 +274,23 @@ class _Reader:
             start = int(self.number(start, "[game] start_seat", 1, MAX_PLAYERS, integer=True))
             if players is not None and start > players:
                 raise self.fail(f"[game] start_seat {start} is not one of the {players} seats")
-        return GameSettings(players, variant, language, start)
+        virtual = raw.get("virtual")
+        if virtual is not None:
+            virtual = self.virtual(virtual, players)
+        return GameSettings(players, variant, language, start, virtual)
+
+    def virtual(self, raw: object, players: int | None) -> str:
+        """``[game] virtual``: the seats the table plays, as ``"3:strong,5:cautious"``."""
+        if not isinstance(raw, str):
+            raise self.fail(f'[game] virtual must be text such as "3:strong", not {raw!r}')
+        try:
+            seats = parse_seats(raw)
+        except ValueError as error:
+            raise self.fail(f"[game] {error}") from None
+        beyond = [seat for seat in seats if seat > (players or MAX_PLAYERS)]
+        if beyond:
+            raise self.fail(f"[game] virtual seat {beyond[0]} is not one of the {players or MAX_PLAYERS} seats")
+        return seats_text(seats)
 
     def pacing(self, raw: dict) -> Pacing:
         limits = {

@@ -55,7 +55,7 @@ from typing import Any
 
 from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.engine import BIDDING, DEAL, OVER, Event, Game, IllegalAction, Undo
-from coyote_pi.record import RecordedGame
+from coyote_pi.record import Photo, RecordedGame
 from coyote_pi.table import (
     camera_wait,
     card_waits,
@@ -97,6 +97,7 @@ from coyote_pi.table.stages import (
     Stage,
 )
 from coyote_pi.table.turn import Turn
+from coyote_pi.table.virtual_seats import VirtualSeats
 from coyote_pi.table.web_side import WebSide
 
 log = logging.getLogger(__name__)
@@ -179,6 +180,7 @@ class Controller:
         self.tr = Translator(language or config.game.language or "en")
         self.entry = ManualEntry(self)
         self.turn_buttons = Turn(self)
+        self.virtual = VirtualSeats(self)
         self.presenter = Presenter(self)
         self._situation: tuple = ()
         self.state.stage = self._derive_stage()  # derived again after every item
@@ -295,7 +297,7 @@ class Controller:
         self.state.memory.learn(note)
         return True
 
-    def apply(self, event: Event, photo: dict | None = None) -> bool:
+    def apply(self, event: Event, photo: Photo | None = None) -> bool:
         """Apply a game event through the record (with the ``photo`` that settled a reveal or
         a draw); refusals are shown and change nothing. A round that closes publishes its photos."""
         results_before = len(self.game.results)
@@ -344,14 +346,17 @@ class Controller:
         """Setup is answered: start the new game's record (if it cannot be, a hold waits)."""
         config = self.state.setup.game_config()
         try:
-            self.state.recorded = self.store.create(config, dict(self.meta, language=self.state.setup.language), self.private_meta)
+            meta = dict(self.meta, language=self.state.setup.language, **self.state.setup.virtual_meta())
+            self.state.recorded = self.store.create(config, meta, self.private_meta)
         except OSError as error:
             self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
             self.state.hold = RecordHold(record_hold.HoldKind.NOT_STARTED)
             return
         self.state.memory = store.TableMemory()
+        self.virtual.levels = self.state.setup.virtual_seats()
         self.state.setup = None
-        self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts "
+        virtual = "".join(f", seat {seat} virtual ({level})" for seat, level in self.virtual.levels.items())
+        self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts{virtual} "
                  f"(record {self.state.recorded.path.name})")
 
     def new_game(self) -> None:
@@ -426,6 +431,7 @@ class Controller:
             self.entry.begin()
         elif stage == GAME_OVER:
             self.log("game over")
+        self.virtual.enter(self._situation)
         self._notifier.status(self.presenter.status_text())
 
     # ------------------------------------------------------------------ buttons
@@ -493,6 +499,8 @@ class Controller:
             elif timer is Timer.VERDICT_DONE:
                 self.log("verdict: moving on by itself")
                 verdict_buttons.acknowledge(self)
+            elif timer is Timer.VIRTUAL:
+                self.virtual.move()
             elif timer is Timer.CAMERA:
                 self.camera.ask()
             elif timer is Timer.WATCHDOG:  # a hung loop stops pinging, and systemd restarts it

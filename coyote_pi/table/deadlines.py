@@ -40,6 +40,8 @@ class Timer(enum.Enum):
     VERDICT_DONE = enum.auto()
     #: A screen whose lines need several pages shows the next one.
     PAGE_FLIP = enum.auto()
+    #: A virtual seat has thought long enough and moves (keeps the seat: the screen says it thinks).
+    VIRTUAL = enum.auto()
     #: The camera is asked for the next reading.
     CAMERA = enum.auto()
     #: systemd hears that the loop is alive.

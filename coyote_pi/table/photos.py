@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from coyote_pi.contract.records import photos_folder
-from coyote_pi.record import Vault
+from coyote_pi.record import Photo, Vault
 
 #: JPEG quality of a kept frame: the stickers stay readable, a full-resolution still is a few MB.
 JPEG_QUALITY = 90
@@ -33,7 +33,7 @@ class Photos:
         self.public = photos_folder(record)
         self.private = Vault(record).folder / self.public.name
 
-    def keep(self, round_number: int, what: str, frame) -> dict | None:
+    def keep(self, round_number: int, what: str, frame) -> Photo | None:
         """Save ``frame`` (the image that settled the ``what`` wait, "reveal" or "draw") and
         return its name and SHA-256 for the observation line. None when the frame is no
         picture (the scene camera of the fast tests hands the scene itself)."""
@@ -54,7 +54,7 @@ class Photos:
             os.close(fd)
         return {"file": name, "sha256": hashlib.sha256(data.tobytes()).hexdigest()}
 
-    def discard(self, photo: dict | None) -> None:
+    def discard(self, photo: Photo | None) -> None:
         """Forget a photo whose line was never written (the engine refused the reveal)."""
         if photo is not None:
             (self.private / photo["file"]).unlink(missing_ok=True)

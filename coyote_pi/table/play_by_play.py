@@ -8,13 +8,15 @@ seat has guessed, not whom for (that waits for the verdict). Cards appear once t
 round is resolved: the card drawn for ``?``, and the verdict's explanation.
 
     >>> from coyote_pi.engine import Bid, Deal, Guess
-    >>> describe(Deal({1: "5", 2: None}))
-    'round dealt (camera read 1 seat card(s))'
+    >>> describe(Deal({1: "5", 2: None})), describe(Deal({1: "5", 2: "7"}))
+    ('round dealt (camera read 1 seat card)', 'round dealt (camera read 2 seat cards)')
     >>> describe(Bid(2, 17)), describe(Guess(3, 1))
     ('seat 2 bids 17', 'seat 3 has guessed')
 """
 
 from __future__ import annotations
+
+from typing import assert_never
 
 from coyote_pi import cards
 from coyote_pi.engine import (
@@ -33,32 +35,37 @@ from coyote_pi.engine import (
     UseCoyoteCard,
 )
 
-#: The lines of the actions that only name their seat.
-_SEAT_ACTIONS = {
-    Challenge: "seat {seat}: Coyote!",
-    Peek: "seat {seat} peeks at the centre card",
-    UseCoyoteCard: "seat {seat} uses the Coyote card",
-    Guess: "seat {seat} has guessed",  # which way stays secret until the verdict
-    Undo: "seat {seat} takes back their last bid",
-}
-
 
 def describe(event: Event) -> str:
-    """One line for an accepted event (no card of an open round)."""
-    if isinstance(event, Deal):
-        read = sum(1 for c in event.seats.values() if c is not None)
-        how = f"camera read {read} seat card(s)" if read else "cards to be entered at the reveal"
-        return f"round dealt ({how})"
-    if isinstance(event, Bid):
-        return f"seat {event.seat} bids {event.amount}"
-    if isinstance(event, Reveal):
-        return "cards revealed"
-    if isinstance(event, DrawReplacement):
-        return f"drawn for ?: {cards.display_name(event.card)}"
-    if isinstance(event, Correct):
-        seats = " and ".join(map(str, event.confirmed_by))
-        return f"corrected, confirmed by seats {seats}: {event.item} is {cards.display_name(event.card)}"
-    return _SEAT_ACTIONS[type(event)].format(seat=event.seat)
+    """One line for an accepted event (no card of an open round): every event the record
+    holds, each in its own branch (the type checker sees that none is left out)."""
+    match event:
+        case Deal():
+            read = sum(1 for c in event.seats.values() if c is not None)
+            if not read:
+                return "round dealt (cards to be entered at the reveal)"
+            return f"round dealt (camera read {read} seat card{'' if read == 1 else 's'})"
+        case Bid():
+            return f"seat {event.seat} bids {event.amount}"
+        case Challenge():
+            return f"seat {event.seat}: Coyote!"
+        case Peek():
+            return f"seat {event.seat} peeks at the centre card"
+        case UseCoyoteCard():
+            return f"seat {event.seat} uses the Coyote card"
+        case Guess():
+            return f"seat {event.seat} has guessed"  # which way stays secret until the verdict
+        case Reveal():
+            return "cards revealed"
+        case DrawReplacement():
+            return f"drawn for ?: {cards.display_name(event.card)}"
+        case Undo():
+            return f"seat {event.seat} takes back their last bid"
+        case Correct():
+            seats = " and ".join(map(str, event.confirmed_by))
+            return f"corrected, confirmed by seats {seats}: {event.item} is {cards.display_name(event.card)}"
+        case _:
+            assert_never(event)
 
 
 def accepted(event: Event, game: Game, results_before: int, fingerprint: str) -> list[str]:

@@ -96,6 +96,7 @@ class Prompt:
     entry: tuple[str, str] | None = None  #: (item, card shown) while entering cards by hand
     setup: tuple[str, object] | None = None  #: (step, value shown) during setup
     correction: tuple[str, str, str] | None = None  #: (step, item, card shown) while correcting the verdict
+    virtual: tuple[int, ...] = ()  #: the seats the table plays itself (they move without a press)
 
 
 class Listener:
@@ -210,10 +211,12 @@ class Presenter:
         if stage == stages.SETUP:
             setup = table.state.setup
             if setup.step == "start":
-                return self._not_resumed(screens.start_screen(tr))
+                return self._not_resumed(screens.start_screen(tr, setup.virtual_seats()))
             return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values[setup.step], table.state.stands,
                                                           setup.framing))
         game = table.game
+        if (thinking := table.virtual.screen()) is not None:
+            return thinking
         if stage == stages.TURN:
             if (notice := deadlines.payload(Timer.NOTICE)) is not None:
                 return notice
@@ -312,4 +315,5 @@ class Presenter:
             entered = (item, entry.card)
         choice = table.state.selector.choice if stage == stages.TURN and table.state.selector is not None else None
         return Prompt(stage, table.epoch, game.round_number, seats, game.config, tuple(game.history),
-                      table.state.memory.undos, choice, manual, entered, correction=correction)
+                      table.state.memory.undos, choice, manual, entered, correction=correction,
+                      virtual=tuple(table.virtual.levels))

@@ -12,7 +12,7 @@ Texts come from :mod:`coyote_pi.table.i18n`; the functions take a translator ``t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from coyote_pi import cards
 from coyote_pi import record as game_record
@@ -66,12 +66,15 @@ def setup_screen(tr: Translator, step: str, value: object, stands: int | None = 
     the ones missing or too near the frame's edge (``framing``) come first."""
     lines = [tr("setup.hint")]
     if step == "players":
-        lines[:0] = ([tr("setup.stands", count=stands)] if stands else []) + [p.text(tr) for p in framing]
+        lines[:0] = ([tr.plural("setup.stands", stands, count=stands)] if stands else []) + [p.text(tr) for p in framing]
     return Screen(title=f"{tr('setup.title')}: {tr('setup.' + step)}", big=setup_value_text(tr, step, value), lines=lines)
 
 
-def start_screen(tr: Translator) -> Screen:
-    return Screen(title=tr("setup.start_title"), big=tr("setup.start_big"), lines=[tr("setup.start_hint")])
+def start_screen(tr: Translator, virtual: Mapping[int, str] | None = None) -> Screen:
+    """Who starts? With the seats made virtual so far, and how to make one."""
+    seats = [tr("setup.virtual_seat", seat=seat, level=tr(f"level.{level}")) for seat, level in (virtual or {}).items()]
+    return Screen(title=tr("setup.start_title"), big=tr("setup.start_big"),
+                  lines=[tr("setup.start_hint"), *seats, tr("setup.virtual_hint")])
 
 
 # --- waiting for cards --------------------------------------------------------------------
@@ -103,7 +106,7 @@ def extra_screen(tr: Translator, seat: int, problems: Sequence[Problem], *, manu
 
 def reveal_screen(tr: Translator, challenger: int, bid: int, *, extra: bool, problems: Sequence[Problem],
                   offer_manual: bool) -> Screen:
-    lines = [tr("reveal.centre_extra" if extra else "reveal.centre"), *_problem_lines(tr, problems, offer_manual)]
+    lines = [(tr("reveal.centre_extra") if extra else tr("reveal.centre")), *_problem_lines(tr, problems, offer_manual)]
     return Screen(title=tr("reveal.title", challenger=challenger, bid=bid), big=tr("reveal.big"), lines=lines)
 
 
@@ -113,7 +116,7 @@ def draw_screen(tr: Translator, problems: Sequence[Problem], *, offer_manual: bo
 
 def offer_screen(tr: Translator, seat: int, *, correction: bool = False) -> Screen:
     """``seat`` asked with minus+plus: enter the cards by hand (or, at the verdict, correct one)?"""
-    title = tr("correct.offer_title" if correction else "manual.title")
+    title = tr("correct.offer_title") if correction else tr("manual.title")
     return Screen(title=title, big=tr("manual.big", seat=seat), lines=[tr("manual.hint")], alert=True)
 
 
@@ -176,7 +179,7 @@ def turn_screen(tr: Translator, game: Game, seat: int, choice: Choice) -> Screen
         title = tr("turn.title", seat=seat, bid=r.bid)
         if choice.kind == BID:
             must_raise = r.peeked_this_turn or r.coyote_card_this_turn
-            hint = tr("hint.must_raise" if must_raise else "hint.bid", amount=choice.amount)
+            hint = tr("hint.must_raise", amount=choice.amount) if must_raise else tr("hint.bid", amount=choice.amount)
         elif choice.kind == CHALLENGE:
             hint = tr("hint.coyote", bid=r.bid)
         else:

@@ -5,7 +5,10 @@ number of players, the variant, the language and who starts. The table asks for 
 open one on the OLED, in that order, and any seat's buttons answer:
 
 - players, variant, language: minus/plus change the value shown, ok moves on;
-- who starts: the youngest player presses ok at their own seat.
+- who starts: the youngest player presses ok at their own seat. Before that, plus or
+  minus at a seat makes it virtual, walking it through the levels (strong, cautious,
+  bluffer) and back to a person: the table plays that seat itself
+  (:mod:`~coyote_pi.table.virtual_seats`).
 
 While the players are asked, the camera may count the stands on the table; the count
 becomes the offered number until a seat changes it by hand. Each reading also says
@@ -24,7 +27,7 @@ shown under the question until they are fine; setup goes on all the same).
     >>> wizard.press(ButtonEvent(6, "ok", PRESS, 0.0))   # seat 6 does not play in a 5-player game
     False
     >>> wizard.press(ButtonEvent(3, "ok", PRESS, 0.0)), wizard.done, wizard.game_config()
-    (True, True, GameConfig(players=5, variant='basic', start_seat=3))
+    (True, True, GameConfig(players=5, variant=<Variant.BASIC: 'basic'>, start_seat=3))
 
 Nothing is recorded until the last answer: the controller then starts the game's
 record with :meth:`SetupWizard.game_config` (and the language in its setup line).
@@ -40,11 +43,13 @@ from typing import TYPE_CHECKING, Protocol
 from coyote_pi.devices.events import PRESS, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import GameConfig
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+from coyote_pi.players import parse_seats
 from coyote_pi.table import camera_wait
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.config import GameSettings
 from coyote_pi.table.i18n import LANGUAGES, Translator
 from coyote_pi.table.part import Table
+from coyote_pi.table.virtual_seats import META_KEY, next_level
 
 if TYPE_CHECKING:
     from coyote_pi.table.camera_reads import CameraResult
@@ -76,6 +81,8 @@ class SetupWizard:
             "language": settings.language or language,
             "start": settings.start_seat,
         }
+        #: Seat -> level of the seats the table plays itself.
+        self.virtual: dict[int, str] = parse_seats(settings.virtual or "")
         configured = {"players": settings.players, "variant": settings.variant, "language": settings.language,
                       "start": settings.start_seat}
         #: The questions still open, the one asked now first.
@@ -105,10 +112,13 @@ class SetupWizard:
         to start (the table says so); True otherwise."""
         step = self.step
         if step == "start":
-            if event.button != Button.OK or event.kind != PRESS:
+            if event.kind != PRESS:
                 return True
             if event.seat > self.values["players"]:
                 return False
+            if event.button != "ok":
+                self._make_virtual(event.seat, 1 if event.button == "plus" else -1)
+                return True
             self.values["start"] = event.seat
             self.steps.pop(0)
         elif event.button == Button.OK and event.kind == PRESS:
@@ -140,6 +150,24 @@ class SetupWizard:
         self.framing = tuple(problem for problem in problems if problem in self._last_framing)
         self._last_framing = problems
 
+    def _make_virtual(self, seat: int, step: int) -> None:
+        level = next_level(self.virtual.get(seat), step)
+        if level is None:
+            self.virtual.pop(seat, None)
+        else:
+            self.virtual[seat] = level
+
+    def virtual_seats(self) -> dict[int, str]:
+        """The virtual seats among the players chosen."""
+        players = self.values["players"]
+        assert isinstance(players, int)
+        return {seat: level for seat, level in sorted(self.virtual.items()) if seat <= players}
+
+    def virtual_meta(self) -> dict[str, dict[str, str]]:
+        """What the setup line's ``meta`` says of the virtual seats (nothing when none)."""
+        seats = self.virtual_seats()
+        return {META_KEY: {str(seat): level for seat, level in seats.items()}} if seats else {}
+
     def game_config(self) -> GameConfig:
         """The game the answers describe (once :attr:`done`)."""
         return GameConfig(self.values["players"], self.values["variant"], self.values["start"])
@@ -162,10 +190,12 @@ def on_press(table: SetupTable, event: ButtonEvent) -> None:
 
 def on_stands(table: SetupTable, settled: int | None, result: CameraResult) -> None:
     """A reading of setup's ``stands`` wait: a settled count is offered as the number of
-    players, and the stands it finds missing or too near an edge go to the wizard (none
-    when the reading failed, or its frame is no image: nothing to measure)."""
+    players, and the stands it finds missing, too near an edge, out of focus, too small
+    or too dark go to the wizard (none when the reading failed, or its frame is no image:
+    nothing to measure)."""
     setup = table.state.setup
     if settled and setup.count_stands(settled):
         table.state.stands = settled
     size = result.frame_size
-    setup.see_framing(() if result.reading is None or size is None else camera_wait.stand_framing(result.reading, size))
+    setup.see_framing(() if result.reading is None or size is None
+                      else camera_wait.stand_framing(result.reading, size, result.frame))

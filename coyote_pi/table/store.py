@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from coyote_pi.contract.records import record_file, record_number
-from coyote_pi.engine import GameConfig
-from coyote_pi.record import RecordedGame, RecordError
+from coyote_pi.engine import Event, Game, GameConfig, Undo
+from coyote_pi.record import Line, RecordedGame, RecordError, RecordVisitor
 from coyote_pi.table.config import KEEP_PHOTOS_GAMES, ConfigError
 from coyote_pi.table.photos import prune_photos
 
@@ -95,22 +95,28 @@ class TableMemory:
         elif kind == ENTRIES_CLEARED:
             self.entered.pop((round_number, note["wait"]), None)
 
-    @classmethod
-    def from_lines(cls, lines: list[dict]) -> TableMemory:
-        memory = cls()
-        for line in lines:
-            if line.get("kind") == "note":
-                memory.learn(line.get("note", {}))
-            elif line.get("kind") == "action" and line.get("event", {}).get("type") == "undo":
-                memory.undos += 1
-        return memory
+
+class MemoryReader(RecordVisitor):
+    """Rebuilds the :class:`TableMemory` of a record as the record's reader reads it: its
+    notes, and the bids taken back."""
+
+    def __init__(self) -> None:
+        self.memory = TableMemory()
+
+    def visit_note(self, number: int, note: dict[str, object], game: Game) -> None:
+        self.memory.learn(note)
+
+    def visit_event(self, number: int, line: Line, event: Event, game: Game) -> None:
+        if isinstance(event, Undo):
+            self.memory.undos += 1
 
 
 def open_record(path: Path) -> tuple[RecordedGame, TableMemory]:
     """Resume the record at ``path`` with the table's memory of it (see
     :meth:`RecordedGame.resume <coyote_pi.record.RecordedGame.resume>` for the repairs)."""
-    table = RecordedGame.resume(path)
-    return table, TableMemory.from_lines(table.record.lines)
+    remembered = MemoryReader()
+    table = RecordedGame.resume(path, visitors=[remembered])
+    return table, remembered.memory
 
 
 @dataclass(frozen=True)

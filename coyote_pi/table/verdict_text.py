@@ -33,9 +33,10 @@ def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
     terms = " + ".join(str(c.value) if c.value >= 0 else f"({c.value})" for c in score.counted)
     lines.append(tr("expl.total", sum=terms, total=score.total))
     lines.append(tr("expl.challenge", challenger=result.challenger, bidder=result.bidder, bid=score.bid))
-    lines.append(tr("expl.holds" if score.bid_holds else "expl.fails", total=score.total, bid=score.bid))
+    lines.append(tr("expl.holds", total=score.total, bid=score.bid) if score.bid_holds
+                 else tr("expl.fails", total=score.total, bid=score.bid))
     for seat, guess in sorted(result.guesses.items()):
-        lines.append(tr("expl.guess_right" if guess == result.winner else "expl.guess_wrong", seat=seat))
+        lines.append(tr("expl.guess_right", seat=seat) if guess == result.winner else tr("expl.guess_wrong", seat=seat))
     for change in result.eye_changes:
         lines.append(tr(f"eyes.{change.change.replace(' ', '_')}", seat=change.seat))
     if result.eliminated is not None:

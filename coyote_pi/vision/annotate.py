@@ -40,8 +40,8 @@ def summary_lines(reading: TableReading) -> list[str]:
     for seat, result in sorted(reading.seats.items()):
         value = display_name(result.card) if result.card else result.status.replace("_", " ")
         lines.append(f"seat {seat}: {value}")
-    for slot, result in reading.slots.items():
-        text = result.state.replace("_", " ") + (f" {display_name(result.card)}" if result.card else "")
+    for slot, slot_read in reading.slots.items():
+        text = slot_read.state.replace("_", " ") + (f" {display_name(slot_read.card)}" if slot_read.card else "")
         lines.append(f"{slot}: {text}")
     if reading.coyote.place != "not_seen":
         where = f"seat {reading.coyote.seat}" if reading.coyote.place == "seat" else reading.coyote.place

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 import cv2
@@ -292,8 +293,7 @@ def mat_texture(markers: MarkerSet) -> np.ndarray:
     canvas = _mm_canvas(layout.width, layout.height, ppm)
     h, w = canvas.shape[:2]
     rng = stable_rng("mat")
-    felt = rng.normal(0, 6, size=(h // 4 + 1, w // 4 + 1)).astype(np.float32)
-    felt = cv2.resize(felt, (w, h))
+    felt = cv2.resize(rng.normal(0, 6, size=(h // 4 + 1, w // 4 + 1)).astype(np.float32), (w, h))
     _shade(canvas, felt, np.ones(3, np.float32), np.array((95, 75, 55), np.float32))
 
     def to_px(x: float, y: float) -> tuple[float, float]:
@@ -341,7 +341,7 @@ def solid(colour: tuple[int, int, int]) -> np.ndarray:
     return np.full((4, 4, 3), colour, np.uint8)
 
 
-_TEXTURE_SOURCES = {"face": card_face, "back": card_back, "stand": stand_board, "mat": mat_texture, "solid": solid}
+_TEXTURE_SOURCES: dict[str, Callable[..., np.ndarray]] = {"face": card_face, "back": card_back, "stand": stand_board, "mat": mat_texture, "solid": solid}
 
 
 def role_texture_id(markers: MarkerSet, role: str) -> tuple:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
 from typing import NamedTuple
 
@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from coyote_pi.vision import artwork
+from coyote_pi.vision.cells import CELL_MARGIN, MIN_CONTRAST, confirmation_margins, on_image, sample_points
 from coyote_pi.vision.markerset import MarkerSet, role_kind
 
 #: Roles the low-resolution pass looks for: large markers, found in a small image.
@@ -58,14 +59,18 @@ def no_candidates() -> np.ndarray:
 @dataclass
 class Detections:
     """Confirmed markers, and ``candidates``: an (N, 4, 2) array of marker-shaped
-    quadrilaterals that could not be read (kept as one array: there can be thousands)."""
+    quadrilaterals that could not be read (kept as one array: there can be thousands).
+    ``unconfirmed`` holds those of the candidates that OpenCV decoded and
+    :func:`confirmed` did not believe (the benches count them apart)."""
 
     markers: list[Marker]
     candidates: np.ndarray
+    unconfirmed: np.ndarray = field(default_factory=no_candidates)
 
     def extend(self, other: Detections) -> None:
         self.markers.extend(other.markers)
         self.candidates = np.concatenate([self.candidates, other.candidates])
+        self.unconfirmed = np.concatenate([self.unconfirmed, other.unconfirmed])
 
 
 #: Each corner's predecessor round a quadrilateral: ``quad[PREVIOUS]`` is
@@ -105,11 +110,6 @@ def side_lengths(quads: np.ndarray) -> np.ndarray:
 _SAMPLES_PER_CELL = 5
 #: The samples of a cell that are averaged: a fifth of each cell at its edges is ignored.
 _INNER_SAMPLES = tuple(range(1, _SAMPLES_PER_CELL - 1))
-#: A cell must sit at least this share of the black-to-white contrast away from the
-#: midpoint between the marker's black and white levels.
-CELL_MARGIN = 0.12
-#: Weakest black-to-white contrast (grey levels) that still counts as a printed marker.
-MIN_CONTRAST = 18.0
 
 
 @lru_cache(maxsize=32)
@@ -133,36 +133,14 @@ def cell_samples(image: np.ndarray, quads: np.ndarray, cols: int, rows: int,
     at ``offsets`` along each side are taken, interpolated bilinearly and replicating the
     image's edge. Shape (N, rows, k, cols, k[, channels]) with k = len(offsets).
 
-    The unit square is mapped onto each quad in closed form (Heckbert's square-to-quad
-    projective mapping: a few array operations for the whole batch), and one
-    ``cv2.remap`` gathers every sample of every quad from the image."""
+    One ``cv2.remap`` gathers every sample of every quad (:func:`sample_points`)."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     n, k = len(quads), len(offsets)
     if n == 0:
         return np.zeros((0, rows, k, cols, k) + image.shape[2:], image.dtype)
     u, v = _unit_grid(cols, rows, tuple(offsets))
-    (x0, x1, x2, x3), (y0, y1, y2, y3) = (quads[..., i].T[:, :, None, None] for i in (0, 1))
-    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
-    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
-    with np.errstate(divide="ignore", invalid="ignore"):  # a quad collapsed to a line
-        det = dx1 * dy2 - dy1 * dx2
-        g, h = (dx3 * dy2 - dy3 * dx2) / det, (dx1 * dy3 - dy1 * dx3) / det
-        den = g * u + h * v + 1.0
-        map_x = ((x1 - x0 + g * x1) * u + (x3 - x0 + h * x3) * v + x0) / den
-        map_y = ((y1 - y0 + g * y1) * u + (y3 - y0 + h * y3) * v + y0) / den
-    shape = (n * rows * k, cols * k)
-    samples = cv2.remap(image, map_x.astype(np.float32).reshape(shape), map_y.astype(np.float32).reshape(shape),
-                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    samples = sample_points(image, quads, u, v)
     return samples.reshape((n, rows, k, cols, k) + image.shape[2:])
-
-
-def on_image(quads: np.ndarray, shape) -> np.ndarray:
-    """Which of (N, 4, 2) quads lie on an image of ``shape`` at least 4 pixels each way."""
-    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    low, high = quads.min(axis=1), quads.max(axis=1)
-    width = np.minimum(high[:, 0], shape[1]) - np.maximum(low[:, 0], 0)
-    height = np.minimum(high[:, 1], shape[0]) - np.maximum(low[:, 1], 0)
-    return np.isfinite(quads).all(axis=(1, 2)) & (width >= 4) & (height >= 4)
 
 
 def cell_means(image: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarray:
@@ -221,8 +199,7 @@ def confirmed(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) 
     """For (N, 4, 2) quads (full-frame pixels) and their codes' patterns (N, cells,
     cells): True where every cell is clearly the colour the code says, judged in the
     full-resolution frame whatever resolution found it."""
-    margin, _ = cell_agreement(cell_means(frame, quads, expected_black.shape[-1]), expected_black)
-    return margin >= CELL_MARGIN
+    return confirmation_margins(frame, quads, expected_black) >= CELL_MARGIN
 
 
 def pattern_agreement(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) -> np.ndarray:
@@ -286,7 +263,9 @@ def expected_cells(markers: MarkerSet, role: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def _expected_unknown_aruco(dictionary_name: str, code: int, modules: int) -> np.ndarray:
+def dictionary_pattern(dictionary_name: str, code: int, modules: int) -> np.ndarray:
+    """The printed pattern of ``code`` of an ArUco dictionary, ``modules`` across with its
+    border: True where a module is black (for codes no role has)."""
     image = cv2.aruco.generateImageMarker(artwork.aruco_dictionary(dictionary_name), code, modules, borderBits=1)
     return image < 128
 
@@ -309,15 +288,29 @@ def _params(**settings) -> cv2.aruco.DetectorParameters:
 #: art's texture at that scale gave thousands of small outlines, most of the pass's
 #: time. Not more: at 12 and above, a 1280 x 720 webcam frame lost a stand whose
 #: markers are only about 25 px wide in the half-size copy.
+#: In a dark frame the offset shrinks with the frame's white (see
+#: :func:`anchor_threshold_offset`): 10 grey levels are a third of a printed marker's
+#: contrast in a frame exposed at 15 %, and such frames lost clean stands.
+ANCHOR_OFFSET, ANCHOR_OFFSET_WHITE, ANCHOR_OFFSET_LEAST = 10.0, 120.0, 3.0
 ANCHOR_PARAMS = dict(
     minDistanceToBorder=1,
     adaptiveThreshWinSizeMin=7,
     adaptiveThreshWinSizeMax=7,
-    adaptiveThreshConstant=10,
+    adaptiveThreshConstant=ANCHOR_OFFSET,
     minMarkerPerimeterRate=0.06,
     errorCorrectionRate=0.0,
     polygonalApproxAccuracyRate=0.05,
 )
+def anchor_threshold_offset(gray: np.ndarray) -> float:
+    """The anchor pass's threshold offset for ``gray`` (the small copy): :data:`ANCHOR_OFFSET`
+    grey levels in a frame whose paper is :data:`ANCHOR_OFFSET_WHITE` or brighter, less in
+    proportion in a darker one (its markers' contrast is less in proportion), never under
+    :data:`ANCHOR_OFFSET_LEAST`. The paper's level is the 95th percentile of every
+    fourth pixel each way."""
+    white = float(np.percentile(gray[::4, ::4], 95))
+    return max(ANCHOR_OFFSET_LEAST, ANCHOR_OFFSET * min(1.0, white / ANCHOR_OFFSET_WHITE))
+
+
 #: Regions of interest are scaled so that the expected sticker is about this many
 #: pixels on its shorter side before detection; the parameters below are tuned for it.
 ROI_STICKER_PX = 44.0
@@ -339,13 +332,18 @@ ROI_PARAMS = dict(
 #: attempt: OpenCV groups the outlines found under several windows and decodes only one
 #: of each group, so several windows at once can lose a marker that each finds alone.
 ROI_WINDOWS = (17, 9, 25)
-#: The whole-frame fallback at full resolution (slow, thorough), run once per window.
+#: The whole-frame pass at full resolution: one detectMarkers call with threshold
+#: windows 9 and 21 (OpenCV decodes one outline of each group the windows share). On
+#: the real photos it finds nearly as many markers as one call per window (833 against
+#: 840 of 860) in the time OpenCV's default detector takes, which is all this pass may
+#: cost. Outlines must be straight to 3 % of their perimeter (OpenCV's default; 6 % let
+#: twice the outlines through to be decoded, for no marker more).
 FULL_WINDOWS = (9, 21)
 FULL_PARAMS = dict(
-    minMarkerPerimeterRate=0.02,
+    minMarkerPerimeterRate=0.03,
     errorCorrectionRate=0.0,
-    polygonalApproxAccuracyRate=0.06,
-    perspectiveRemovePixelPerCell=6,
+    polygonalApproxAccuracyRate=0.03,
+    perspectiveRemovePixelPerCell=5,
     perspectiveRemoveIgnoredMarginPerCell=0.2,
 )
 
@@ -370,6 +368,10 @@ class DetectorRead(NamedTuple):
     smallest_perimeter: float = 0.0  # (a region's: outlines shorter are not decoded)
 
 
+#: What :meth:`ArucoDetector._confirm` says of each decoded marker.
+CONFIRMED, REJECTED, REPEAT = 1, 0, 2
+
+
 class ArucoDetector:
     """The ArUco detectors the reader uses, all confirming what they decode."""
 
@@ -380,9 +382,10 @@ class ArucoDetector:
         self._roi = [cv2.aruco.ArucoDetector(dictionary, _params(**ROI_PARAMS, adaptiveThreshWinSizeMin=w,
                                                                  adaptiveThreshWinSizeMax=w))
                      for w in ROI_WINDOWS]
-        self._full = [cv2.aruco.ArucoDetector(dictionary, _params(**FULL_PARAMS, adaptiveThreshWinSizeMin=w,
-                                                                  adaptiveThreshWinSizeMax=w))
-                      for w in FULL_WINDOWS]
+        low, high = FULL_WINDOWS
+        self._full = [cv2.aruco.ArucoDetector(dictionary, _params(**FULL_PARAMS, adaptiveThreshWinSizeMin=low,
+                                                                  adaptiveThreshWinSizeMax=high,
+                                                                  adaptiveThreshWinSizeStep=high - low))]
         self._default = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
 
     def _collect(self, frame, reads: list[DetectorRead], keep=None) -> list[Detections]:
@@ -393,38 +396,82 @@ class ArucoDetector:
         """
         decoded = []  # per read: (quads in its image, codes, roles, quads in the full frame)
         for read in reads:
+            assert read.found is not None, "reads are collected once detected"
             corners, ids, _ = read.found
-            quads, codes, roles = [], [], []
+            kept, codes, roles = [], [], []
             for quad, code in zip(corners, [] if ids is None else ids.ravel().tolist()):
                 role = self.markers.role_of(code)
                 if keep is None or (role is not None and role_kind(role) in keep):
-                    quads.append(quad)
+                    kept.append(quad)
                     codes.append(code)
                     roles.append(role)
-            quads = np.array(quads, np.float64).reshape(-1, 4, 2)
+            quads = np.array(kept, np.float64).reshape(-1, 4, 2)
             full = to_full(quads, read.scale, read.offset)
             if read.scale < REFINE_BELOW_SCALE and len(full):
                 full = refine_corners(frame, full, read.scale)
             decoded.append((quads, codes, roles, full))
         expected = [expected_cells(self.markers, role) if role is not None else
-                    _expected_unknown_aruco(self.markers.dictionary, code, self.markers.modules)
+                    dictionary_pattern(self.markers.dictionary, code, self.markers.modules)
                     for _, codes, roles, _ in decoded for code, role in zip(codes, roles)]
-        good = (confirmed(frame, np.concatenate([full for *_, full in decoded]), np.stack(expected))
-                if expected else np.zeros(0, bool))
+        status = np.zeros(0, np.int8)
+        if expected:
+            every = np.concatenate([full for *_, full in decoded])
+            status, every = self._confirm(frame, every, np.stack(expected),
+                                          [code for _, codes, _, _ in decoded for code in codes])
+            start = 0
+            for i, (quads, codes, roles, _) in enumerate(decoded):
+                decoded[i] = (quads, codes, roles, every[start : start + len(codes)])
+                start += len(codes)
         results, start = [], 0
         for read, (quads, codes, roles, full) in zip(reads, decoded):
-            ok, start = good[start : start + len(codes)], start + len(codes)
+            said, start = status[start : start + len(codes)], start + len(codes)
+            ok, failed = said == CONFIRMED, said == REJECTED
             markers = [Marker(code, role, corners, read.scale)
                        for code, role, corners, sure in zip(codes, roles, full, ok.tolist()) if sure]
             if keep is not None:
                 results.append(Detections(markers, no_candidates()))
                 continue
-            rejected = np.concatenate([np.array(read.found[2], np.float64).reshape(-1, 4, 2), quads[~ok]])
+            assert read.found is not None, "reads are collected once detected"
+            rejected = np.concatenate([np.array(read.found[2], np.float64).reshape(-1, 4, 2), quads[failed]])
             if read.candidate_px is not None and len(rejected):
                 lengths = side_lengths(rejected)
                 rejected = rejected[(lengths >= read.candidate_px[0]) & (lengths <= read.candidate_px[1])]
-            results.append(Detections(markers, to_full(rejected, read.scale, read.offset)))
+            results.append(Detections(markers, to_full(rejected, read.scale, read.offset), full[failed]))
         return results
+
+    @staticmethod
+    def _confirm(frame: np.ndarray, quads: np.ndarray, patterns: np.ndarray,
+                 codes: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Confirm (N, 4, 2) decoded ``quads`` of ``codes`` against their ``patterns``:
+        (each one's :data:`CONFIRMED`, :data:`REJECTED` or :data:`REPEAT` status, the
+        quads with the corners they were confirmed on).
+
+        Several threshold windows decode one marker several times: a repeat (the same
+        code within a quarter of its side of an earlier one) is confirmed only if the
+        earlier one was not, and otherwise dropped. A marker refused on OpenCV's corners
+        (found to the pixel, they can sample a soft marker's cells a tenth of a module
+        off) is tried again on corners settled to the sub-pixel."""
+        quads = quads.copy()
+        centres = quads.mean(axis=1)
+        same = (np.asarray(codes)[:, None] == np.asarray(codes)[None, :]) & (
+            np.linalg.norm(centres[:, None] - centres[None, :], axis=2) < side_lengths(quads)[:, None] / 4)
+        first = np.argmax(same, axis=1)  # the earliest decode of each one's marker (itself, if none)
+        status = np.full(len(quads), REJECTED, np.int8)
+        for wave in (first == np.arange(len(quads)), first != np.arange(len(quads))):
+            # Firsts, then the repeats of firsts that were refused.
+            trying = np.flatnonzero(wave & (status[first] != CONFIRMED))
+            if not len(trying):
+                continue
+            sure = confirmed(frame, quads[trying], patterns[trying])
+            again = trying[~sure]
+            if len(again):
+                settled = refine_corners(frame, quads[again], 1.0)
+                retried = confirmed(frame, settled, patterns[again])
+                quads[again[retried]] = settled[retried]
+                sure[~sure] = retried
+            status[trying[sure]] = CONFIRMED
+        status[(first != np.arange(len(quads))) & (status[first] == CONFIRMED) & (status != CONFIRMED)] = REPEAT
+        return status, quads
 
     def anchors(self, frame_bgr: np.ndarray, factor: int) -> Detections:
         """Stands, mat markers and the Coyote card, found in a 1/``factor`` copy of the frame."""
@@ -442,7 +489,11 @@ class ArucoDetector:
         x0, y0, x1, y1 = box or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
         scale = 1.0 / factor
         small = cv2.resize(frame_bgr[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-        found = detect_padded(self._anchor, padded_gray(small))
+        padded = padded_gray(small)
+        params = self._anchor.getDetectorParameters()
+        params.adaptiveThreshConstant = anchor_threshold_offset(padded.image)
+        self._anchor.setDetectorParameters(params)
+        found = detect_padded(self._anchor, padded)
         return self._collect(frame_bgr, [DetectorRead(found, scale, (float(x0), float(y0)))], keep=keep)[0]
 
     def regions(self, frame_bgr: np.ndarray, regions: list[Region]) -> list[Detections]:
@@ -512,9 +563,14 @@ class ArucoDetector:
         for y0, y1 in rows:
             band = padded_gray(frame_bgr[y0:y1], (y0 == 0, y1 == h))  # only the frame's own edges are padded
             reads = [DetectorRead(detect_padded(detector, band), 1.0, (0.0, float(y0))) for detector in self._full]
+            # A frame read in one band is confirmed on its grey copy, already made (a
+            # third of the pixels to sample); bands on the colour frame, so that a
+            # marker's ring of cells is never cut off at a band's edge.
+            judged = band.inner() if len(rows) == 1 else frame_bgr
             del band  # before the next band's is made: one band-sized image at a time
-            for detections in self._collect(frame_bgr, reads):
+            for detections in self._collect(judged, reads):
                 found.extend(detections)
+            del judged
         if len(rows) > 1:
             found.extend(self._large(frame_bgr, max(1, int(band_overlap(h) // TALL_MARKER_PX))))
         return found
@@ -541,6 +597,14 @@ class Padded:
     #: Where the original image's pixel (0, 0) lies in :attr:`image`, as (x, y).
     shift: np.ndarray
 
+    #: The original image's (height, width).
+    size: tuple[int, int]
+
+    def inner(self) -> np.ndarray:
+        """The original image in grey: a view of :attr:`image` without its padding."""
+        x, y = (int(v) for v in self.shift)
+        return self.image[y : y + self.size[0], x : x + self.size[1]]
+
 
 def padded_gray(image: np.ndarray, edges: tuple[bool, bool] = (True, True)) -> Padded:
     """``image`` (BGR or grey) in grey, widened by :data:`DETECTION_PAD` pixels of its
@@ -566,7 +630,7 @@ def padded_gray(image: np.ndarray, edges: tuple[bool, bool] = (True, True)) -> P
     padded[top : top + h, side + w :] = inner[:, -1:]
     padded[:top] = padded[top]
     padded[top + h :] = padded[top + h - 1]
-    return Padded(padded, np.array((side, top), np.float32))
+    return Padded(padded, np.array((side, top), np.float32), (h, w))
 
 
 def detect_padded(detector, padded: Padded):
@@ -619,7 +683,7 @@ class QrDetector:
     """QR stickers through pyzbar (zbar), for large self-describing stickers."""
 
     def __init__(self, markers: MarkerSet):
-        from pyzbar import pyzbar  # imported here: it loads the zbar shared library
+        from pyzbar import pyzbar  # type: ignore[import-untyped]  # imported here: it loads the zbar shared library
 
         self.markers = markers
         self._pyzbar = pyzbar

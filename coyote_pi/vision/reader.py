@@ -240,7 +240,7 @@ class TableReader:
                 continue
             around = [order[(index + k) % len(order)] for k in range(1, len(order))]
             gaps.add((next(s for s in reversed(around) if s in stands), next(s for s in around if s in stands)))
-        boxes = []
+        boxes: list[tuple[int, int, int, int]] = []
         h, w = shape[:2]
         margin = np.radians(SEARCH_MARGIN_DEG)
         for before, after in sorted(gaps):
@@ -254,7 +254,9 @@ class TableReader:
             if box:
                 boxes.append(box)
         # Wedges that together cover most of the frame are read as one: they overlap.
-        return boxes if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) < 0.8 * w * h else [None]
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) >= 0.8 * w * h:
+            return [None]
+        return [*boxes]
 
     # ---------------------------------------------------------------- assignment
 
@@ -271,7 +273,7 @@ class TableReader:
         card_boxes = {seat: self.geometry.stand_card_region(stand, size)[0] for seat, stand in stands.items()}
         seen_at: dict[str, int] = {}
         for prints in cards:
-            seen_at[prints[0].role] = seen_at.get(prints[0].role, 0) + 1
+            seen_at[str(prints[0].role)] = seen_at.get(str(prints[0].role), 0) + 1  # card prints all have roles
         duplicates = sorted({role_subject(r) for r, n in seen_at.items() if n > 1}, key=_card_order)
 
         seat_cards: dict[int, list[Marker]] = {s: [] for s in stands}
@@ -282,13 +284,13 @@ class TableReader:
             # leave it unplaced, as a single print lying between two places does.
             places = list(dict.fromkeys(place for m in prints
                                         for place in self._places(stands, card_boxes, mat_to_plane, m)))
-            name = role_subject(prints[0].role)
+            name = role_subject(str(prints[0].role))
             shown = display_name(name)
             if len(places) == 1 and places[0][0] == "seat":
-                seat_cards[places[0][1]].append(prints[0])
+                seat_cards[int(places[0][1])].append(prints[0])
                 sightings += [Sighting(f"seat {places[0][1]}: {shown}", "card", point_list(m.corners)) for m in prints]
             elif len(places) == 1:
-                slot_cards[places[0][1]].append(prints[0])
+                slot_cards[str(places[0][1])].append(prints[0])
                 sightings += [Sighting(f"{places[0][1]}: {shown}", "card", point_list(m.corners), show_label=False)
                               for m in prints]
             else:
@@ -373,7 +375,7 @@ class TableReader:
         and the other print is this one turned half a turn about that centre: its centre
         twice as far below, its top edge running the other way."""
         own, other_centre = self._print_pair
-        to_own = cv2.getPerspectiveTransform(np.float32(first.corners), own).astype(np.float64)
+        to_own = cv2.getPerspectiveTransform(first.corners.astype(np.float32), own).astype(np.float64)
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = apply_homography(to_own, other.corners).tolist()
         return math.dist(((x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4), other_centre) <= PRINT_PAIR_MM and x1 < x0
 
@@ -382,11 +384,11 @@ class TableReader:
         """A card print's corners in its own millimetres, and where the card's other print
         has its centre there (see :meth:`_lies_as_other_print`)."""
         (_, below_top), _ = self.markers.card_print_places()[0]
-        return np.float32(square_corners((0.0, 0.0), self.markers.size_mm["card"])), (0.0, -2 * below_top)
+        return square_corners((0.0, 0.0), self.markers.size_mm["card"]).astype(np.float32), (0.0, -2 * below_top)
 
     def _seat_result(self, frame, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
         seat = stand.seat
-        names = sorted({role_subject(m.role) for m in found}, key=_card_order)
+        names = sorted({role_subject(str(m.role)) for m in found}, key=_card_order)
         if len(names) > 1:
             return SeatRead(None, SeatState.AMBIGUOUS, f"several cards in stand {seat}: {', '.join(names)}")
         if names and names[0] in duplicates:
@@ -502,9 +504,10 @@ class TableReader:
             warnings.append("the Coyote card is seen in more than one place")
             return CoyoteRead("table")
         marker = seen[0]
+        missing = sorted(set(self.expected_seats or ()) - set(stands))
         if mat_to_plane is None:
             warnings.append("the Coyote card is seen but cannot be placed without the centre mat")
-            result = CoyoteRead("table")
+            result = CoyoteRead("unplaced")
         else:
             spot = apply_homography(mat_to_plane, marker.centre[None])[0]
             feet = {seat: apply_homography(mat_to_plane, apply_homography(s.to_image, np.zeros((1, 2))))[0]
@@ -516,9 +519,15 @@ class TableReader:
             elif near and near[0][0] <= COYOTE_SEAT_MM and (
                     len(near) == 1 or near[1][0] > near[0][0] + COYOTE_SEAT_MARGIN_MM):
                 result = CoyoteRead("seat", near[0][1])
+            elif missing:
+                # It may lie in front of a stand that was not found: "table" would say it does not.
+                stands_text = ", ".join(map(str, missing))
+                warnings.append(f"the Coyote card is seen but cannot be placed while stand {stands_text} is not found")
+                result = CoyoteRead("unplaced")
             else:
                 result = CoyoteRead("table")
-        where = {"centre": "centre", "seat": f"seat {result.seat}", "table": "table"}[result.place]
+        where = {"centre": "centre", "seat": f"seat {result.seat}", "table": "table", "unplaced": "not placed"}[
+            result.place]
         sightings.append(Sighting(f"Coyote card: {where}", "anchor", point_list(marker.corners)))
         return result
 

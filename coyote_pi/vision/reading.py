@@ -44,7 +44,9 @@ class SlotRead:
 
 @dataclass
 class CoyoteRead:
-    """Where the Coyote card lies: ``place`` is "centre", "seat", "table" or "not_seen"."""
+    """Where the Coyote card lies: ``place`` is "centre", "seat", "table" (seen elsewhere
+    on the table), "unplaced" (seen, but where it lies cannot be told: no centre mat, or a
+    stand it may lie in front of was not found) or "not_seen"."""
 
     place: str = "not_seen"
     seat: int | None = None

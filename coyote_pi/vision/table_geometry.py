@@ -230,7 +230,7 @@ class TableGeometry:
             return None
         return h
 
-    def in_plane(self, to_plane: np.ndarray, corners: np.ndarray, kind: str) -> tuple[bool, np.ndarray]:
+    def in_plane(self, to_plane: np.ndarray, corners: np.ndarray, kind: str) -> tuple[bool, tuple[float, float]]:
         """Does a marker lie in this plane? Its printed size tells: mapped into the plane's
         millimetres, its sides must come out about the printed length."""
         local = apply_homography(to_plane, corners)

@@ -135,7 +135,8 @@ class _Pages:
         self.sessions = security.Sessions(options.clock)
         self.guard = security.PinGuard()
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
-                                     autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
+                                     autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True,
+                                     extensions=["jinja2.ext.i18n"])
         self.templates.filters["card"] = card_text
         self.feed = Feed(folders, self.table_message, self.setup_message, options.interval)
 
@@ -151,7 +152,7 @@ class _Pages:
         texts = Texts(live.language)
         session = self.session(request) if request is not None else None
         html = self.templates.get_template(name).render(
-            t=texts, live=live, session=session, test_hook=self.options.test_hook,
+            **texts.template_words(), live=live, session=session, test_hook=self.options.test_hook,
             path=request.url.path if request is not None else "/", **context)
         return HTMLResponse(html, status, headers={"Cache-Control": "no-store"})
 
@@ -186,7 +187,7 @@ class _Pages:
 
     def table_message(self, live: Live) -> dict:
         model = table_model(live, self.games)
-        html = self.templates.get_template("_live.html").render(t=Texts(live.language), m=model)
+        html = self.templates.get_template("_live.html").render(**Texts(live.language).template_words(), m=model)
         return {"seq": live.seq, "state": model, "html": html}
 
     async def table(self, request: Request) -> Response:
@@ -228,11 +229,11 @@ class _Pages:
         verdicts = []
         corrections = list(story.corrections)
         # Old games' photos are pruned (``keep_photos_games``): no broken picture for them.
-        kept = [name for name in story.photos if self.games.photo(game, name)]
+        kept = [(step.photo, step.type) for step in story.steps if step.photo and self.games.photo(game, step.photo)]
         for index, result in enumerate(story.results):
             corrected = corrections[index - 1] if index else None
             verdicts.append(verdict(texts, game, result, kept if index == 0 else [], corrected))
-        numbers = [s.number for s in stories if s.results]
+        numbers = [s.number for s in stories or () if s.results]
         position = numbers.index(number)
         return self.render(request, "round.html", game=game, summary=loaded.summary, number=number,
                            steps=[step_model(texts, step, number) for step in story.steps], verdicts=verdicts,
@@ -303,10 +304,10 @@ class _Pages:
         wait = self.guard.wait(client)
         if wait > 0:
             return self.render(request, "login.html", 429, target=target, kept=kept,
-                               error=texts("login.slow_down", seconds=int(wait) + 1))
+                               error=texts.plural("login.slow_down", int(wait) + 1, seconds=int(wait) + 1))
         if not security.pin_matches(str(form.get("pin", "")).strip(), self.live.pin, self.options.clock()):
             self.guard.failed(client)
-            error = texts("login.wrong" if self.live.running else "login.no_table")
+            error = texts("login.wrong") if self.live.running else texts("login.no_table")
             return self.render(request, "login.html", 403, target=target, kept=kept, error=error)
         self.guard.succeeded(client)
         session = self.sessions.open()
@@ -334,7 +335,7 @@ class _Pages:
         if refusal is not None:
             return refusal
         if not self.live.between_games:
-            return self.refuse(request, "refused.round_open" if self.live.round_open else "refused.game_on")
+            return self.refuse(request, "refused.game_on")
         return None
 
     def setup_message(self, live: Live) -> dict:
@@ -344,15 +345,17 @@ class _Pages:
         result = read_json(bulletin / SETTINGS_RESULT)
         model = {"between_games": live.between_games, "preview": preview, "doctor": doctor,
                  "settings_result": result, "pending": (self.folders.requests / SETTINGS).is_file()}
-        html = self.templates.get_template("_setup_status.html").render(t=Texts(live.language), s=model)
+        html = self.templates.get_template("_setup_status.html").render(**Texts(live.language).template_words(), s=model)
         return {"state": model, "html": html}
 
     def current_settings(self) -> list[setup.Field]:
         """The settings the page may change, as the table has them in force (or as configured)."""
         return setup.current_fields(self.folders.bulletin, self.options.config_file)
 
-    async def setup(self, request: Request, error: str | None = None, saved: bool | None = None) -> Response:
-        """The setup page; ``saved``: a proposal was just sent (True) or changed nothing (False)."""
+    async def setup(self, request: Request, error: str | None = None, saved: bool | None = None,
+                    withdrawn: bool = False) -> Response:
+        """The setup page; ``saved``: a proposal was just sent (True) or changed nothing
+        (False), ``withdrawn``: a form of the values in force took back the one waiting."""
         refusal = self.setup_refusal(request)
         if refusal is not None:
             return refusal
@@ -363,7 +366,8 @@ class _Pages:
         if form is None:  # settings carried back through the PIN page after the session ended
             form = setup.typed_settings(request.query_params)
         return self.render(request, "setup.html", 400 if error else 200, fields=self.current_settings(),
-                           status_html=status["html"], log=lines, error=error, saved=saved, form=form,
+                           pending=setup.pending_values(self.folders.requests), status_html=status["html"],
+                           log=lines, error=error, saved=saved, withdrawn=withdrawn, form=form,
                            carried=bool(form) and not error and saved is None)
 
     async def setup_events(self, request: Request) -> Response:
@@ -390,15 +394,19 @@ class _Pages:
         refusal = self.checked_post(request, form) or self.setup_refusal(request)
         if refusal is not None:
             return refusal
+        assert form is not None  # checked_post refuses a body too large to be a form
         try:
             text = setup.proposal(form, self.current_settings())
         except ConfigError as error:
             request.state.form = form
             return await self.setup(request, error=str(error))
+        request.state.form = {}
         if text is not None:
             await run_in_threadpool(setup.write_proposal, self.folders.requests, text)
-        request.state.form = {}
-        return await self.setup(request, saved=text is not None)
+            return await self.setup(request, saved=True)
+        # Every value is the one in force: a proposal still waiting is taken back.
+        withdrawn = await run_in_threadpool(setup.withdraw_proposal, self.folders.requests)
+        return await self.setup(request, saved=False, withdrawn=withdrawn)
 
     async def doctor(self, request: Request) -> Response:
         form = await _form(request)

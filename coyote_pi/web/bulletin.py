@@ -35,6 +35,7 @@ from coyote_pi.contract.page import (
     SETTINGS_RESULT,
 )
 from coyote_pi.contract.records import BULLETIN_FOLDER, GAME_NAME, RECORD_SUFFIX, REQUESTS_FOLDER, is_record_file
+from coyote_pi.locale import LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -120,14 +121,16 @@ class Live:
             return data[key] if isinstance(data.get(key), str) else ""
 
         game_file = data.get("game_file")
-        web = data.get("web") if isinstance(data.get("web"), dict) else {}
+        web: dict = data["web"] if isinstance(data.get("web"), dict) else {}
+        language = data.get("language")
+        url = web.get("url")
         # The table's last write as it stopped: where it stood, but no setup and no PIN.
         running = data.get("stopped") is not True
         pin = web.get("pin") if running else None
         return cls(
             seq=data["seq"] if isinstance(data.get("seq"), int) else -1,
             started=text("started"),
-            language=data.get("language") if data.get("language") in ("en", "de", "ru") else "en",
+            language=language if isinstance(language, str) and language in LANGUAGES else "en",
             players=data["players"] if isinstance(data.get("players"), int) else 0,
             variant=text("variant"),
             game_file=game_file if isinstance(game_file, str) and is_record_file(game_file) else None,
@@ -140,7 +143,7 @@ class Live:
             screen=data.get("screen") if isinstance(data.get("screen"), dict) else None,
             log=tuple(line for line in data.get("log") or () if isinstance(line, str))[-30:],
             camera=text("camera") if text("camera") in CAMERA_STATES else "",
-            url=web.get("url") if isinstance(web.get("url"), str) else "",
+            url=url if isinstance(url, str) else "",
             pin=pin if isinstance(pin, dict) else None,
         )
 

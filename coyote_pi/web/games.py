@@ -24,11 +24,12 @@ from typing import IO
 
 from coyote_pi.contract.records import PHOTOS_SUFFIX, is_record_file
 from coyote_pi.engine import events
-from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
+from coyote_pi.engine.events import EventType
+from coyote_pi.engine.game import OVER, Game, RoundResult
 from coyote_pi.engine.odds import bid_odds
 from coyote_pi.engine.transcript import describe_event
 from coyote_pi.engine.views import seat_view
-from coyote_pi.record import Record, RecordError, RecordFollower, is_sealed
+from coyote_pi.record import Line, Record, RecordError, RecordFollower, RecordVisitor, replay_lines
 
 #: A photo's file name as the record names it (the record checks the same shape).
 PHOTO_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -60,6 +61,7 @@ class Step:
     line: int
     time: str
     type: str
+    event: events.Event  #: the line's event, sealed values opened (the page words it: web/views.py)
     seat: int | None = None
     amount: int | None = None
     odds: Fraction | None = None
@@ -69,7 +71,6 @@ class Step:
     winner: int | None = None  #: a Trickster guess: the seat guessed
     confirmed_by: tuple[int, ...] = ()  #: a correction: the two seats that confirmed it
     photo: str | None = None
-    text: str = ""  #: the line in English, for the transcript (engine/transcript.py's wording)
 
 
 @dataclass
@@ -107,42 +108,41 @@ def summarize(name: str, record: Record) -> Summary:
 
 
 def tell_rounds(record: Record) -> list[RoundStory]:
-    """The record's closed rounds, replayed line by line through the rules with their
-    sealed values opened, and the odds of every bid from its bidder's view."""
-    end = record.open_round.first_line - 1 if record.open_round else len(record.lines)
-    lines = record.lines[:end]
-    opened = {opening["seq"]: opening["event"] for line in lines if line["kind"] == "opening"
-              for opening in line["openings"]}
-    game = Game(GameConfig.from_dict(lines[0]["config"]))
-    stories: list[RoundStory] = []
-    for number, line in enumerate(lines[1:], start=2):
-        if line["kind"] not in ("action", "observation"):
-            continue
-        data = opened[line["seq"]] if is_sealed(line["event"]) else line["event"]
-        event = events.from_dict(data)
-        step = Step(line=number, time=line["time"], type=data["type"], seat=getattr(event, "seat", None),
-                    photo=(line.get("photo") or {}).get("file"), text=describe_event(event))
-        if isinstance(event, events.Bid):
-            step.amount = event.amount
-            step.odds = bid_odds(seat_view(game, event.seat), event.amount)
-        elif isinstance(event, events.Undo):
-            undone = next(s for s in reversed(stories[-1].steps) if s.type == "bid" and not s.undone)
-            undone.undone = True
-        elif isinstance(event, events.Guess):
-            step.winner = event.winner
-        elif isinstance(event, events.Correct):
-            step.confirmed_by = event.confirmed_by
-        step.cards = _cards_named(event)
-        results = len(game.results)
-        game.apply(event)
-        if isinstance(event, events.Deal):
-            stories.append(RoundStory(game.round_number))
-        story = stories[-1]
-        story.steps.append(step)
-        if isinstance(event, events.Correct):
-            story.corrections.append(event)
-        story.results += game.results[results:]
-    return stories
+    """The record's closed rounds, as the record's reader replays them (sealed values
+    opened, the round still open left out), with the odds of every bid from its bidder's view."""
+    teller = RoundTeller()
+    replay_lines(record.lines, [teller])
+    return teller.stories
+
+
+class RoundTeller(RecordVisitor):
+    """Tells each closed round line by line as the record's reader visits its events."""
+
+    def __init__(self) -> None:
+        self.stories: list[RoundStory] = []
+
+    def visit_event(self, number: int, line: Line, event: events.Event, game: Game) -> None:
+        photo = line.get("photo")
+        step = Step(line=number, time=line["time"], type=events.type_name(event), event=event,
+                    seat=getattr(event, "seat", None), photo=photo["file"] if photo else None, cards=_cards_named(event))
+        match event:
+            case events.Deal():
+                self.stories.append(RoundStory(game.round_number + 1))
+            case events.Bid():
+                step.amount = event.amount
+                step.odds = bid_odds(seat_view(game, event.seat), event.amount)
+            case events.Undo():
+                undone = next(s for s in reversed(self.stories[-1].steps) if s.type == EventType.BID and not s.undone)
+                undone.undone = True
+            case events.Guess():
+                step.winner = event.winner
+            case events.Correct():
+                step.confirmed_by = event.confirmed_by
+                self.stories[-1].corrections.append(event)
+        self.stories[-1].steps.append(step)
+
+    def visit_verdict(self, number: int, result: RoundResult, game: Game) -> None:
+        self.stories[-1].results.append(result)
 
 
 def _cards_named(event: events.Event) -> dict[str, str]:
@@ -236,13 +236,16 @@ class Games:
                f"{summary.lines} lines, fingerprint {summary.fingerprint}",
                f"last hash {summary.last_hash}",
                f"check it: {self.check_command(summary)}", ""]
-        for story in self.stories(name):
+        for story in self.stories(name) or ():
             out.append(f"Round {story.number}")
             for step in story.steps:
                 odds = f"   (holds with {percent(step.odds)} from seat {step.seat}'s view)" if step.odds is not None else ""
                 undone = "   (taken back)" if step.undone else ""
                 photo = f"   [photo {step.photo}]" if step.photo else ""
-                out.append(f"  line {step.line:4}  {step.time[11:19]}  {step.text}{odds}{undone}{photo}")
+                # The transcript speaks the engine's English (engine/transcript.py), cards and all:
+                # its rounds are closed.
+                text = describe_event(step.event)
+                out.append(f"  line {step.line:4}  {step.time[11:19]}  {text}{odds}{undone}{photo}")
             for result in story.results:
                 out.append(f"  verdict of round {result.round}:")
                 out += [f"    {line}" for line in result.explanation()]
@@ -284,15 +287,16 @@ def percent(odds: Fraction) -> str:
 
 
 
-def photos_by_round(record: Record) -> dict[int, list[str]]:
-    """The photos each closed round's lines name (round number -> file names)."""
+def photos_by_round(record: Record) -> dict[int, list[tuple[str, str]]]:
+    """The photos each closed round's lines name (round number -> (file name, the line's
+    event type: ``reveal`` or ``draw``))."""
     end = record.open_round.first_line - 1 if record.open_round else len(record.lines)
-    photos: dict[int, list[str]] = {}
+    photos: dict[int, list[tuple[str, str]]] = {}
     round_number = 0
     for line in record.lines[:end]:
         event = line.get("event") or {}
-        if event.get("type") == "deal":
+        if event.get("type") == EventType.DEAL:
             round_number += 1
-        if line.get("photo"):
-            photos.setdefault(round_number, []).append(line["photo"]["file"])
+        if photo := line.get("photo"):
+            photos.setdefault(round_number, []).append((photo["file"], str(event.get("type"))))
     return photos

@@ -19,6 +19,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 from coyote_pi.web.bulletin import DOCTOR, LIVE, PREVIEW_INFO, PREVIEW_WANT, SETTINGS_RESULT, Folders, Live, read_live
 
@@ -30,9 +31,9 @@ KEEPALIVE = 15.0
 PREVIEW_RENEW = 10.0
 
 
-def _signature(*paths) -> tuple:
+def _signature(*paths: Path) -> tuple[tuple[int, int, int] | None, ...]:
     """What changes when any of ``paths`` is written (replaced, grown or touched)."""
-    out = []
+    out: list[tuple[int, int, int] | None] = []
     for path in paths:
         try:
             stat = path.stat()

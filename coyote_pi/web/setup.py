@@ -22,6 +22,7 @@ import math
 import re
 import shutil
 import subprocess
+import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,7 @@ from coyote_pi.table.config import (
     page_values,
     with_page_settings,
 )
-from coyote_pi.web.bulletin import SETTINGS_IN_FORCE, read_json
+from coyote_pi.web.bulletin import SETTINGS, SETTINGS_IN_FORCE, read_json
 
 #: The settings the page offers, (section, key): the ones the table takes from it.
 EDITABLE: tuple[tuple[str, str], ...] = tuple((section, key) for section, keys in PAGE_SETTABLE.items() for key in keys)
@@ -68,6 +69,11 @@ class Field:
     @property
     def name(self) -> str:
         return f"{self.section}.{self.key}"
+
+    @property
+    def words(self) -> str:
+        """The catalog key of the field's label; ``<words>.help`` explains it, with its unit."""
+        return f"setting.{self.key}"
 
 
 def current_fields(bulletin: Path, config_file: Path | None) -> list[Field]:
@@ -145,7 +151,29 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)
 def write_proposal(requests: Path, text: str) -> None:
     """Replace ``requests/settings.toml`` whole (the table never reads half a file)."""
     requests.mkdir(parents=True, exist_ok=True)
-    write_atomically(requests / "settings.toml", text.encode("utf-8"))
+    write_atomically(requests / SETTINGS, text.encode("utf-8"))
+
+
+def pending_values(requests: Path) -> dict[str, object]:
+    """The settings of the proposal still waiting in ``requests/settings.toml``, by form
+    name (``game.start_seat`` -> 2); empty when none waits or it cannot be read (the table
+    says why in the bulletin when it tries)."""
+    try:
+        data = tomllib.loads((requests / SETTINGS).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    return {f"{section}.{key}": data[section][key] for section, key in EDITABLE
+            if isinstance(data.get(section), dict) and key in data[section]}
+
+
+def withdraw_proposal(requests: Path) -> bool:
+    """Take back the proposal waiting for the table, if one still waits (the table may have
+    taken it a moment ago): True when one was withdrawn."""
+    try:
+        (requests / SETTINGS).unlink()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def log_lines(command: Sequence[str] | None = JOURNAL) -> list[str] | None:

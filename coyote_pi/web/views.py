@@ -10,6 +10,8 @@ the page ever shows against the round in play.
 
 from __future__ import annotations
 
+from typing import Any, assert_never
+
 from coyote_pi.engine import events
 from coyote_pi.engine.game import RoundResult
 from coyote_pi.table.i18n import card_text
@@ -32,19 +34,24 @@ def cards_of(texts: Texts, result: RoundResult) -> list[dict]:
 
 def card_model(texts: Texts, item: str, card: str, round_number: int) -> dict:
     """A card where it lay (``seat:2``, ``centre``, ...) in a closed round, with its words."""
-    return {"item": item, "card": card, "round": round_number, "label": item_name(texts.table, item),
+    return {"item": item, "card": card, "round": round_number, "label": item_name(texts, item),
             "text": card_text(card)}
 
 
-def verdict(texts: Texts, game: str, result: RoundResult, photos: list[str], corrected: events.Correct | None = None) -> dict:
-    """A closed round's verdict: headline figures, the explanation line by line, its cards and photos."""
-    lines = explanation_lines(texts.table, result)
+def verdict(texts: Texts, game: str, result: RoundResult, photos: list[tuple[str, str]],
+            corrected: events.Correct | None = None) -> dict:
+    """A closed round's verdict: headline figures, the explanation line by line, its cards
+    and photos (``photos``: file name and the type of the line that took it, which names
+    what it shows: the reveal, or the card drawn for ``?``)."""
+    lines = explanation_lines(texts, result)
     if corrected is not None:
-        lines.insert(0, texts("expl.corrected", seats=texts.table.seats(corrected.confirmed_by),
-                              item=item_name(texts.table, corrected.item), card=card_text(corrected.card)))
+        lines.insert(0, texts("expl.corrected", seats=texts.seats(corrected.confirmed_by),
+                              item=item_name(texts, corrected.item), card=card_text(corrected.card)))
     return {"round": result.round, "total": result.score.total, "bid": result.score.bid, "winner": result.winner,
             "loser": result.loser, "lines": lines, "cards": cards_of(texts, result),
-            "photos": [f"/photos/{game}/{name}" for name in photos],
+            "photos": [{"url": f"/photos/{game}/{name}",
+                        "caption": texts("table.photo_draw") if kind == "draw" else texts("table.photo")}
+                       for name, kind in photos],
             "url": f"/history/{game}/round/{result.round}"}
 
 
@@ -57,7 +64,7 @@ def table_model(live: Live, games: Games) -> dict:
     """The table page: the seats, the round in play (public only), the last verdict, the game so far."""
     texts = Texts(live.language)
     public = live.public or {}
-    model = {"seq": live.seq, "running": live.running, "language": texts.language, "stage": live.stage,
+    model: dict[str, Any] = {"seq": live.seq, "running": live.running, "language": texts.language, "stage": live.stage,
              "round_open": live.round_open, "between_games": live.between_games, "camera": live.camera,
              "players": live.players, "variant": live.variant, "round": public.get("round"),
              "phase": public.get("phase"), "turn": public.get("turn"), "bid": public.get("bid"),
@@ -74,16 +81,17 @@ def table_model(live: Live, games: Games) -> dict:
                                "turn": seat == model["turn"], "bidder": seat == model["bidder"],
                                "challenger": seat == model["challenger"], "peeked": seat in peeked,
                                "coyote": seat == model["coyote_holder"]})
-    loaded = games.load(live.game) if live.game else None
-    if loaded is not None and loaded.record is not None:
+    name = live.game
+    loaded = games.load(name) if name else None
+    if name and loaded is not None and loaded.record is not None:
         record = loaded.record
         results = _last_per_round(record.game.results)
-        model["game"] = {"name": live.game, "fingerprint": loaded.summary.fingerprint, "lines": loaded.summary.lines,
+        model["game"] = {"name": name, "fingerprint": loaded.summary.fingerprint, "lines": loaded.summary.lines,
                          "rounds": [{"round": r.round, "text": round_line(texts, r),
-                                     "url": f"/history/{live.game}/round/{r.round}"} for r in results]}
+                                     "url": f"/history/{name}/round/{r.round}"} for r in results]}
         if results and not live.round_open and record.open_round is None:
             last = results[-1]
-            model["verdict"] = verdict(texts, live.game, last, photos_by_round(record).get(last.round, []),
+            model["verdict"] = verdict(texts, name, last, photos_by_round(record).get(last.round, []),
                                        _correction(record.game.history))
     return model
 
@@ -122,21 +130,38 @@ def _screen(screen: dict | None) -> dict | None:
             "page": page}
 
 
-def step_text(texts: Texts, step: Step) -> str:
-    """A closed round's line in the table's language (its cards are shown beside it)."""
-    if step.type == "correct":
-        item, card = next(iter(step.cards.items()))
-        return texts("expl.corrected", seats=texts.table.seats(step.confirmed_by), item=item_name(texts.table, item),
-                     card=card_text(card))
-    keys = {"deal": "step.deal", "bid": "table.bid", "challenge": "table.challenged", "peek": "peek.title",
-            "coyote_card": "step.coyote_card", "guess": "step.guess", "reveal": "step.reveal", "draw": "item.draw",
-            "undo": "step.undo"}
-    return texts(keys[step.type], seat=step.seat, amount=step.amount, winner=step.winner)
+def event_text(texts: Texts, event: events.Event) -> str:
+    """A line of a closed round in the table's language: every event the record holds, each
+    in its own branch (its cards are shown beside it, :func:`step_model`)."""
+    match event:
+        case events.Deal():
+            return texts("step.deal")
+        case events.Bid():
+            return texts("table.bid", seat=event.seat, amount=event.amount)
+        case events.Challenge():
+            return texts("table.challenged", seat=event.seat)
+        case events.Peek():
+            return texts("peek.title", seat=event.seat)
+        case events.UseCoyoteCard():
+            return texts("step.coyote_card", seat=event.seat)
+        case events.Guess():
+            return texts("step.guess", seat=event.seat, winner=event.winner)
+        case events.Reveal():
+            return texts("step.reveal")
+        case events.DrawReplacement():
+            return texts("item.draw")
+        case events.Undo():
+            return texts("step.undo", seat=event.seat)
+        case events.Correct():
+            return texts("expl.corrected", seats=texts.seats(event.confirmed_by), item=item_name(texts, event.item),
+                         card=card_text(event.card))
+        case _:
+            assert_never(event)
 
 
 def step_model(texts: Texts, step: Step, round_number: int) -> dict:
     """One line of a closed round, for the history page."""
-    return {"line": step.line, "time": step.time[11:19], "type": step.type, "text": step_text(texts, step),
+    return {"line": step.line, "time": step.time[11:19], "type": step.type, "text": event_text(texts, step.event),
             "seat": step.seat, "amount": step.amount, "undone": step.undone,
             "odds": percent(step.odds) if step.odds is not None else None, "photo": step.photo,
             "cards": [card_model(texts, item, card, round_number) for item, card in step.cards.items()]}

@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory
 
 from coyote_pi.devices.buttons import ButtonTiming, TableButtons
 from coyote_pi.devices.pinmap import PinMap, load_pinmap
-from coyote_pi.sim.clock import SimClock, SimScheduler
+from coyote_pi.sim.clock import SimClock, SimScheduler, sim_pin_factory
 from coyote_pi.sim.presser import NO_BOUNCE, Bounce, ScheduledFingers, SimulatedPresser
 from coyote_pi.sim.table import SimPace
 
@@ -51,8 +51,10 @@ def events() -> RecordingQueue:
 
 
 @pytest.fixture
-def factory() -> MockFactory:
-    return MockFactory()
+def factory(sim_time) -> MockFactory:
+    """Mock pins whose edges are stamped on the simulated clock (the buttons time edges
+    by them); the buttons that run on real time see every edge come with no lag."""
+    return sim_pin_factory(sim_time.clock)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from coyote_pi.devices.buttons import ButtonTiming, Debouncer, SeatButtons, Tabl
 from coyote_pi.devices.errors import DeviceError
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, ButtonEvent
 from coyote_pi.devices.pinmap import BUTTONS
-from coyote_pi.sim.presser import NO_BOUNCE, Bounce, ScheduledFingers, SimulatedPresser
+from coyote_pi.sim.presser import NO_BOUNCE, Bounce, LateCallbacks, ScheduledFingers, SimulatedPresser
 from coyote_pi.sim.table import SimPace
 
 from .conftest import drain
@@ -228,7 +228,7 @@ def test_minus_and_plus_of_different_seats_are_no_chord(sim_buttons, fingers, si
 def test_closed_buttons_release_their_pins(pinmap, events, factory):
     table = TableButtons(pinmap, events, pin_factory=factory)
     table.close()
-    presser = SimulatedPresser(factory, pinmap)
+    presser = SimulatedPresser(factory, pinmap, bounce=NO_BOUNCE)  # chatter on real time: see the presser fixture
     presser.tap(1, "ok")
     assert settled(events) == []
     with TableButtons(pinmap, events, pin_factory=factory):  # the pins can be opened again
@@ -332,3 +332,37 @@ def test_a_busy_pin_names_the_consumer_the_kernel_reports(tmp_path):
     assert gpio_lines.holder_of(12, 0, dev=tmp_path, ioctl=kernel) == 'held by "onewire@4"'
     assert gpio_lines.holder_of(12, 1, dev=tmp_path, ioctl=kernel).startswith("held by another program")
 
+
+
+@pytest.mark.parametrize("late", [0.05, 0.3, 0.9])
+def test_a_tap_whose_callbacks_come_late_and_together_is_one_press(pinmap, factory, sim_buttons, sim_time, events,
+                                                                    late):
+    """A loaded machine runs the pin callbacks late: a quick tap's press and release, 80 ms
+    apart, reach the buttons together ``late`` seconds after the release (0.9 s: past the
+    hold delay). Timed by the ticks of their edges they are the one press they were: no
+    press lost as a spike, no repeat."""
+    pin = factory.pin(pinmap.seat(2).minus.gpio)
+    stalled = LateCallbacks(pin)
+    pin.drive_low()
+    sim_time.run_for(0.08)
+    pin.drive_high()
+    sim_time.run_for(late)
+    stalled.deliver()
+    sim_time.run_for(1.0)
+    got = drain(events)
+    assert [(e.seat, e.button, e.kind) for e in got] == [(2, "minus", PRESS)]
+    assert got[0].time == pytest.approx(100.0 + CONFIRM)  # when the press counted, not when it was heard
+    assert not sim_buttons.seats[2].is_pressed("minus")
+
+
+def test_a_spike_whose_callbacks_come_late_is_still_no_press(pinmap, factory, sim_buttons, sim_time, events):
+    """Late callbacks change nothing about bounce: a 2 ms blip heard 0.3 s later is no press."""
+    pin = factory.pin(pinmap.seat(2).minus.gpio)
+    stalled = LateCallbacks(pin)
+    pin.drive_low()
+    sim_time.run_for(0.002)
+    pin.drive_high()
+    sim_time.run_for(0.3)
+    stalled.deliver()
+    sim_time.run_for(0.5)
+    assert drain(events) == []

@@ -112,3 +112,23 @@ def test_a_correction_is_an_event_of_the_record_read_strictly():
                 {**data, "card": "Max 0"}, {**data, "confirmed_by": ["2", 4]}):
         with pytest.raises(Exception, match=r"place|list of seats|must be written|whole number|seat number"):
             from_dict(bad)
+
+
+def test_once_a_correction_took_question_out_of_play_a_later_one_cannot_bring_it_back(refused):
+    """docs/game-record.md: each correction starts from the latest verdict's cards, and a
+    verdict without ? has no card drawn for it, though the record has a draw line."""
+    game = Game(GameConfig(players=2))
+    physical_round(game, {1: "?", 2: "5"}, "3", 20, draw="7")
+    game.apply(Correct("seat:1", "2", (1, 2)))
+    refused(game, Correct("seat:1", "?", (1, 2)), "correction_needs_draw", "no card was drawn for it")
+    refused(game, Correct("draw", "8", (1, 2)), "bad_correction", "has no draw card")
+
+
+def test_the_card_drawn_for_question_counts_toward_a_card_twice(refused):
+    """docs/game-record.md: the drawn card may not be a card in play, at the draw or by a correction."""
+    game = Game(GameConfig(players=2))
+    physical_round(game, {1: "?", 2: "5"}, "3", 20)
+    refused(game, DrawReplacement("5"), "bad_replacement", "already in play")
+    game.apply(DrawReplacement("7"))
+    refused(game, Correct("draw", "3", (1, 2)), "bad_replacement", "cannot be the card drawn for ?")
+    refused(game, Correct("seat:2", "7", (1, 2)), "bad_replacement", "cannot be the card drawn for ?")

@@ -153,10 +153,10 @@ def test_odds_command_text_output(capsys):
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["12", "--see", "5", "11"], "'11' is not a Coyote card"),
+        (["12", "--see", "5", "11"], '"11" is not a Coyote card'),
         (["12", "--see", "5", "5"], "5 appears twice among the known cards"),
         (["12", "--see", "5", "--centre", "5"], "5 appears twice"),
-        (["12", "--see", "5", "--my-draw", "joker"], "'joker' is not a Coyote card"),
+        (["12", "--see", "5", "--my-draw", "joker"], '"joker" is not a Coyote card'),
         (["12", "--see", "1", "2", "3", "4", "5", "6"], "at most 5 at a table of 6, not 6"),
     ],
     ids=["unknown-card", "seen-twice", "centre-seen", "bad-draw", "more-stands-than-a-table-has"],
@@ -182,5 +182,5 @@ def test_odds_command_runs_as_a_program():
     done = subprocess.run([sys.executable, "-m", "coyote_pi", "odds", "12", "--see", "5", "11"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert done.stderr.strip() == ("coyote-pi odds: '11' is not a Coyote card (cards: -10, -5, 0, 1, 2, 3, 4, 5, "
+    assert done.stderr.strip() == ('coyote-pi odds: "11" is not a Coyote card (cards: -10, -5, 0, 1, 2, 3, 4, 5, '
                                    "6, 7, 8, 9, 10, 15, 20, ?, Max 0)")

@@ -37,7 +37,7 @@ from coyote_pi.engine import (
     score,
     seat_view,
 )
-from coyote_pi.engine.events import from_dict
+from coyote_pi.engine.events import from_dict, to_dict
 from coyote_pi.engine.players import simulate
 
 
@@ -544,6 +544,22 @@ def test_after_the_coyote_card_a_seat_must_raise(coyote_card_round, refused):
     game.apply(Bid(2, 4))
 
 
+def test_after_a_peek_and_the_coyote_card_the_refusal_names_both(coyote_card_round, refused):
+    game = coyote_card_round()
+    game.apply(Peek(2))
+    game.apply(UseCoyoteCard(2))
+    error = refused(game, Challenge(2), "challenge_after_peek")
+    assert str(error) == "seat 2 cannot challenge right after peeking and using the Coyote card: it must raise"
+
+
+def test_a_guess_in_a_basic_game_is_told_that_basic_has_no_guesses(make_deal, refused):
+    game = Game(GameConfig(3))
+    game.apply(Deal(seats={1: "5", 2: "7", 3: "9"}))  # a camera's deal: the centre waits for the reveal
+    game.apply(Bid(1, 10))
+    game.apply(Challenge(2))
+    refused(game, Guess(3, 1), "not_a_guesser", "a Basic game has no guesses")
+
+
 def test_coyote_card_is_used_at_most_once(coyote_card_round, refused):
     game = coyote_card_round()
     game.apply(UseCoyoteCard(2))
@@ -660,6 +676,22 @@ def test_unread_seat_card_is_asked_for_at_the_reveal_not_guessed(refused):
                                                                                   "3", 19, 1)
 
 
+def test_a_reveal_may_name_no_seat_or_repeat_a_known_seat_card_with_its_value(refused):
+    """docs/game-record.md: ``reveal.seats`` may be ``{}`` (as ``null``: no seat to name) and
+    may name a seat card already known, with the same value only; the record keeps ``{}``."""
+    for seats in ({}, {2: "5"}, None):
+        game = Game(GameConfig(2))
+        game.apply(Deal(seats={1: "4", 2: "5"}))
+        game.apply(Bid(1, 10))
+        game.apply(Challenge(2))
+        if seats:
+            refused(game, Reveal(centre="3", seats={2: "6"}), "bad_reveal", "seat 2's card is 5, not 6")
+        game.apply(from_dict({"type": "reveal", "centre": "3", "extra": None,
+                              "seats": None if seats is None else {str(s): c for s, c in seats.items()}}))
+        assert (game.last_result.seat_cards, game.last_result.score.total) == ({1: "4", 2: "5"}, 12)
+        assert to_dict(game.history[-1])["seats"] == (None if seats is None else {str(s): c for s, c in seats.items()})
+
+
 def test_card_drawn_for_question_is_asked_for_not_guessed(refused):
     game = Game(GameConfig(2))
     game.apply(Deal(seats={1: "?", 2: "5"}))
@@ -751,7 +783,7 @@ def test_undo_cannot_be_chained(make_deal, refused):
 
 
 def test_events_from_a_record_with_unknown_card_names_are_illegal_actions():
-    with pytest.raises(IllegalAction, match="'11' is not a Coyote card") as caught:
+    with pytest.raises(IllegalAction, match='"11" is not a Coyote card') as caught:
         from_dict({"type": "deal", "seats": {"1": "11", "2": "5"}, "centre": None, "deck": None})
     assert caught.value.code == "bad_event"
 

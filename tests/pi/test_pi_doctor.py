@@ -302,7 +302,8 @@ def test_focus_calibrates_again_and_keeps_the_result(pi, probes):
     assert check(pi, probes, focus=True)["camera focus"].status == SKIP  # the running service holds the camera
     probes.service["is-active"] = "inactive"
     result = check(pi, probes, focus=True)["camera focus"]
-    assert result == doctor.Result(PASS, "camera focus", "autofocus found 0.62 m (1.60 dioptres): kept in "
+    assert result == doctor.Result(PASS, "camera focus", "focus set to 0.62 m (1.60 dioptres) (between the nearest "
+                                   "and the farthest stand, or where autofocus found it): kept in "
                                    "/var/lib/coyote-pi/camera-focus.json, used from the next start of the service")
     assert load_focus(pi / FOCUS_FILE) == 1.6
     assert probes.focus_calls[0].focus_cm == 61 and probes.focus_calls[0].mains_hz == 50

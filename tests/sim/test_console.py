@@ -97,3 +97,19 @@ def test_a_notice_stays_under_the_oled(console):
     lines = console.lines(80, 24)
     assert lines[-3] == "could not resume game-0006.jsonl (line 3: bad hash): new game"
     assert lines[0].startswith("┌ OLED ") and len(lines) <= 24
+
+
+def test_the_terminal_speaks_the_tables_language(console):
+    """``run --sim --language ru``: the eyes, the record's line, the keys and the help in Russian."""
+    from coyote_pi.table.i18n import Translator
+
+    console._controller.tr = Translator("ru")
+    lines = console.lines(80, 24)
+    assert lines[18] == "Место 2 видит: 1:[7] 3:[?] центр: Max 0 (подсмотрено)"
+    assert lines[-2] == "запись: /records/sim/game-0007.jsonl"
+    assert lines[-1] == "1:1234 2:qwer 3:asdf | v глаза:чей ход h помощь ^C выход"  # 80 columns: the short one
+    assert console.lines(120, 30)[-1] == "клавиши -,+,ok,отмена: 1:1234 2:qwer 3:asdf | v глаза: чей ход | h помощь | Ctrl-C выход"
+    console.key("h")
+    text = "\n".join(console.lines(120, 40))
+    assert "место 1: 1 = минус, 2 = плюс, 3 = ok, 4 = отмена" in text and "Ctrl-C  выход" in text
+    assert not any(word in text for word in ("seat", "quit", "sees"))

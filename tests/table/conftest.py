@@ -214,11 +214,9 @@ class SteppedTable:
     sleeps, so no stall of the machine can change what happens."""
 
     def __init__(self, config: TableConfig, *, bounce=None, seed: int = 5, **controller_options) -> None:
-        from gpiozero.pins.mock import MockFactory
-
         from coyote_pi.devices.buttons import TableButtons
         from coyote_pi.devices.pinmap import load_pinmap
-        from coyote_pi.sim.clock import SimClock, SimScheduler
+        from coyote_pi.sim.clock import SimClock, SimScheduler, sim_pin_factory
         from coyote_pi.sim.presser import NO_BOUNCE, ScheduledFingers
         from coyote_pi.table.controller import Controller, ControllerOptions
 
@@ -226,7 +224,7 @@ class SteppedTable:
         self.timers = SimScheduler(self.clock)
         self.spy = Spy()
         timing = sim_devices().buttons.timing
-        self.factory, self.pinmap = MockFactory(), load_pinmap()
+        self.factory, self.pinmap = sim_pin_factory(self.clock), load_pinmap()
         self.controller = Controller(config, ControllerOptions(listeners=[self.spy], clock=self.clock,
                                                                **controller_options))
         self.buttons = TableButtons(self.pinmap, self.controller.queue, pin_factory=self.factory, timing=timing,

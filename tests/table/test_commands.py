@@ -35,6 +35,7 @@ def test_the_demo_plays_a_game_and_writes_its_output_folder(tmp_path, capsys):
     assert coyote_pi(["replay", str(out / "game-0001.jsonl"), "--photos", str(out / "game-0001.photos")]) == 0
     assert json.loads(capsys.readouterr().out)["record"]["photos_checked"] == len(photos)
     assert {line["kind"] for line in record.lines} >= {"opening"} and "seed" not in record.meta
+    assert record.meta["virtual"] == {"2": "strong"} and "seat 2 (virtual, strong) decides" in printed
     assert not list((out / "private").glob("*.round.json"))  # no round open: nothing waits sealed
 
     reveals = sorted(p.name for p in out.glob("reveal-round-*.png"))

@@ -14,10 +14,11 @@ from coyote_pi.devices.camera import Camera
 from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.display import TableDisplay
 from coyote_pi.devices.events import PRESS, ButtonEvent
+from coyote_pi.engine import Challenge
 from coyote_pi.record import read_record
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
-from coyote_pi.sim.presser import Bounce, QueueFingers
+from coyote_pi.sim.presser import Bounce, LateCallbacks, QueueFingers
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.table.controller import STOP, Controller, ControllerOptions
 
@@ -422,5 +423,28 @@ def test_minus_then_ok_right_after_the_first_bid_of_a_new_game_is_a_challenge(tm
         table.run_for(1.5)
         assert [type(e).__name__ for e in table.controller.game.history[1:3]] == ["Bid", "Challenge"]
         assert first.seat == 1 and table.controller.game.history[2].seat == 2
+    finally:
+        table.close()
+
+
+def test_a_minus_heard_late_together_with_its_release_is_still_the_challenge(tmp_path):
+    """Issue 24's "bid 17" on the real debouncer: right after a new game's first bid (16),
+    seat 2 taps minus (80 ms) while the loaded machine runs no pin callback, so its press
+    and release reach the buttons together 0.3 s later; ok follows 1.2 s after the minus.
+    Timed by arrival the minus was a spike, nothing moved, and ok confirmed the lowest
+    bid, 17; timed by its edges it is the minus it was, and ok challenges."""
+    table = SteppedTable(table_config(tmp_path, 3))
+    try:
+        table.tap(1, "ok")  # dealt
+        table.tap(1, "ok", then=0.0)  # seat 1's first bid: 16
+        stalled = LateCallbacks(table.factory.pin(table.pinmap.seat(2).minus.gpio))
+        table.fingers.press(2, "minus", hold=0.08)
+        table.run_for(0.38)
+        stalled.deliver()
+        table.fingers.press(2, "ok", hold=0.08, delay=0.82)
+        table.run_for(1.5)
+        history = table.controller.game.history
+        assert (type(history[1]).__name__, history[1].amount) == ("Bid", 16)
+        assert history[2] == Challenge(2)
     finally:
         table.close()

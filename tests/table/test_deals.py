@@ -50,7 +50,7 @@ def test_the_coyote_card_scenario_is_round_2_and_needs_trickster():
 
 @pytest.mark.parametrize("text,message", [
     ("", "the plan is empty"),
-    ("7,x", "round 1: 'x' is not a Coyote card (cards: -10, -5,"),
+    ("7,x", 'round 1: "x" is not a Coyote card (cards: -10, -5,'),
     ("*;banana", "round 2: 'banana' is neither a card nor a scenario (scenarios: question, max0, coyote-card)"),
     ("question;;max0", "round 2 is empty (write * to deal it from the shuffle)"),
     ("7,8,7", "round 1 deals 7 twice"),
@@ -63,7 +63,7 @@ def test_bad_plans_are_refused_in_one_line(text, message):
 
 
 @pytest.mark.parametrize("flags,message", [
-    (["--sim", "--deal", "7,x"], "coyote-pi run: --deal '7,x': round 1: 'x' is not a Coyote card"),
+    (["--sim", "--deal", "7,x"], 'coyote-pi run: --deal \'7,x\': round 1: "x" is not a Coyote card'),
     (["--sim", "--variant", "basic", "--deal", "coyote-card"],
      "coyote-pi run: --deal 'coyote-card': the Coyote card is only in the Trickster variant"),
     (["--deal", "question"], "coyote-pi run: --deal chooses the cards of the simulated table: use it with --sim"),

@@ -84,7 +84,7 @@ def test_a_stand_problem_shows_once_two_readings_say_it_and_goes_with_the_first_
 @pytest.mark.parametrize("language, lines", [
     ("en", ["Camera sees 3 stands", "Stand 2: not seen", "Stand 4: near the edge", "-/+ change, ok next"]),
     ("de", ["Kamera sieht 3 Ständer", "Ständer 2: nicht im Bild", "Ständer 4: am Bildrand", "-/+ ändern, ok weiter"]),
-    ("ru", ["Камера видит подставок: 3", "Подставка 2: не видна", "Подставка 4: у края", "-/+ выбор, ok далее"]),
+    ("ru", ["Камера видит 3 подставки", "Подставка 2: не видна", "Подставка 4: у края", "-/+ выбор, ok далее"]),
 ])
 def test_the_players_question_names_each_stand_to_set_right_in_the_tables_language(language, lines):
     """Seats 1, 3 and 4 found, seat 4's stand 10 px from the right edge of a 640x360 frame

@@ -274,3 +274,29 @@ def test_the_whole_frame_pass_holds_one_band_sized_image_at_a_time():
     finally:
         tracemalloc.stop()
     assert band_bytes <= peak < 1.5 * band_bytes
+
+
+def test_the_coyote_card_in_front_of_a_stand_not_found_is_not_placed():
+    """A Coyote card lying in front of a stand whose markers cannot be seen could be that
+    seat's: it is seen but not placed ("unplaced"), never said to lie elsewhere ("table")."""
+    scene = TableScene(seats=4, seat_cards={1: "1", 2: "2", 3: "3", 4: "4"}, coyote_card=2, **LOW_MAST)
+    frame, truth = render_scene_with_truth(scene, seed=3, conditions=Conditions.clean(), **HALF)
+    for sticker in truth.stickers:
+        if sticker.place in ("stand:2", "stand-right:2"):  # both of stand 2's markers hidden
+            cv2.fillConvexPoly(frame, np.rint(sticker.corners).astype(np.int32), (200, 200, 200))
+    expecting, not_told = TableReader(seats=range(1, 5)).read(frame), TableReader().read(frame)
+    assert expecting.seats[2].status == "no_stand"
+    assert (expecting.coyote.place, expecting.coyote.seat) == ("unplaced", None)
+    assert any("stand 2" in warning for warning in expecting.warnings)
+    assert not_told.coyote.place == "table"  # with no seats expected, nothing says a stand is missing
+
+
+def test_a_dim_table_loses_no_stand():
+    """At an eighth of the usual exposure a printed marker's contrast is about 25 grey
+    levels: the anchor pass's threshold offset shrinks with the frame's white, or a fixed
+    10 levels would lose stands in full view."""
+    scene = TableScene(seats=6, seat_cards=SIX, slots={"centre": ("face_down", "5")})
+    dim = Conditions.clean().replace(brightness=0.12, noise=2.0)
+    reading = read(scene, conditions=dim, seats=range(1, 7))
+    assert {s: r.card for s, r in reading.seats.items()} == SIX
+    assert reading.passes == ["anchors", "regions"]

@@ -115,3 +115,30 @@ def test_the_setup_page_says_when_its_connection_is_lost(tmp_path, browser, fold
     lost = WebDriverWait(browser, 20).until(lambda b: b.find_element("id", "setup-connection").is_displayed()
                                             and b.find_element("id", "setup-connection"))
     assert "reload the page" in lost.text
+
+
+def test_a_phone_shows_the_pages_words_without_a_sideways_scroll(tmp_path, browser, folders):
+    """At phone size: the current bid as a headline, a visible legend of the eyes, the
+    replay command wrapped inside the page, the downloads' PIN note, the PIN's real help."""
+    game = spectated(tmp_path, players=3, variant="trickster", seed=5)
+    game.set_pin(PIN)
+    bid = game.play_until(lambda g, event: isinstance(event, events.Bid))
+    with served(folders, Options(test_hook=True)) as port:
+        base = f"http://127.0.0.1:{port}"
+        browser.get(base + "/")
+        wait_for(browser, f"return document.body.getAttribute('data-seq') == '{game.seq}'")
+        # Read in one go: the page's script may replace the live part at any moment.
+        shown = browser.execute_script("""
+            var h = document.getElementById('headline'), l = document.getElementById('eyes-legend');
+            return [h.innerText, h.offsetHeight > 0, l.innerText, l.offsetHeight > 0,
+                    l.querySelectorAll('.eye').length];""")
+        shown[2] = " ".join(shown[2].split())  # the eyes' icons are inline boxes between the words
+        assert shown == [f"Current bid: {bid.amount} by seat {bid.seat}", True, "open eye · closed eye", True, 2]
+        game.play_until(lambda g, event: False)  # to the end: the game's downloads are offered
+        browser.get(base + "/records")
+        command = browser.find_element("css selector", "pre.command")
+        assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", command)
+        assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        assert browser.find_element("css selector", ".needs-pin").is_displayed()
+        browser.get(base + "/login")
+        assert "on the “Who starts?” screen" in browser.find_element("tag name", "main").text

@@ -7,9 +7,9 @@ import re
 
 from coyote_pi.engine import events
 from coyote_pi.web.bulletin import Folders
-from coyote_pi.web.games import Games, Step
+from coyote_pi.web.games import Games
 from coyote_pi.web.texts import Texts
-from coyote_pi.web.views import step_text
+from coyote_pi.web.views import event_text
 from tests.web.conftest import Client, served, spectated
 
 
@@ -31,8 +31,7 @@ def test_a_round_is_told_in_the_tables_language(tmp_path, folders):
 
 
 def test_a_correction_says_who_confirmed_which_card():
-    step = Step(line=9, time="2026-11-23T19:00:00.000Z", type="correct", cards={"seat:2": "max0"}, confirmed_by=(1, 2))
-    assert step_text(Texts("en"), step) == "Corrected by seats 1, 2: Seat 2 is Max 0"
+    assert event_text(Texts("en"), events.Correct("seat:2", "max0", (1, 2))) == "Corrected by seats 1, 2: Seat 2 is Max 0"
 
 
 def test_the_devices_english_play_by_play_is_shown_only_to_an_english_table(tmp_path):

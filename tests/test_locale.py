@@ -1,0 +1,86 @@
+"""The gettext catalogs (coyote_pi/locale/): every message in every language, with the same
+placeholders, complete plural forms and nothing left fuzzy; Babel compiles each without
+a complaint; every key the code and the templates name, as Babel extracts them, exists."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po, write_po
+
+import coyote_pi
+from coyote_pi.locale import LANGUAGES, catalog, placeholders, plural_keys, template, translations
+
+PACKAGE = Path(coyote_pi.__file__).parent
+#: How the code and the templates ask for a text: what `make messages` extracts with.
+KEYWORDS = {"tr": None, "texts": None, "_": None, "gettext": None, "plural": None, "ngettext": (1, 2)}
+METHODS = [("**/web/templates/**.html", "jinja2"), ("**.py", "python")]
+
+
+def _messages(language: str) -> dict[str, tuple[str, ...]]:
+    """key -> its forms (one, or one per plural form) in ``language``."""
+    out = {}
+    for message in catalog(language):
+        if message.id:
+            key = message.id[0] if message.pluralizable else message.id
+            out[key] = tuple(message.string) if message.pluralizable else (message.string,)
+    return out
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_is_in_every_language_with_the_same_placeholders(language):
+    english, given = _messages("en"), _messages(language)
+    assert sorted(given) == sorted(english)
+    for key, forms in given.items():
+        wanted = placeholders(english[key][-1])
+        assert all(form.strip() for form in forms), (key, language)
+        assert {frozenset(placeholders(form)) for form in forms} == {frozenset(wanted)}, (key, language)
+    assert not [message.id for message in catalog(language) if message.id and message.fuzzy]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_plural_forms_are_complete_and_babel_compiles_the_catalog(language):
+    forms = catalog(language).num_plurals
+    assert forms == get_plural(language).num_plurals  # the language's own rule, as Unicode's CLDR has it
+    assert forms == {"en": 2, "de": 2, "ru": 3}.get(language, forms)
+    for message in catalog(language):
+        if message.id and message.pluralizable:
+            assert len(message.string) == forms, message.id
+    assert list(catalog(language).check()) == []  # what `pybabel compile` checks
+
+
+def test_russian_counts_take_three_forms():
+    ru = translations("ru")
+    words = [ru.ngettext("history.rounds", "history.rounds", n).format(rounds=n) for n in (1, 2, 5, 11, 21, 22)]
+    assert words == ["1 раунд", "2 раунда", "5 раундов", "11 раундов", "21 раунд", "22 раунда"]
+    assert plural_keys() >= {"history.rounds", "history.game", "setup.stands", "login.slow_down"}
+
+
+def test_every_key_the_code_and_the_templates_name_exists():
+    known = set(_messages("en"))
+    used: dict[str, str] = {}
+    for filename, _line, message, *_ in extract_from_dir(
+            PACKAGE, METHODS, keywords=KEYWORDS, options_map={"**/web/templates/**.html": {
+                "extensions": "jinja2.ext.i18n"}}):
+        for key in message if isinstance(message, tuple) else (message,):
+            if key and "." in key and " " not in key:
+                used.setdefault(key, filename)
+    assert len(used) > 150  # the extraction really found the screens' and the page's keys
+    assert {key: where for key, where in used.items() if key not in known} == {}
+
+
+def test_a_new_language_starts_from_the_template_with_its_own_plural_forms():
+    """What `pybabel init -i build/coyote_pi.pot -l pl` makes (docs/translating.md): every
+    key, none translated yet, the English in a comment, Polish's three plural forms."""
+    written = io.BytesIO()
+    write_po(written, template())
+    written.seek(0)
+    polish = read_po(written, locale="pl")
+    assert polish.num_plurals == 3
+    assert {m.id if isinstance(m.id, str) else m.id[0] for m in polish if m.id} == set(_messages("en"))
+    rounds = polish["history.rounds"]
+    assert not any(rounds.string) and "English: {rounds} round | {rounds} rounds" in rounds.auto_comments
