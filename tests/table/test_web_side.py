@@ -59,7 +59,7 @@ def test_no_live_json_written_during_an_open_round_holds_a_card_of_it(tmp_path, 
     def spying_write(path, data):
         if path.name == "live.json":
             controller = holder["rig"].controller
-            game = controller.game
+            game = controller.state.game
             opened = None if game is None else open_round(game)
             cards = None if opened is None else (opened.number, dict(opened.seat_cards), opened.centre, opened.extra)
             written.append((json.loads(data), cards, controller.web.bulletin._last_write))
@@ -188,7 +188,7 @@ def test_page_settings_apply_at_the_next_game_and_bad_ones_are_refused_in_one_li
     table = SteppedTable(web_config(tmp_path, 2))
     try:
         table.tap(1, "ok")  # dealt by hand
-        assert table.controller.stage == "turn" and table.controller.pacing.page_seconds == 7
+        assert table.controller.state.stage == "turn" and table.controller.pacing.page_seconds == 7
         assert not (requests / "settings.toml").exists()
         result = json.loads((tmp_path / "public" / "settings-result.json").read_text())
         assert result["ok"] is True and result["error"] is None
