@@ -95,10 +95,13 @@ def between_games(controller: Controller) -> bool:
 def table_facts(controller: Controller) -> TableFacts:
     """The public facts of the ``controller``'s table: the game only through its public view."""
     game = controller.game
+    virtual: dict[int, str]
     if game is None:
         setup = controller.setup
         values = setup.values if setup is not None else {}
-        players, variant = values.get("players"), values.get("variant")
+        asked_players, asked_variant = values.get("players"), values.get("variant")
+        players = asked_players if isinstance(asked_players, int) else None
+        variant = asked_variant if isinstance(asked_variant, str) else None
         virtual = setup.virtual_seats() if setup is not None else {}
     else:
         players, variant = game.config.players, game.variant

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from coyote_pi.engine.game import MAX_PLAYERS
 from coyote_pi.locale import LANGUAGES
+from coyote_pi.players import LEVEL_NAMES
 
 # The file names and camera states the table uses too (the page words each state;
 # anything else is not shown).
@@ -90,6 +92,17 @@ def parse_time(value: object) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def virtual_seats(raw: object) -> tuple[tuple[int, str], ...]:
+    """The virtual seats named in ``raw`` (untrusted: ``live.json``'s ``virtual`` or a
+    record's ``meta.virtual``, both ``{"3": "strong"}``) as (seat, level) pairs in seat
+    order; a pair that is not a seat and a level the table knows is left out."""
+    if not isinstance(raw, dict):
+        return ()
+    return tuple(sorted((int(seat), level) for seat, level in raw.items()
+                        if isinstance(seat, str) and seat.isascii() and seat.isdigit()
+                        and 1 <= int(seat) <= MAX_PLAYERS and level in LEVEL_NAMES))
+
+
 @dataclass(frozen=True)
 class Live:
     """``live.json``, checked: the fields the page uses, with safe values when one is wrong.
@@ -115,6 +128,8 @@ class Live:
     camera: str = ""
     url: str = ""
     pin: dict | None = None
+    #: The seats the table plays itself, (seat, level) in seat order.
+    virtual: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def parse(cls, data: dict | None) -> Live:
@@ -149,6 +164,7 @@ class Live:
             camera=text("camera") if text("camera") in CAMERA_STATES else "",
             url=url if isinstance(url, str) else "",
             pin=pin if isinstance(pin, dict) else None,
+            virtual=virtual_seats(data.get("virtual")),
         )
 
     @property
