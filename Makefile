@@ -142,10 +142,10 @@ release:
 # it (docs/raspberry-pi.md). The installer needs only the system python3, not the venv;
 # INSTALL_FLAGS=--dry-run prints the steps and changes nothing.
 install:
-	$(PYTHON) -m coyote_pi.pi.install $(INSTALL_FLAGS)
+	$(PYTHON) -m coyote_pi.commands.install $(INSTALL_FLAGS)
 
 uninstall:
-	$(PYTHON) -m coyote_pi.pi.install --uninstall $(INSTALL_FLAGS)
+	$(PYTHON) -m coyote_pi.commands.install --uninstall $(INSTALL_FLAGS)
 
 clean:
 	rm -rf $(VENV) $(PI_OS_VENVS) build dist *.egg-info $(DEMO_OUT) .pytest_cache .hypothesis

@@ -1,9 +1,9 @@
 """The package's layers: no module imports from a layer above its own, and the real table
 never loads the simulated one.
 
-From the bottom: the cards; the pure rules (engine); the game record, the vision code,
-the devices, the memory helper and the virtual players, each built on the rules and none
-on another; the
+From the bottom: the cards and the names the table and its page share (contract); the
+pure rules (engine); the game record, the vision code, the devices, the memory helper and
+the virtual players, each built on the rules and none on another; the
 table (the controller and its parts); the simulated table (sim); the measurements on it
 (bench); and at the top the command line (cli and ``coyote_pi.commands``, where every
 command module lives), the Pi's installer, doctor and service glue (pi) and the web page (web).
@@ -30,7 +30,7 @@ PACKAGE = Path(coyote_pi.__file__).parent
 
 #: The layers from the bottom up: a module may import its own layer and the layers below.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("coyote_pi", "coyote_pi.cards"),
+    ("coyote_pi", "coyote_pi.cards", "coyote_pi.contract"),
     ("coyote_pi.engine",),
     ("coyote_pi.record", "coyote_pi.vision", "coyote_pi.devices", "coyote_pi.memory", "coyote_pi.players"),
     ("coyote_pi.table",),
@@ -103,6 +103,74 @@ def test_no_module_imports_from_a_higher_layer():
             elif other != owner and {owner, other} <= INDEPENDENT:
                 problems.append(f"{name} imports {imported}: {owner} and {other} must not depend on each other")
     assert not problems, "\n".join(problems)
+
+
+#: The modules that build a controller: only they may import it. Its parts receive a
+#: coyote_pi.table.part.Table (or a Protocol on top of it), never the controller itself.
+CONTROLLER = "coyote_pi.table.controller"
+CONTROLLER_BUILDERS = frozenset({"coyote_pi.table.rig", "coyote_pi.sim.soak"})
+
+
+def test_only_the_builders_import_the_controller():
+    importers = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = _module_name(path)
+        if CONTROLLER in _imports(name, ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            importers.add(name)
+    assert importers == CONTROLLER_BUILDERS, f"imports the controller beyond its builders: {importers - CONTROLLER_BUILDERS}"
+    # the check sees an import under TYPE_CHECKING too, where the parts once imported it
+    hidden = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from coyote_pi.table.controller import Controller")
+    assert CONTROLLER in _imports("coyote_pi.table.turn", hidden)
+
+
+def _run_time_imports(name: str, tree: ast.Module) -> set[str]:
+    """What ``name`` imports when it runs: :func:`_imports` without ``if TYPE_CHECKING:`` blocks."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            node.body = [child for child in body if not (
+                isinstance(child, ast.If) and isinstance(child.test, ast.Name) and child.test.id == "TYPE_CHECKING")]
+    return _imports(name, tree)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph.get(module, ())):
+            if other not in graph or other == module:
+                continue
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = set()
+            while not group or module not in group:
+                group.add(stack.pop())
+            if len(group) > 1:
+                found.append(group)
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_modules_import_each_other_when_they_run():
+    """A circle of imports that run (anywhere in a module, but type hints) is one module in
+    several files; ``python3 -m coyote_pi.commands.install`` no longer goes round one."""
+    graph = {_module_name(path): _run_time_imports(_module_name(path), ast.parse(path.read_text(encoding="utf-8")))
+             for path in PACKAGE.rglob("*.py")}
+    assert _cycles(graph) == []
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]  # the search finds one
 
 
 def test_the_layer_check_sees_the_commands_and_the_simulation():

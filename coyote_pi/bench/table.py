@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coyote_pi.devices.config import DevicesConfig
-from coyote_pi.devices.events import PRESS, ButtonEvent
+from coyote_pi.devices.events import PRESS, Button, ButtonEvent
 from coyote_pi.table.config import GameSettings, Pacing, TableConfig
+from coyote_pi.table.stages import Stage
 
 TARGET_VERDICT_MS = 50.0
 TARGET_IDLE_PERCENT = 1.0
@@ -54,7 +55,7 @@ class _Watcher:
             self._condition.notify_all()
 
     def on_screen(self, stage, screen) -> None:
-        if stage == "verdict" and self.verdict_at is None:
+        if stage == Stage.VERDICT and self.verdict_at is None:
             self.verdict_at = time.monotonic()
             with self._condition:
                 self._condition.notify_all()
@@ -87,7 +88,7 @@ def _table(folder: Path):
     return rig, watcher, thread
 
 
-def _press(rig, seat: int, button: str) -> float:
+def _press(rig, seat: int, button: Button) -> float:
     """Put a press straight into the queue (what a debounced GPIO callback does); its time."""
     now = time.monotonic()
     rig.controller.queue.put(ButtonEvent(seat, button, PRESS, now))
@@ -98,14 +99,14 @@ def verdict_ms(folder: Path) -> float:
     """Milliseconds from one challenge's Coyote! press to its verdict screen."""
     rig, watcher, thread = _table(folder)
     try:
-        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == "turn" and w.prompt.seats == (1,))
-        _press(rig, 1, "ok")  # seat 1 bids what the selector shows
+        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == Stage.TURN and w.prompt.seats == (1,))
+        _press(rig, 1, Button.OK)  # seat 1 bids what the selector shows
         watcher.wait(lambda w: w.prompt.seats == (2,))
-        _press(rig, 2, "minus")  # seat 2's selector: COYOTE!
+        _press(rig, 2, Button.MINUS)  # seat 2's selector: COYOTE!
         watcher.wait(lambda w: w.prompt.choice is not None and w.prompt.choice.kind == "challenge")
         _, centre = rig.sim.scene().slot("centre")
         rig.sim.lay("centre", "face_up", centre)  # the reveal is already on the table
-        pressed = _press(rig, 2, "ok")
+        pressed = _press(rig, 2, Button.OK)
         watcher.wait(lambda w: w.verdict_at is not None)
         return (watcher.verdict_at - pressed) * 1000
     finally:
@@ -125,7 +126,7 @@ def idle_cpu_percent(folder: Path, seconds: float) -> float:
     thread = threading.Thread(target=rig.run, name="bench idle", daemon=True)
     thread.start()
     try:
-        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == "turn")
+        watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == Stage.TURN)
         time.sleep(0.5)  # let the deal's last camera read and screen settle
         cpu, wall = time.process_time(), time.monotonic()
         time.sleep(seconds)

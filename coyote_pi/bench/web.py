@@ -29,7 +29,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from coyote_pi.bench.browser import chromium, wait_for
+from coyote_pi.browser import chromium, wait_for
+from coyote_pi.contract.records import BULLETIN_FOLDER, REQUESTS_FOLDER
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import SimPace
@@ -96,7 +97,7 @@ class _TimedFingers:
         self.presses: list[tuple[float, int]] = []
 
     def _note(self) -> None:
-        if self._controller.stage == stages.TURN:
+        if self._controller.state.stage == stages.TURN:
             self.presses.append((time.time() * 1000, self._controller.web.bulletin.seq))
 
     def tap(self, seat: int, button: str) -> None:
@@ -131,7 +132,7 @@ def press_delays(presses: list[tuple[float, int]], shown: list[tuple[float, int]
 def page_process(root: Path, port: int):
     """``coyote-pi web`` on the simulated table's folders under ``root``, as its own
     process, until the block ends."""
-    command = page_command(root / "games", root / "public", root / "requests", f"127.0.0.1:{port}")
+    command = page_command(root / "games", root / BULLETIN_FOLDER, root / REQUESTS_FOLDER, f"127.0.0.1:{port}")
     process = subprocess.Popen([*command, "--test-hook"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 30

@@ -41,6 +41,7 @@ from pathlib import Path
 import cv2
 
 from coyote_pi.commands.run import _size
+from coyote_pi.contract.records import BULLETIN_FOLDER, PHOTOS_SUFFIX, REQUESTS_FOLDER, photos_folder
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.outputs import GifRecorder
 from coyote_pi.locale import LANGUAGES
@@ -56,7 +57,6 @@ from coyote_pi.table.config import (
     check_game_settings,
     split_listen,
 )
-from coyote_pi.table.photos import photo_folder
 from coyote_pi.vision.annotate import annotate
 
 #: A seed whose game shows most of the rules (see the module docstring).
@@ -66,7 +66,8 @@ DEMO_SEED = 33
 DEMO_LEVEL = "strong"
 #: Files a previous demo run left in the output folder (replaced by this run).
 OUTPUT_PATTERNS = ("oled.gif", "reveal-round-*.png", "draw-round-*.png", "game-*.jsonl", "game-*.jsonl.torn",
-                   "game-*.photos", "private", "play-by-play.txt", "public", "requests", "web", "web.log")
+                   f"game-*{PHOTOS_SUFFIX}", "private", "play-by-play.txt", BULLETIN_FOLDER, REQUESTS_FOLDER,
+                   "web", "web.log")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -166,7 +167,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
         record_dir=out,
     )
     if args.web is not None:
-        config = config.with_web(enabled=True, listen=args.web, bulletin=out / "public", requests=out / "requests",
+        config = config.with_web(enabled=True, listen=args.web, bulletin=out / BULLETIN_FOLDER, requests=out / REQUESTS_FOLDER,
                                  page_settings=out / "page-settings.toml")  # all inside the demo's folder
     devices = DevicesConfig.preset("sim")
     devices = dataclasses.replace(devices, camera=dataclasses.replace(devices.camera, width=size[0], height=size[1],
@@ -195,9 +196,9 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     finally:
         if page is not None and (trouble := page.stop()) is not None:
             print(f"coyote-pi demo: {trouble}", flush=True)
-    table = rig.controller.table
+    table = rig.controller.state.playing()  # the demo ran until its game was over
     record = read_record(table.path)
-    photos = photo_folder(table.path)
+    photos = photos_folder(table.path)
     checked, _ = check_photos(record, photos)
     seconds = time.monotonic() - reporter.started
     print()

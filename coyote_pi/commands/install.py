@@ -1,6 +1,6 @@
 """``coyote-pi install``: run the installer (:mod:`coyote_pi.pi.install`) and say what it did.
 
-``sudo make install`` runs it as ``python3 -m coyote_pi.pi.install`` with the system
+``sudo make install`` runs it as ``python3 -m coyote_pi.commands.install`` with the system
 python3, before the virtual environment exists: like the installer, this module uses
 the standard library only.
 """
@@ -91,7 +91,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python3 -m coyote_pi.pi.install [options]``: the same command without ``coyote-pi``."""
+    """``python3 -m coyote_pi.commands.install [options]``: the same command without ``coyote-pi``."""
     description = install.__doc__.splitlines()[0]
     arguments = None if argv is None else list(argv)
-    return run_module(sys.modules[__name__], "python3 -m coyote_pi.pi.install", description, arguments)
+    return run_module(sys.modules[__name__], "python3 -m coyote_pi.commands.install", description, arguments)
+
+
+if __name__ == "__main__":  # `sudo make install` starts here, with the system python3
+    raise SystemExit(main())

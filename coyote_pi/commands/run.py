@@ -211,10 +211,10 @@ def _run_table(args, config, devices_config) -> int:
             print(f"coyote-pi run --sim: {trouble}", file=sys.stderr)
     if signal.SIGINT in signals:
         return 130  # as a shell reports a command ended by Ctrl-C
-    game = rig.controller.game
+    game = rig.controller.state.game
     if game is not None and game.winner is not None:
-        print(f"seat {game.winner} wins; record {rig.controller.table.path} "
-              f"(fingerprint {rig.controller.table.writer.fingerprint})")
+        print(f"seat {game.winner} wins; record {rig.controller.state.recorded.path} "
+              f"(fingerprint {rig.controller.state.recorded.writer.fingerprint})")
     return 0
 
 
@@ -251,11 +251,11 @@ class FinishedGames(Listener):
         self.controller = controller
         self.lines: list[str] = []
         self._tell = tell
-        game = controller.game
-        self._over_before = controller.table.path if game is not None and game.winner is not None else None
+        game = controller.state.game
+        self._over_before = controller.state.recorded.path if game is not None and game.winner is not None else None
 
     def on_prompt(self, prompt: Prompt) -> None:
-        table = self.controller.table
+        table = self.controller.state.recorded
         if prompt.stage != stages.GAME_OVER or table is None or table.path == self._over_before:
             return
         check = check_line(table)
@@ -267,7 +267,7 @@ class FinishedGames(Listener):
 def _say_where_the_records_are(controller, finished: FinishedGames) -> None:
     """At the end of ``run --sim`` (also after Ctrl-C): where the game in play is, and how
     to check every game that ended since the command started (and a finished one it shows)."""
-    table = controller.table
+    table = controller.state.recorded
     checks = list(finished.lines)
     if table is None and not checks:
         print(f"no game was started; records are in {controller.store.folder}", file=sys.stderr)
@@ -289,7 +289,7 @@ def _open_real(config, devices_config, table, not_resumed=None, config_file=None
         from coyote_pi.sim.rig import simulated_parts  # only then: see _sim_settings
 
         parts = simulated_parts(devices_config)
-    return open_rig(config, devices_config, parts=parts, table=table, meta={"source": "table"}, notifier=notify,
+    return open_rig(config, devices_config, parts=parts, resumed=table, meta={"source": "table"}, notifier=notify,
                     new_game_when_over=True, not_resumed=not_resumed,
                     web_doctor=functools.partial(doctor.in_table_checks, config_file))
 
@@ -316,7 +316,7 @@ def _open_sim(args, config, devices_config, resumption):
                      deal=deal)
     console = SimConsole() if _has_console(args) else None
     watchers = [console] if console is not None else []
-    rig = open_sim_rig(config, devices_config, sim, table=table, meta={"source": "sim"}, private_meta=private,
+    rig = open_sim_rig(config, devices_config, sim, resumed=table, meta={"source": "sim"}, private_meta=private,
                        new_game_when_over=not args.scripted,
                        not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers)
     finished = FinishedGames(rig.controller, console.tell if console is not None else _tell)

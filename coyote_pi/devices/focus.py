@@ -26,9 +26,10 @@ infinity).
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from coyote_pi.files import write_atomically
 
 #: The focus distance the table's geometry gives (see the module documentation).
 GEOMETRY_FOCUS_CM = 61
@@ -74,12 +75,7 @@ def load_focus(path: Path | None) -> float | None:
 
 
 def save_focus(path: Path, position: float) -> None:
-    """Keep ``position`` in ``path``, atomically (written beside it, then renamed over it)."""
-    path = Path(path)
-    partial = path.with_name(path.name + ".partial")
-    with open(partial, "w", encoding="utf-8") as file:
-        json.dump({"lens_position": round(position, 4), "distance_m": round(1.0 / position, 3)}, file)
-        file.write("\n")
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(partial, path)
+    """Keep ``position`` in ``path``, atomically and durably (written beside it, fsynced,
+    then renamed over it)."""
+    document = {"lens_position": round(position, 4), "distance_m": round(1.0 / position, 3)}
+    write_atomically(Path(path), (json.dumps(document) + "\n").encode("utf-8"), durable=True)

@@ -35,11 +35,11 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from coyote_pi.devices.buttons import ButtonTiming
-from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, ButtonEvent
+from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 
 #: The keys of each seat: minus, plus, ok, undo.
 SEAT_KEYS: dict[int, str] = {1: "1234", 2: "qwer", 3: "asdf", 4: "7890", 5: "uiop", 6: "jkl;"}
-KEY_ROLES: tuple[str, ...] = ("minus", "plus", "ok", CHORD_BUTTON)
+KEY_ROLES: tuple[Button, ...] = (Button.MINUS, Button.PLUS, Button.OK, CHORD_BUTTON)
 
 #: key -> (seat, button); the undo keys map to the chord button "minus+plus".
 DEFAULT_KEYMAP: dict[str, tuple[int, str]] = {

@@ -2,9 +2,12 @@
 
 Run from a clone of the repository, as root::
 
-    sudo make install                 # the same as: sudo python3 -m coyote_pi.pi.install
-    sudo make uninstall               # python3 -m coyote_pi.pi.install --uninstall
-    python3 -m coyote_pi.pi.install --dry-run    # print every step, change nothing
+    sudo make install                 # the same as: sudo python3 -m coyote_pi.commands.install
+    sudo make uninstall               # python3 -m coyote_pi.commands.install --uninstall
+    python3 -m coyote_pi.commands.install --dry-run    # print every step, change nothing
+
+(the command line is :mod:`coyote_pi.commands.install`; this module holds the steps
+and never imports it).
 
 This module uses the standard library only: it runs with the system's ``python3``
 before the virtual environment that holds the rest of the project exists.
@@ -985,10 +988,3 @@ def _remove_if_empty(path: Path) -> None:
     if path.is_dir() and not any(path.iterdir()):
         path.rmdir()
 
-
-if __name__ == "__main__":
-    # `sudo make install` starts here, with the system python3; the command line itself
-    # is coyote_pi.commands.install (imported here, as commands sit above this module).
-    from coyote_pi.commands.install import main
-
-    raise SystemExit(main())

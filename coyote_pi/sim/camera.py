@@ -19,6 +19,7 @@ from coyote_pi.devices.camera import FULL_RESOLUTION, Camera, checked_frame
 from coyote_pi.devices.errors import CameraError
 from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
+from coyote_pi.vision.markerset import SLOTS
 from coyote_pi.vision.reading import SeatRead, SlotRead, TableReading
 from coyote_pi.vision.states import SeatState, SlotState
 
@@ -133,7 +134,7 @@ class SceneReader:
         seats = {s: SeatRead(scene.seat_cards.get(s), SeatState.OK if scene.seat_cards.get(s) else SeatState.MISSING)
                  for s in scene.present}
         slots = {}
-        for name in ("centre", "extra", "draw"):
+        for name in SLOTS:
             state, card = scene.slot(name)
             slots[name] = SlotRead(state, card if state == SlotState.FACE_UP else None)
         return TableReading(seats=seats, slots=slots)

@@ -276,7 +276,7 @@ class SimConsole(Listener):
         controller = self._controller
         if controller is None:
             return []
-        table, tr = controller.table, self._tr()
+        table, tr = controller.state.recorded, self._tr()
         if table is not None:
             prefix = tr("console.record") + " "
             return [prefix + _cut_left(_home(table.path), columns - len(prefix))]

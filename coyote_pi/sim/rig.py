@@ -120,8 +120,8 @@ def open_sim_rig(
     ``listeners``, ``outputs`` and ``controller_options`` are as for
     :func:`~coyote_pi.table.rig.open_rig`.
     """
-    table = controller_options.get("table")
-    seats = sim.seats or (table[0].game.config.players if isinstance(table, tuple) else config.game.players)
+    resumed = controller_options.get("resumed")
+    seats = sim.seats or (resumed[0].game.config.players if isinstance(resumed, tuple) else config.game.players)
     if seats is None:
         raise ValueError("a simulated table needs its number of stands: SimOptions.seats, or the game's players")
     sim_table = SimTable(seats=seats, seed=sim.seed, players=sim.players, pace=sim.pace, scheme=config.scheme,

@@ -106,7 +106,7 @@ from coyote_pi.sim.table import SimPace, SimTable
 from coyote_pi.table import stages
 from coyote_pi.table.camera_reads import CameraResult
 from coyote_pi.table.config import GameSettings, TableConfig
-from coyote_pi.table.controller import Controller
+from coyote_pi.table.controller import Controller, ControllerOptions
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import resume_or_none
@@ -380,21 +380,21 @@ class _Soak:
 
     def _after_step(self, controller: Controller) -> None:
         now = self.clock()
-        game = controller.game
+        game = controller.state.game
         if game is None:
             return
-        if controller.table.path != self._game_path:
+        if controller.state.recorded.path != self._game_path:
             if self._game_path is not None:  # a new game: new cards, new decisions
                 self.sim = self._new_sim()
-            self._game_path, self._history_length = controller.table.path, 0
+            self._game_path, self._history_length = controller.state.recorded.path, 0
         if len(game.history) != self._history_length:
             self.report.actions += max(0, len(game.history) - self._history_length)
             self._history_length = len(game.history)
-        if controller.stage == stages.GAME_OVER and self._counted_over != controller.table.path:
-            self._counted_over = controller.table.path
+        if controller.state.stage == stages.GAME_OVER and self._counted_over != controller.state.recorded.path:
+            self._counted_over = controller.state.recorded.path
             self.report.games_completed += 1
             self.report.events_lost += self._lost(controller)
-        wait = (controller.stage, game.round_number, len(game.history)) if controller.stage in stages.WAITS else None
+        wait = (controller.state.stage, game.round_number, len(game.history)) if controller.state.stage in stages.WAITS else None
         if wait != self._wait and self._wait is not None:
             self._wait_passed_at = now
         self._wait = wait
@@ -418,10 +418,11 @@ class _Soak:
                                                                    "camera": camera})
         self._epoch += 1
         try:
-            controller = Controller(self.config, display=devices.display, camera=devices.camera, reader=self.reader,
-                                    table=resume_or_none(self.config, new=False), listeners=self._listeners,
-                                    notifier=self._notifier, clock=self.clock, epoch=self._epoch,
-                                    new_game_when_over=True, events=events)
+            options = ControllerOptions(display=devices.display, camera=devices.camera, reader=self.reader,
+                                        resumed=resume_or_none(self.config, new=False), listeners=self._listeners,
+                                        notifier=self._notifier, clock=self.clock, epoch=self._epoch,
+                                        new_game_when_over=True, events=events)
+            controller = Controller(self.config, options)
             controller.begin()
         except Exception as error:
             devices.close()
@@ -439,7 +440,7 @@ class _Soak:
             return None
         self._quiet_now()
         self.controller = self.devices = None
-        played = (controller.table.path, tuple(controller.game.history)) if controller.table is not None else None
+        played = (controller.state.recorded.path, tuple(controller.game.history)) if controller.state.recorded is not None else None
         controller.close()
         devices.close()
         return played
@@ -466,9 +467,9 @@ class _Soak:
         self.timers.call_later(RESTART_SECONDS, start_again)
 
     def _lost(self, controller: Controller) -> int:
-        if controller.table is None:  # the record never started: nothing was accepted
+        if controller.state.recorded is None:  # the record never started: nothing was accepted
             return 0
-        return self._lost_from(controller.table.path, tuple(controller.game.history))
+        return self._lost_from(controller.state.recorded.path, tuple(controller.game.history))
 
     @staticmethod
     def _lost_from(path: Path, history: tuple) -> int:
@@ -491,11 +492,11 @@ class _Soak:
 
     def _watch_silence(self, controller: Controller, now: float) -> None:
         """Time the table waits for cards that lie there, with no reason on its screen."""
-        silent = controller.stage in stages.WAITS and self._laid == (
-            controller.epoch, controller.stage, controller.game.round_number, len(controller.game.history)
+        silent = controller.state.stage in stages.WAITS and self._laid == (
+            controller.epoch, controller.state.stage, controller.game.round_number, len(controller.game.history)
         ) and not _says_why(controller)
         if silent and self._silent_since is None:
-            self._silent_since, self._silent_in = now, (controller.stage, self.camera.hangs)
+            self._silent_since, self._silent_in = now, (controller.state.stage, self.camera.hangs)
         elif not silent:
             self._quiet_now()
 

@@ -28,18 +28,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from coyote_pi import cards
+from coyote_pi.contract import page as page_contract
+from coyote_pi.contract.records import photos_folder, record_file
 from coyote_pi.engine import events
-from coyote_pi.engine.game import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, GameConfig
+from coyote_pi.engine.game import DEAL, OVER, GameConfig
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.files import write_atomically
 from coyote_pi.record import Photo, RecordedGame, Vault, utc_now
-from coyote_pi.table import page_contract
+from coyote_pi.table import stages
 from coyote_pi.table.play_by_play import describe
 from coyote_pi.table.web_access import pin_hash
-
-#: The table's stage for each phase of the game (table/stages.py names them).
-_STAGES = {DEAL: "deal", BIDDING: "turn", GUESSING: "guess", REVEAL: "reveal", DRAW: "draw", OVER: "over"}
 
 
 class SpectatedGame:
@@ -58,7 +57,7 @@ class SpectatedGame:
         self.records.mkdir(parents=True, exist_ok=True)
         self.bulletin.mkdir(parents=True, exist_ok=True)
         self.config, self.seed, self.language, self.photo = config, seed, language, photo
-        self.path = self.records / f"game-{number:04d}.jsonl"
+        self.path = self.records / record_file(number)
         self.virtual = {str(seat): level for seat, level in sorted((virtual or {}).items())}
         meta: dict[str, object] = {"source": "spectated", **({"virtual": self.virtual} if self.virtual else {})}
         self.table = RecordedGame.start(self.path, config, meta=meta)
@@ -67,7 +66,7 @@ class SpectatedGame:
         self.started = utc_now()
         self.log: list[str] = []
         self.pin: dict | None = None
-        self.private_photos = Vault(self.path).folder / self.path.with_suffix(".photos").name
+        self.private_photos = Vault(self.path).folder / photos_folder(self.path).name
         self.publish()
 
     @property
@@ -123,9 +122,7 @@ class SpectatedGame:
         self.seq += 1
         game = self.game
         round_open = open_round(game) is not None
-        stage = _STAGES[game.phase]
-        if game.phase == DEAL and game.results:
-            stage = "verdict"
+        stage = stages.Stage.VERDICT if game.phase == DEAL and game.results else stages.OF_PHASE[game.phase]
         live = {
             "version": 1, "seq": self.seq, "started": self.started, "time": utc_now(),
             "language": self.language, "players": self.config.players, "variant": self.config.variant,
@@ -145,7 +142,7 @@ class SpectatedGame:
         return {"file": name, "sha256": hashlib.sha256(self.photo).hexdigest()}
 
     def _publish_photos(self) -> None:
-        public = self.path.with_suffix(".photos")
+        public = photos_folder(self.path)
         for photo in sorted(self.private_photos.glob("*.jpg")) if self.private_photos.is_dir() else ():
             public.mkdir(exist_ok=True)
             os.replace(photo, public / photo.name)

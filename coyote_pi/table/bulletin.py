@@ -11,7 +11,7 @@ module writes into the bulletin folder (a tmpfs on the Pi: ``/run/coyote-pi/publ
      "public": {...},   # engine.views.public_view(game)
      "screen": {"title": "...", "big": "...", "lines": [...], "page": [1, 3]},
      "log": [...],      # the last 30 play-by-play lines
-     "camera": "ok",    # ok | restarting | manual (coyote_pi.table.page_contract)
+     "camera": "ok",    # ok | restarting | manual (coyote_pi.contract.page)
      "web": {"url": "http://coyote-pi.local/", "pin": {"salt": ..., "sha256": ..., "expires": ...}}}
 
 Hidden information: :class:`Bulletin` is fed only what is public by construction. It
@@ -47,16 +47,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from coyote_pi.contract import page as page_contract
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import OVER
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.files import write_atomically
-from coyote_pi.table import page_contract, stages
+from coyote_pi.table import stages
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.presenter import Listener
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.web_table import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -86,18 +87,18 @@ class TableFacts:
     public: dict | None
 
 
-def between_games(controller: Controller) -> bool:
+def between_games(table: WebTable) -> bool:
     """No game in progress: setup (no record yet) or the game is over. From the moment
     a game's record exists the cards are being dealt, and the camera is the game's."""
-    return controller.table is None or controller.game.phase == OVER
+    return table.state.recorded is None or table.game.phase == OVER
 
 
-def table_facts(controller: Controller) -> TableFacts:
-    """The public facts of the ``controller``'s table: the game only through its public view."""
-    game = controller.game
+def table_facts(table: WebTable) -> TableFacts:
+    """The public facts of the ``table``: the game only through its public view."""
+    game = table.state.game
     virtual: dict[int, str]
     if game is None:
-        setup = controller.setup
+        setup = table.state.setup
         values = setup.values if setup is not None else {}
         asked_players, asked_variant = values.get("players"), values.get("variant")
         players = asked_players if isinstance(asked_players, int) else None
@@ -105,25 +106,25 @@ def table_facts(controller: Controller) -> TableFacts:
         virtual = setup.virtual_seats() if setup is not None else {}
     else:
         players, variant = game.config.players, game.variant
-        virtual = controller.virtual.levels
+        virtual = table.virtual.levels
     return TableFacts(
-        stage=controller.stage,
-        language=controller.tr.language,
+        stage=table.state.stage,
+        language=table.tr.language,
         players=players,
         variant=variant,
-        game_file=None if controller.table is None else controller.table.path.name,
+        game_file=None if table.state.recorded is None else table.state.recorded.path.name,
         round_open=game is not None and open_round(game) is not None,
-        between_games=between_games(controller),
-        camera=_camera_status(controller),
+        between_games=between_games(table),
+        camera=_camera_status(table),
         virtual={str(seat): level for seat, level in sorted(virtual.items())},
         public=None if game is None else public_view(game),
     )
 
 
-def _camera_status(controller: Controller) -> str:
-    if not controller.camera.present or (controller.stage in stages.WAITS and controller.is_manual()):
+def _camera_status(table: WebTable) -> str:
+    if not table.camera.present or (table.state.stage in stages.WAITS and table.is_manual()):
         return page_contract.MANUAL
-    wait = controller.camera.wait
+    wait = table.camera.wait
     if wait is not None and any(problem.key == "problem.camera_hung" for problem in wait.problems):
         return page_contract.RESTARTING
     return page_contract.OK

@@ -120,9 +120,9 @@ class CameraReads:
         """A reading was asked for and has not been taken yet (it is on its way to the queue)."""
         return self._busy
 
-    def start(self, name: str, game: Game | None) -> None:
+    def start(self, name: camera_wait.Wait, game: Game | None) -> None:
         """Open the wait ``name`` for ``game``'s cards (``stands``, during setup: no game yet)."""
-        if name == camera_wait.STANDS:
+        if name == camera_wait.Wait.STANDS:
             look, stable = _count_stands, 1
         else:
             look, stable = _look_for(name, game), self.pacing.stable_reads
@@ -181,14 +181,14 @@ def _count_stands(reading) -> camera_wait.Look:
     return camera_wait.Look(result=camera_wait.stands_seen(reading))
 
 
-def _look_for(name: str, game: Game) -> Callable[[object], camera_wait.Look]:
+def _look_for(name: camera_wait.Wait, game: Game) -> Callable[[object], camera_wait.Look]:
     """How the wait ``name`` judges a reading, for the cards ``game`` waits for now."""
-    if name == camera_wait.DEAL:
+    if name == camera_wait.Wait.DEAL:
         active = game.active_seats
         return lambda reading: camera_wait.look_deal(reading, active)
-    if name == camera_wait.EXTRA:
+    if name == camera_wait.Wait.EXTRA:
         return camera_wait.look_extra
-    if name == camera_wait.REVEAL:
+    if name == camera_wait.Wait.REVEAL:
         r = game.round
         extra = r.extra_used and r.extra is None
         unknown = tuple(s for s, c in sorted(r.seat_cards.items()) if c is None)

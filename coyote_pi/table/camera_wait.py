@@ -32,12 +32,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from coyote_pi.vision.framing import EDGE, MISSING, framing_problems
+from coyote_pi.vision.markerset import Slot
 from coyote_pi.vision.states import SeatState, SlotState
 
-DEAL, EXTRA, REVEAL, DRAW, STANDS = "deal", "extra", "reveal", "draw", "stands"
-WAITS = (DEAL, EXTRA, REVEAL, DRAW)
+
+class Wait(StrEnum):
+    """What a camera wait looks for: the cards of one point of a round, or the stands during
+    setup. Not the engine's phases (``deal`` here is the cards on the table, ``extra`` has
+    no phase of its own); the table's card-wait stages share these names."""
+
+    DEAL = "deal"
+    EXTRA = "extra"
+    REVEAL = "reveal"
+    DRAW = "draw"
+    STANDS = "stands"
+
+
+#: The waits for a round's cards (the ones a card-wait stage opens; not ``stands``).
+CARD_WAITS = (Wait.DEAL, Wait.EXTRA, Wait.REVEAL, Wait.DRAW)
 
 
 @dataclass(frozen=True)
@@ -132,16 +147,16 @@ def _seat_cards(reading, seats: Iterable[int], *, open_round: bool) -> tuple[dic
     return cards, problems
 
 
-def _slot(reading, name: str):
+def _slot(reading, name: Slot):
     return reading.slots.get(name)
 
 
-def _slot_state(reading, name: str) -> SlotState:
+def _slot_state(reading, name: Slot) -> SlotState:
     read = _slot(reading, name)
     return SlotState.UNCLEAR if read is None else read.state
 
 
-def _face_up_card(reading, name: str) -> tuple[str | None, Problem | None]:
+def _face_up_card(reading, name: Slot) -> tuple[str | None, Problem | None]:
     """The card face up on slot ``name``, or the problem that stops reading it."""
     read = _slot(reading, name)
     state = SlotState.UNCLEAR if read is None else read.state
@@ -161,12 +176,12 @@ def look_deal(reading, active: Iterable[int]) -> Look:
 
     def look() -> Look:
         cards, problems = _seat_cards(reading, active, open_round=True)
-        centre = _slot_state(reading, "centre")
+        centre = _slot_state(reading, Slot.CENTRE)
         if centre != SlotState.FACE_DOWN:
             key = {SlotState.EMPTY: "problem.slot_missing",
                    SlotState.FACE_UP: "problem.slot_face_up"}.get(centre, "problem.slot_unclear")
-            problems.append(Problem.of(key, slot="centre"))
-        for name in ("extra", "draw"):
+            problems.append(Problem.of(key, slot=Slot.CENTRE))
+        for name in (Slot.EXTRA, Slot.DRAW):
             if _slot_state(reading, name) in (SlotState.FACE_DOWN, SlotState.FACE_UP):
                 problems.append(Problem.of("problem.slot_occupied", slot=name))
         if reading.unplaced:
@@ -180,12 +195,12 @@ def look_extra(reading) -> Look:
     """The Coyote card's draw face down on the extra slot: ``result`` is True."""
 
     def look() -> Look:
-        state = _slot_state(reading, "extra")
+        state = _slot_state(reading, Slot.EXTRA)
         if state == SlotState.FACE_DOWN:
             return Look(result=True)
         key = {SlotState.EMPTY: "problem.slot_missing",
                SlotState.FACE_UP: "problem.slot_face_up"}.get(state, "problem.slot_unclear")
-        return Look(problems=(Problem.of(key, slot="extra"),))
+        return Look(problems=(Problem.of(key, slot=Slot.EXTRA),))
 
     return _checked(reading, look)
 
@@ -204,11 +219,11 @@ def look_reveal(reading, *, extra: bool, seats: Iterable[int]) -> Look:
 
     def look() -> Look:
         problems = []
-        centre, problem = _face_up_card(reading, "centre")
+        centre, problem = _face_up_card(reading, Slot.CENTRE)
         problems += [problem] if problem else []
         extra_card = None
         if extra:
-            extra_card, problem = _face_up_card(reading, "extra")
+            extra_card, problem = _face_up_card(reading, Slot.EXTRA)
             problems += [problem] if problem else []
         cards, seat_problems = _seat_cards(reading, seats, open_round=False)
         problems += seat_problems
@@ -223,7 +238,7 @@ def look_draw(reading) -> Look:
     """The card drawn for ``?``: ``result`` is the card."""
 
     def look() -> Look:
-        card, problem = _face_up_card(reading, "draw")
+        card, problem = _face_up_card(reading, Slot.DRAW)
         return Look(problems=(problem,)) if problem else Look(result=card)
 
     return _checked(reading, look)
@@ -266,7 +281,7 @@ class CameraWait:
     readings in a row; :attr:`problems` are the latest reasons to wait.
     """
 
-    def __init__(self, name: str, look: Callable[[object], Look], stable_reads: int) -> None:
+    def __init__(self, name: Wait, look: Callable[[object], Look], stable_reads: int) -> None:
         self.name = name
         self.look = look
         self.stable_reads = stable_reads

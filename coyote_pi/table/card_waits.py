@@ -16,53 +16,69 @@ fed it to the open :class:`~coyote_pi.table.camera_wait.CameraWait`:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from coyote_pi.engine import Deal, DrawReplacement, Reveal
 from coyote_pi.table import store
-from coyote_pi.table.camera_reads import CameraResult
-from coyote_pi.table.camera_wait import CameraWait
-from coyote_pi.table.stages import DEAL_WAIT, EXTRA_WAIT, REVEAL_WAIT
+from coyote_pi.table.camera_reads import CameraReads, CameraResult
+from coyote_pi.table.camera_wait import CameraWait, Wait
+from coyote_pi.table.part import Table
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.manual_entry import ManualEntry
+    from coyote_pi.table.photos import Photos
+    from coyote_pi.table.presenter import Listener
 
 
-def on_reading(controller: Controller, wait: CameraWait, settled, result: CameraResult) -> None:
+class CardWaitTable(Table, Protocol):
+    """What a settled reading needs of the table: the camera's wait, the photos, the
+    listeners that see a reveal's frame, the manual entry after failed reads."""
+
+    camera: CameraReads
+    entry: ManualEntry
+    listeners: list[Listener]
+
+    @property
+    def photos(self) -> Photos: ...
+
+    def wait_round(self) -> int: ...
+
+
+def on_reading(table: CardWaitTable, wait: CameraWait, settled, result: CameraResult) -> None:
     """``result`` has been fed to ``wait``, which says what is ``settled`` (None: nothing yet)."""
-    if problems := controller.camera.new_problems():  # observations go to the record too
-        note = dict(table=store.CAMERA, round=controller.wait_round(), wait=wait.name, problems=list(problems))
+    if problems := table.camera.new_problems():  # observations go to the record too
+        note = dict(table=store.CAMERA, round=table.wait_round(), wait=wait.name, problems=list(problems))
         if result.error:
             note["error"] = result.error
-        controller.note(**note)
+        table.note(**note)
     if settled is not None:
-        _play(controller, wait.name, settled, result)
-    elif wait.failures >= controller.pacing.manual_after:
-        controller.entry.go_manual(f"{wait.failures} failed camera reads")
+        _play(table, wait.name, settled, result)
+    elif wait.failures >= table.pacing.manual_after:
+        table.entry.go_manual(f"{wait.failures} failed camera reads")
 
 
-def _play(controller: Controller, name: str, settled, result: CameraResult) -> None:
+def _play(table: CardWaitTable, name: Wait, settled, result: CameraResult) -> None:
     """The wait ``name`` has settled on ``settled``: apply what the cards say."""
-    game = controller.game
-    if name == DEAL_WAIT:
-        controller.log(f"camera: the cards of round {game.round_number + 1} are on the table")
-        controller.apply(Deal(settled))
-    elif name == EXTRA_WAIT:
-        controller.log("camera: the Coyote card's draw lies face down on the extra slot")
-        controller.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="camera")
+    game = table.game
+    if name == Wait.DEAL:
+        table.log(f"camera: the cards of round {game.round_number + 1} are on the table")
+        table.apply(Deal(settled))
+    elif name == Wait.EXTRA:
+        table.log("camera: the Coyote card's draw lies face down on the extra slot")
+        table.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="camera")
     else:
         round_number = game.round.number
-        if name == REVEAL_WAIT:
+        if name == Wait.REVEAL:
             event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
         else:
             event = DrawReplacement(settled)
         try:
-            photo = controller.photos.keep(round_number, name, result.frame)
+            photo = table.photos.keep(round_number, name, result.frame)
         except OSError as error:  # the cards still count; the record says there is no photo
-            controller.log(f"  the {name} photo was not kept ({error})")
+            table.log(f"  the {name} photo was not kept ({error})")
             photo = None
-        if controller.apply(event, photo):
-            for listener in controller.listeners:
+        if table.apply(event, photo):
+            for listener in table.listeners:
                 listener.on_reveal(round_number, name, result.frame, result.reading)
         else:
-            controller.photos.discard(photo)
+            table.photos.discard(photo)

@@ -40,6 +40,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.contract.records import BULLETIN_FOLDER, REQUESTS_FOLDER
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from coyote_pi.players import parse_seats, seats_text
 from coyote_pi.table.i18n import LANGUAGES
@@ -160,7 +161,7 @@ class TableConfig:
     def web_folders(self) -> tuple[Path, Path]:
         """The bulletin and requests folders: as configured, else beside the record folder."""
         web, beside = self.web, self.record_dir.parent
-        return (web.bulletin or beside / "public", web.requests or beside / "requests")
+        return (web.bulletin or beside / BULLETIN_FOLDER, web.requests or beside / REQUESTS_FOLDER)
 
     def page_settings_file(self) -> Path:
         """The settings taken from the web page (``[web] page_settings``), else beside the

@@ -28,9 +28,11 @@ verdict asks a question ("enter the cards by hand?", "correct a card?") that the
 seat's ok answers (:mod:`~coyote_pi.table.offers`) before the stage's part sees it. A
 camera reading goes to the open wait, and from it to :mod:`~coyote_pi.table.card_waits`
 (during setup, the stands it counted go to the wizard). Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
-the :class:`~coyote_pi.table.presenter.Prompt`. The parts act through the controller's
-:meth:`~Controller.apply`, :meth:`~Controller.note`, :meth:`~Controller.log` and
-:meth:`~Controller.flash`, and read its state.
+the :class:`~coyote_pi.table.presenter.Prompt`. The controller owns the one
+:class:`~coyote_pi.table.part.TableState`; a part receives the controller only as a
+:class:`~coyote_pi.table.part.Table` (or a Protocol its module declares on top of it):
+the state, and :meth:`~Controller.apply`, :meth:`~Controller.note`,
+:meth:`~Controller.log` and :meth:`~Controller.flash`. No part imports this module.
 
 Durability: every game event goes through :meth:`RecordedGame.apply
 <coyote_pi.record.RecordedGame.apply>`, which writes and fsyncs it before returning;
@@ -47,10 +49,12 @@ from __future__ import annotations
 import logging
 import queue
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
-from coyote_pi.engine import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL, Event, IllegalAction, Undo
+from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
+from coyote_pi.engine import BIDDING, DEAL, OVER, Event, Game, IllegalAction, Undo
 from coyote_pi.record import Photo, RecordedGame
 from coyote_pi.table import (
     camera_wait,
@@ -61,22 +65,23 @@ from coyote_pi.table import (
     record_hold,
     screens,
     setup_wizard,
+    stages,
     store,
     verdict_buttons,
 )
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.config import TableConfig
-from coyote_pi.table.correction import Correction
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.i18n import Translator
 from coyote_pi.table.manual_entry import ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
+from coyote_pi.table.part import TableState
 from coyote_pi.table.photos import Photos
 from coyote_pi.table.presenter import Listener, Presenter
 from coyote_pi.table.record_hold import RecordHold
-from coyote_pi.table.selector import Selector
 from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.table.stages import (
+    CAMERA_WAIT,
     CORRECT,
     DEAL_WAIT,
     DRAW_WAIT,
@@ -89,6 +94,7 @@ from coyote_pi.table.stages import (
     TURN,
     VERDICT,
     WAITS,
+    Stage,
 )
 from coyote_pi.table.turn import Turn
 from coyote_pi.table.virtual_seats import VirtualSeats
@@ -100,93 +106,89 @@ log = logging.getLogger(__name__)
 STOP = object()
 
 
+@dataclass(frozen=True)
+class ControllerOptions:
+    """How a :class:`Controller` is built, beyond its configuration.
+
+    ``events`` is the queue to use (give the one the buttons already report into; None:
+    a new one). ``display`` is a :class:`~coyote_pi.devices.display.TableDisplay` (or
+    None: no OLED); ``camera``/``reader`` the camera and
+    :class:`~coyote_pi.vision.reader.TableReader` (None: the manual path everywhere);
+    ``resumed`` a resumed record with its memory (or None: setup, then a new record in
+    ``config.record_dir``; or a :class:`~coyote_pi.table.store.Unresumable`: the players
+    are told first). ``meta`` is written into a new record's setup line, for anyone to
+    read; ``private_meta`` into its service-only file (the simulated table's seed and deal
+    plan, from which every deal follows). ``notifier`` is told when the loop starts, how
+    it goes and when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
+    :mod:`coyote_pi.pi.notify`; None: no one is told). ``not_resumed`` names the newest
+    record when it could not be resumed and a new game starts anyway: the screens say so
+    until the first game of this run is dealt. ``camera_problem`` is the text key the
+    manual path shows for the missing camera. ``epoch`` counts the table's restarts (the
+    prompt carries it), ``new_game_when_over`` lets ok at the game's end start another.
+    With ``[web] enabled`` the table publishes for its web page
+    (:mod:`~coyote_pi.table.web_side`); ``web_doctor`` runs the checks the page may ask
+    for (``coyote-pi run`` passes the Pi's).
+    """
+
+    display: Any = None
+    camera: Any = None
+    reader: Any = None
+    resumed: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None
+    listeners: tuple[Listener, ...] | list[Listener] = ()
+    meta: dict | None = None
+    private_meta: dict | None = None
+    notifier: Notifier | None = None
+    clock: Callable[[], float] = time.monotonic
+    epoch: int = 0
+    new_game_when_over: bool = False
+    events: queue.Queue | None = None
+    not_resumed: str | None = None
+    camera_problem: str = "problem.no_camera"
+    web_doctor: Callable[[], list[dict]] | None = None
+
+
 class Controller:
     """Runs one table. Build it, put button events into :attr:`queue`, call :meth:`run`.
 
-    ``events`` is the queue to use (give the one the buttons already report into).
-    ``display`` is a :class:`~coyote_pi.devices.display.TableDisplay` (or None: no OLED);
-    ``camera``/``reader`` the camera and :class:`~coyote_pi.vision.reader.TableReader`
-    (None: the manual path everywhere); ``table`` a resumed record with its memory (or
-    None: setup, then a new record in ``config.record_dir``; or a
-    :class:`~coyote_pi.table.store.Unresumable`: the players are told first). ``meta`` is written into a
-    new record's setup line, for anyone to read; ``private_meta`` into its service-only
-    file (the simulated table's seed and deal plan, from which every deal follows).
-    ``notifier`` is told when the loop starts, how it goes and when it stops (a
-    :class:`~coyote_pi.table.notifier.Notifier` such as :mod:`coyote_pi.pi.notify`;
-    None: no one is told). ``not_resumed`` names the newest record when it could not be
-    resumed and a new game starts anyway: the screens say so until the first game of
-    this run is dealt.
-    ``camera_problem`` is the text key the manual path shows for the missing camera.
-    With ``[web] enabled`` the table publishes for its web page (:mod:`~coyote_pi.table.web_side`);
-    ``web_doctor`` runs the checks the page may ask for (``coyote-pi run`` passes the Pi's).
+    It owns the table's :class:`~coyote_pi.table.part.TableState` (:attr:`state`) and
+    hands each part itself as a :class:`~coyote_pi.table.part.Table` (or a Protocol the
+    part's module declares on top of it): the state, the clock, the words and the actions.
     """
 
-    def __init__(
-        self,
-        config: TableConfig,
-        *,
-        display=None,
-        camera=None,
-        reader=None,
-        table: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None,
-        listeners: Iterable[Listener] = (),
-        meta: dict | None = None,
-        private_meta: dict | None = None,
-        notifier: Notifier | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        epoch: int = 0,
-        new_game_when_over: bool = False,
-        events: queue.Queue | None = None,
-        not_resumed: str | None = None,
-        camera_problem: str = "problem.no_camera",
-        web_doctor: Callable[[], list[dict]] | None = None,
-    ) -> None:
+    def __init__(self, config: TableConfig, options: ControllerOptions = ControllerOptions()) -> None:
         self.config = config
-        self.not_resumed = not_resumed
         self.pacing = config.pacing
-        self.display = display
-        self.queue: queue.Queue = events if events is not None else queue.Queue()
-        self.listeners = list(listeners)
-        self.meta = dict(meta or {})
-        self.private_meta = dict(private_meta or {})
-        self.clock = clock
-        self.epoch = epoch
-        self.new_game_when_over = new_game_when_over
-        self._notifier = notifier if notifier is not None else SILENT
+        self.display = options.display
+        self.queue: queue.Queue = options.events if options.events is not None else queue.Queue()
+        self.listeners = list(options.listeners)
+        self.meta = dict(options.meta or {})
+        self.private_meta = dict(options.private_meta or {})
+        self.clock = options.clock
+        self.epoch = options.epoch
+        self.new_game_when_over = options.new_game_when_over
+        self._notifier = options.notifier if options.notifier is not None else SILENT
         self.deadlines = Deadlines()
-        self.camera = CameraReads(camera, reader, self.queue, self.deadlines, clock, self.pacing)
+        self.camera = CameraReads(options.camera, options.reader, self.queue, self.deadlines, self.clock, self.pacing)
         #: The text key the manual path shows while there is no camera (why it is missing).
-        self.camera_problem = camera_problem
+        self.camera_problem = options.camera_problem
         self.store = store.RecordStore(config.record_dir, config.keep_photos_games)
-        #: The record problem that waits for a person (the ``record`` stage), if any.
-        self.hold: RecordHold | None = record_hold.at_start(table)
-        #: Why the last write failed, while the record cannot be written (None: it can).
-        self.unsaved: str | None = None
-        if isinstance(table, store.Unresumable):
-            table = None
-        self.table, self.memory = table if table is not None else (None, store.TableMemory())
-        language = self.meta.get("language") if self.table is None else self.table.record.meta.get("language")
+        resumed = None if isinstance(options.resumed, store.Unresumable) else options.resumed
+        recorded, memory = resumed if resumed is not None else (None, store.TableMemory())
+        self.state = TableState(recorded, memory, hold=record_hold.at_start(options.resumed),
+                                not_resumed=options.not_resumed)
+        language = self.meta.get("language") if recorded is None else recorded.record.meta.get("language")
         self.tr = Translator(language or config.game.language or "en")
-        self.setup: SetupWizard | None = None
         self.entry = ManualEntry(self)
-        self.turn = Turn(self)
+        self.turn_buttons = Turn(self)
         self.virtual = VirtualSeats(self)
         self.presenter = Presenter(self)
-        self.stage = ""
         self._situation: tuple = ()
-        #: The turn's pending choice (the ``turn`` stage), if any.
-        self.selector: Selector | None = None
-        #: The correction of the verdict being entered (the ``correct`` stage), if any.
-        self.correction: Correction | None = None
-        #: The stands the camera counted during setup (shown beside the players' question).
-        self.stands: int | None = None
-        #: The last verdict has been seen: the game's end shows (no note is written after the last round).
-        self.final_seen = False
+        self.state.stage = self._derive_stage()  # derived again after every item
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
-        self.web = WebSide(self, web_doctor) if config.web.enabled else None
-        if self.table is None:
-            if self.hold is None:
+        self.web = WebSide(self, options.web_doctor) if config.web.enabled else None
+        if self.state.recorded is None:
+            if self.state.hold is None:
                 self._begin_setup()
         elif self.game.phase in (DEAL, OVER):
             self._publish_photos()  # a crash may have come between a round's closing and its photos' move
@@ -194,18 +196,20 @@ class Controller:
     # ------------------------------------------------------------------ public
 
     @property
-    def game(self):
-        return None if self.table is None else self.table.game
+    def game(self) -> Game:
+        """The game being played. Only the stages of a game ask for it; before one (setup,
+        a record problem) :attr:`state`'s ``game`` is None, and asking here is a bug."""
+        return self.state.playing().game
 
     @property
     def photos(self) -> Photos:
         """The reveal and draw photos of the game being played."""
-        return Photos(self.table.path)
+        return Photos(self.state.playing().path)
 
     def run(self, *, until_over: bool = False) -> None:
         """Run the loop until :data:`STOP` (or, with ``until_over``, the game-over screen)."""
         self.begin()
-        while not (until_over and self.stage == GAME_OVER) and self.step(self._next_item()):
+        while not (until_over and self.state.stage == GAME_OVER) and self.step(self._next_item()):
             pass
         self._notifier.stopping()
 
@@ -261,8 +265,8 @@ class Controller:
         self.camera.close()
         if self.web is not None:
             self.web.close()
-        if self.table is not None:
-            self.table.close()
+        if self.state.recorded is not None:
+            self.state.recorded.close()
 
     # ------------------------------------------------------------------ for the parts
 
@@ -285,12 +289,12 @@ class Controller:
         """Write a table note to the record, then let the memory learn it; a note that
         cannot be written changes nothing (False), as a game event would."""
         try:
-            self.table.note(**note)
+            self.state.playing().note(**note)
         except OSError as error:
             record_hold.not_saved(self, error, f"the note {note.get('table')!r} is not kept")
             return False
         record_hold.saved(self)
-        self.memory.learn(note)
+        self.state.memory.learn(note)
         return True
 
     def apply(self, event: Event, photo: Photo | None = None) -> bool:
@@ -298,7 +302,7 @@ class Controller:
         a draw); refusals are shown and change nothing. A round that closes publishes its photos."""
         results_before = len(self.game.results)
         try:
-            self.table.apply(event, photo)
+            self.state.playing().apply(event, photo)
         except IllegalAction as error:
             self.flash(self.tr.refusal(error.code, error.params))
             self.log(f"  refused: {error}")
@@ -308,21 +312,21 @@ class Controller:
             return False
         record_hold.saved(self)
         if isinstance(event, Undo):
-            self.memory.undos += 1
+            self.state.memory.undos += 1
         if len(self.game.results) > results_before:
             self._publish_photos()
         self.deadlines.cancel(Timer.FLASH)
-        for line in play_by_play.accepted(event, self.game, results_before, self.table.writer.fingerprint):
+        for line in play_by_play.accepted(event, self.game, results_before, self.state.playing().writer.fingerprint):
             self.log(line)
         return True
 
     def wait_round(self) -> int:
         """The round a card wait belongs to (the deal waits for the next one)."""
-        return self.game.round_number + (1 if self.stage == DEAL_WAIT else 0)
+        return self.game.round_number + (1 if self.state.stage == DEAL_WAIT else 0)
 
     def is_manual(self) -> bool:
         """This card wait is on the manual path (no camera, or switched by a note)."""
-        return not self.camera.present or (self.wait_round(), self.stage) in self.memory.manual
+        return not self.camera.present or (self.wait_round(), self.state.stage) in self.state.memory.manual
 
     # ------------------------------------------------------------------ setup
 
@@ -334,63 +338,58 @@ class Controller:
     def _begin_setup(self) -> None:
         if self.web is not None:
             self.web.before_setup()
-        self.setup = SetupWizard(self.config.game, self.tr.language)
-        if self.setup.done:
+        self.state.setup = SetupWizard(self.config.game, self.tr.language)
+        if self.state.setup.done:
             self.start_record()
 
     def start_record(self) -> None:
         """Setup is answered: start the new game's record (if it cannot be, a hold waits)."""
-        config = self.setup.game_config()
+        config = self.state.setup.game_config()
         try:
-            meta = dict(self.meta, language=self.setup.language, **self.setup.virtual_meta())
-            self.table = self.store.create(config, meta, self.private_meta)
+            meta = dict(self.meta, language=self.state.setup.language, **self.state.setup.virtual_meta())
+            self.state.recorded = self.store.create(config, meta, self.private_meta)
         except OSError as error:
             self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
-            self.hold = RecordHold(record_hold.NOT_STARTED)
+            self.state.hold = RecordHold(record_hold.HoldKind.NOT_STARTED)
             return
-        self.memory = store.TableMemory()
-        self.virtual.levels = self.setup.virtual_seats()
-        self.setup = None
+        self.state.memory = store.TableMemory()
+        self.virtual.levels = self.state.setup.virtual_seats()
+        self.state.setup = None
         virtual = "".join(f", seat {seat} virtual ({level})" for seat, level in self.virtual.levels.items())
         self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts{virtual} "
-                 f"(record {self.table.path.name})")
+                 f"(record {self.state.recorded.path.name})")
 
     def new_game(self) -> None:
         """Close the game on the table, if any, and ask the setup questions again."""
         self.log("a new game starts")
-        if self.table is not None:
-            self.table.close()
-        self.table, self.memory, self.final_seen = None, store.TableMemory(), False
-        self.unsaved = None
-        self.not_resumed = None  # told while the first game began; this one is new anyway
+        if self.state.recorded is not None:
+            self.state.recorded.close()
+        self.state.recorded, self.state.memory, self.state.final_seen = None, store.TableMemory(), False
+        self.state.unsaved = None
+        self.state.not_resumed = None  # told while the first game began; this one is new anyway
         self._begin_setup()
 
     # ------------------------------------------------------------------ deriving the stage
 
-    def _derive_stage(self) -> str:
-        if self.hold is not None:
+    def _derive_stage(self) -> Stage:
+        if self.state.hold is not None:
             return RECORD
-        if self.table is None:
+        if self.state.recorded is None:
             return SETUP
         game = self.game
         last = game.last_result
-        if (last is not None and last.round not in self.memory.verdicts_seen
-                and (game.phase != OVER or not self.final_seen)):
-            return VERDICT if self.correction is None else CORRECT
-        if game.phase == OVER:
-            return GAME_OVER
-        if game.phase == DEAL:
-            return DEAL_WAIT
+        if (last is not None and last.round not in self.state.memory.verdicts_seen
+                and (game.phase != OVER or not self.state.final_seen)):
+            return VERDICT if self.state.correction is None else CORRECT
         if game.phase == BIDDING:
             r = game.round
-            if r.coyote_card_this_turn and r.number not in self.memory.extra_on_mat:
+            if r.coyote_card_this_turn and r.number not in self.state.memory.extra_on_mat:
                 return EXTRA_WAIT
-            return TURN
-        return {GUESSING: GUESS, REVEAL: REVEAL_WAIT, DRAW: DRAW_WAIT}[game.phase]
+        return stages.OF_PHASE[game.phase]
 
     def _refresh(self) -> None:
         """Re-derive the stage; enter a new situation; redraw and re-prompt if anything changed."""
-        self.stage = self._derive_stage()
+        self.state.stage = self._derive_stage()
         situation = self._situation_key()
         if situation != self._situation:
             self._situation = situation
@@ -401,33 +400,33 @@ class Controller:
             self.web.refresh()
 
     def _situation_key(self) -> tuple:
-        if self.hold is not None:
-            return (RECORD, self.hold)
-        if self.table is None:
-            return (SETUP, self.setup.step)
+        if self.state.hold is not None:
+            return (RECORD, self.state.hold)
+        if self.state.recorded is None:
+            return (SETUP, self.state.setup.step)
         game = self.game
-        manual = self.is_manual() if self.stage in WAITS else False
-        return (self.stage, game.round_number, len(game.history), self.memory.undos, manual,
-                len(game.results), self.table.path)
+        manual = self.is_manual() if self.state.stage in WAITS else False
+        return (self.state.stage, game.round_number, len(game.history), self.state.memory.undos, manual,
+                len(game.results), self.state.recorded.path)
 
     def _enter(self) -> None:
         """Set up what a new situation needs: a selector, a camera wait, verdict pages."""
-        stage = self.stage
-        self.selector = None
+        stage = self.state.stage
+        self.state.selector = None
         if stage != CORRECT:
-            self.correction = None
+            self.state.correction = None
         self.camera.stop()
         self.deadlines.cancel(Timer.OFFER)
         if stage != TURN:
             self.deadlines.cancel(Timer.NOTICE)
         self.presenter.enter()
         if stage == SETUP:
-            if self.setup.step == "players" and self.camera.present:
-                self.camera.start(camera_wait.STANDS, None)
+            if self.state.setup.step == "players" and self.camera.present:
+                self.camera.start(camera_wait.Wait.STANDS, None)
         elif stage == TURN:
-            self.selector = self.turn.new_selector()
+            self.state.selector = self.turn_buttons.new_selector()
         elif stage in WAITS and not self.is_manual():
-            self.camera.start(stage, self.game)
+            self.camera.start(CAMERA_WAIT[stage], self.game)
         elif stage in (REVEAL_WAIT, DRAW_WAIT):
             self.entry.begin()
         elif stage == GAME_OVER:
@@ -440,9 +439,9 @@ class Controller:
     def _on_button(self, event: ButtonEvent) -> None:
         if self.web is not None and self.web.button(event):
             return
-        stage = self.stage
+        stage = self.state.stage
         if stage == RECORD:
-            if event.button == "ok" and event.kind == PRESS:
+            if event.button == Button.OK and event.kind == PRESS:
                 record_hold.answer(self, event)
             return
         if stage == SETUP:
@@ -455,9 +454,9 @@ class Controller:
         if offers.answer(self, event):
             return
         if stage == TURN:
-            self.turn.button(event)
+            self.turn_buttons.button(event)
         elif stage == GUESS:
-            self.turn.guess(event)
+            self.turn_buttons.guess(event)
         elif stage in (VERDICT, GAME_OVER):
             verdict_buttons.press(self, event)
         elif stage == CORRECT:
@@ -472,7 +471,7 @@ class Controller:
         if taken is None:
             return  # the flow moved on while this frame was read
         wait, settled = taken
-        if wait.name == camera_wait.STANDS:
+        if wait.name == camera_wait.Wait.STANDS:
             setup_wizard.on_stands(self, settled, result)
             return
         card_waits.on_reading(self, wait, settled, result)

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from coyote_pi import cards
-from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import Correct, RoundResult
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.part import Table
 
 ITEM, CARD, CONFIRM = "item", "card", "confirm"
 #: What :meth:`Correction.press` says happened.
@@ -89,9 +89,9 @@ class Correction:
         """Take one press (see the module docstring); what happened, or None for a step."""
         if event.kind == CHORD:
             return CANCELLED
-        moves = event.button in ("minus", "plus") and event.kind in (PRESS, REPEAT)
-        step = 1 if event.button == "plus" else -1
-        ok = event.button == "ok" and event.kind == PRESS
+        moves = event.button in REPEATING_BUTTONS and event.kind in (PRESS, REPEAT)
+        step = 1 if event.button == Button.PLUS else -1
+        ok = event.button == Button.OK and event.kind == PRESS
         if self.step == ITEM:
             if moves:
                 self.item_index = (self.item_index + step) % len(self.items)
@@ -115,22 +115,22 @@ class Correction:
         return None
 
 
-def on_press(controller: Controller, event: ButtonEvent) -> None:
-    """A press in the ``correct`` stage: the ``controller``'s correction takes it, and the
+def on_press(table: Table, event: ButtonEvent) -> None:
+    """A press in the ``correct`` stage: the table's correction takes it, and the
     table says what happened; a confirmed correction is applied, and ends the stage."""
-    correction = controller.correction
+    correction = table.state.correction
     outcome = correction.press(event)
-    controller.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
+    table.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
     if outcome == CANCELLED:
-        controller.correction = None
-        controller.flash(controller.tr("msg.correction_cancelled"))
+        table.state.correction = None
+        table.flash(table.tr("msg.correction_cancelled"))
     elif outcome == SAME_CARD:
-        controller.flash(controller.tr("msg.same_card"))
+        table.flash(table.tr("msg.same_card"))
     elif outcome == NOT_CONFIRMING:
-        controller.flash(controller.tr("msg.not_confirming", seats=controller.tr.seats(correction.confirmers)))
+        table.flash(table.tr("msg.not_confirming", seats=table.tr.seats(correction.confirmers)))
     elif outcome == CONFIRMED:
-        if controller.apply(correction.event()):
-            controller.correction = None
-            controller.flash(controller.tr("msg.corrected"))
+        if table.apply(correction.event()):
+            table.state.correction = None
+            table.flash(table.tr("msg.corrected"))
         else:  # the engine's refusal is on the screen; the card can be dialled again
             correction.step = CARD

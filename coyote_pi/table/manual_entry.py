@@ -22,23 +22,34 @@ applied. Should the engine refuse it, the entries are cleared and asked for agai
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from coyote_pi import cards
-from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import Deal, DrawReplacement, Reveal
 from coyote_pi.table import offers, store
+from coyote_pi.table.part import Table
 from coyote_pi.table.stages import DEAL_WAIT, DRAW_WAIT, EXTRA_WAIT
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.camera_reads import CameraReads
+
+
+class EntryTable(Table, Protocol):
+    """What the manual entry needs of the table: the camera to stop, the wait's round and path."""
+
+    camera: CameraReads
+
+    def wait_round(self) -> int: ...
+
+    def is_manual(self) -> bool: ...
 
 
 class ManualEntry:
-    """The buttons at a card wait, for the ``controller`` (see the module docstring)."""
+    """The buttons at a card wait, for the ``table`` (see the module docstring)."""
 
-    def __init__(self, controller: Controller) -> None:
-        self.controller = controller
+    def __init__(self, table: EntryTable) -> None:
+        self.table = table
         #: Where the card being dialled stands in :data:`coyote_pi.cards.ALL_CARDS`.
         self.index = 0
 
@@ -53,22 +64,22 @@ class ManualEntry:
 
     def button(self, event: ButtonEvent) -> None:
         """A press at a card wait: by hand on the manual path; else a chord asks to go there."""
-        controller = self.controller
-        if controller.is_manual():
+        table = self.table
+        if table.is_manual():
             self._by_hand(event)
         elif event.kind == CHORD:
-            offers.ask(controller, event, "to enter cards by hand")
+            offers.ask(table, event, "to enter cards by hand")
         elif event.kind == PRESS:
-            controller.flash(controller.tr("msg.wait_camera"))
+            table.flash(table.tr("msg.wait_camera"))
 
     def go_manual(self, why: str) -> None:
         """Put this card wait on the manual path, for good (a note), and stop its camera wait."""
-        controller = self.controller
-        if not controller.note(table=store.MANUAL, round=controller.wait_round(), wait=controller.stage, why=why):
+        table = self.table
+        if not table.note(table=store.MANUAL, round=table.wait_round(), wait=table.state.stage, why=why):
             return  # not recorded (a failed write): the wait stays as it is
-        controller.log(f"{controller.stage}: cards are entered by hand ({why})")
-        controller.flash(controller.tr("msg.manual_on"))
-        controller.camera.stop()
+        table.log(f"{table.state.stage}: cards are entered by hand ({why})")
+        table.flash(table.tr("msg.manual_on"))
+        table.camera.stop()
 
     def item(self) -> str | None:
         """What the table asks to enter now (``"centre"``, ``"extra"``, ``"seat:3"`` or
@@ -77,24 +88,24 @@ class ManualEntry:
         return next((item for item in self._items() if item not in entered), None)
 
     def _by_hand(self, event: ButtonEvent) -> None:
-        controller = self.controller
-        stage, game = controller.stage, controller.game
+        table = self.table
+        stage, game = table.state.stage, table.game
         if stage == DEAL_WAIT:
-            if event.button == "ok" and event.kind == PRESS and event.seat in game.active_seats:
-                controller.log_press(event, "dealt")
-                controller.apply(Deal({seat: None for seat in game.active_seats}))
+            if event.button == Button.OK and event.kind == PRESS and event.seat in game.active_seats:
+                table.log_press(event, "dealt")
+                table.apply(Deal({seat: None for seat in game.active_seats}))
         elif stage == EXTRA_WAIT:
-            if event.button == "ok" and event.kind == PRESS and event.seat == game.turn:
-                controller.log_press(event, "the card lies on the extra slot")
-                controller.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="button")
+            if event.button == Button.OK and event.kind == PRESS and event.seat == game.turn:
+                table.log_press(event, "the card lies on the extra slot")
+                table.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="button")
         elif event.seat in game.active_seats:
             self._dial(event)
 
     def _items(self) -> list[str]:
-        controller = self.controller
-        if controller.stage == DRAW_WAIT:
+        table = self.table
+        if table.state.stage == DRAW_WAIT:
             return ["draw"]
-        r = controller.game.round
+        r = table.game.round
         items = ["centre"]
         if r.extra_used and r.extra is None:
             items.append("extra")
@@ -102,35 +113,35 @@ class ManualEntry:
         return items
 
     def _entered(self) -> dict[str, str]:
-        controller = self.controller
-        return controller.memory.entered.get((controller.game.round.number, controller.stage), {})
+        table = self.table
+        return table.state.memory.entered.get((table.game.round.number, table.state.stage), {})
 
     def _dial(self, event: ButtonEvent) -> None:
-        controller = self.controller
+        table = self.table
         item = self.item()
         if item is None:  # all entered, but their event was not written: ok tries again
-            if event.button == "ok" and event.kind == PRESS:
+            if event.button == Button.OK and event.kind == PRESS:
                 self._apply_entries()
             return
-        if event.button in ("minus", "plus") and event.kind in (PRESS, REPEAT):
-            step = 1 if event.button == "plus" else -1
+        if event.button in REPEATING_BUTTONS and event.kind in (PRESS, REPEAT):
+            step = 1 if event.button == Button.PLUS else -1
             self.index = (self.index + step) % len(cards.ALL_CARDS)
-            controller.log_press(event, cards.display_name(self.card))
-        elif event.button == "ok" and event.kind == PRESS:
+            table.log_press(event, cards.display_name(self.card))
+        elif event.button == Button.OK and event.kind == PRESS:
             card = self.card
-            controller.log_press(event, f"{item} is {cards.display_name(card)}")
-            controller.note(table=store.ENTERED, round=controller.game.round.number, wait=controller.stage,
-                            item=item, card=card)
+            table.log_press(event, f"{item} is {cards.display_name(card)}")
+            table.note(table=store.ENTERED, round=table.game.round.number, wait=table.state.stage,
+                       item=item, card=card)
             if self.item() is None:
                 self._apply_entries()
 
     def _apply_entries(self) -> None:
-        controller = self.controller
-        entered, round_number, stage = self._entered(), controller.game.round.number, controller.stage
+        table = self.table
+        entered, round_number, stage = self._entered(), table.game.round.number, table.state.stage
         if stage == DRAW_WAIT:
             event = DrawReplacement(entered["draw"])
         else:
             seats = {int(item[5:]): card for item, card in entered.items() if item.startswith("seat:")}
             event = Reveal(entered["centre"], entered.get("extra"), seats or None)
-        if not controller.apply(event) and controller.unsaved is None:  # refused: enter them again
-            controller.note(table=store.ENTRIES_CLEARED, round=round_number, wait=stage)
+        if not table.apply(event) and table.state.unsaved is None:  # refused: enter them again
+            table.note(table=store.ENTRIES_CLEARED, round=round_number, wait=stage)

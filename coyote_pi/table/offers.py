@@ -11,37 +11,48 @@ else. Other seats' presses go on as usual meanwhile.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.table.correction import Correction
 from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.part import Table
 from coyote_pi.table.stages import VERDICT, WAITS
-
-if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
 
 #: Seconds a seat has to confirm with ok after asking (minus+plus) to enter cards by hand
 #: or, at the verdict, to correct a card.
 OFFER_SECONDS = 6.0
 
 
-def ask(controller: Controller, event: ButtonEvent, question: str) -> None:
+class ManualSwitch(Protocol):
+    """The manual entry, as a yes to "enter the cards by hand?" needs it."""
+
+    def go_manual(self, why: str) -> None: ...
+
+
+class OfferTable(Table, Protocol):
+    """What the questions need of the table: the manual entry a yes switches to."""
+
+    @property
+    def entry(self) -> ManualSwitch: ...
+
+
+def ask(table: Table, event: ButtonEvent, question: str) -> None:
     """``event``'s seat asks ``question`` (for the log: "to enter cards by hand")."""
-    controller.deadlines.set(Timer.OFFER, controller.clock() + OFFER_SECONDS, event.seat)
-    controller.log_press(event, f"asks {question}")
+    table.deadlines.set(Timer.OFFER, table.clock() + OFFER_SECONDS, event.seat)
+    table.log_press(event, f"asks {question}")
 
 
-def answer(controller: Controller, event: ButtonEvent) -> bool:
+def answer(table: OfferTable, event: ButtonEvent) -> bool:
     """Take ``event`` as the answer to the open question, if it is one (False: it is not)."""
-    if event.seat != controller.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
+    if event.seat != table.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
         return False
-    controller.deadlines.cancel(Timer.OFFER)
-    if event.button == "ok" and event.kind == PRESS:
-        if controller.stage in WAITS:
-            controller.log_press(event, "yes, by hand")
-            controller.entry.go_manual("asked at the table")
-        elif controller.stage == VERDICT:
-            controller.log_press(event, "yes, correct a card")
-            controller.correction = Correction(controller.game.last_result)
+    table.deadlines.cancel(Timer.OFFER)
+    if event.button == Button.OK and event.kind == PRESS:
+        if table.state.stage in WAITS:
+            table.log_press(event, "yes, by hand")
+            table.entry.go_manual("asked at the table")
+        elif table.state.stage == VERDICT:
+            table.log_press(event, "yes, correct a card")
+            table.state.correction = Correction(table.game.last_result)
     return True

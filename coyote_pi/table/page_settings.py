@@ -32,13 +32,13 @@ import logging
 import os
 from typing import TYPE_CHECKING
 
+from coyote_pi.contract.page import SETTINGS_IN_FORCE
 from coyote_pi.files import write_atomically
 from coyote_pi.table.bulletin import Bulletin, iso_time
 from coyote_pi.table.config import ConfigError, TableConfig, page_settings_text, page_values, with_page_settings
-from coyote_pi.table.page_contract import SETTINGS_IN_FORCE
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.web_table import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -48,15 +48,15 @@ BAD = ".bad"
 
 
 class PageSettings:
-    """The settings the ``controller``'s table took from its page (see the module docstring);
+    """The settings the ``table`` took from its page (see the module docstring);
     ``bulletin`` is where they are published."""
 
-    def __init__(self, controller: Controller, bulletin: Bulletin) -> None:
-        self.controller = controller
+    def __init__(self, table: WebTable, bulletin: Bulletin) -> None:
+        self.table = table
         self.bulletin = bulletin
-        self.path = controller.config.page_settings_file()
+        self.path = table.config.page_settings_file()
         #: The configuration the table started with, beneath the page's settings.
-        self.configured: TableConfig = controller.config
+        self.configured: TableConfig = table.config
 
     def restore(self) -> str | None:
         """At the table's start: play with the kept settings on top of the configuration,
@@ -70,14 +70,14 @@ class PageSettings:
         elif any(differences.values()):
             log.info("the settings taken from the web page (%s) go on top of %s: %s", self.path,
                      self.configured.source, " ".join(page_settings_text(differences).split()))
-            self.controller.use_config(config)
+            self.table.use_config(config)
         self._publish()
         return problem
 
     def take(self, config: TableConfig) -> str | None:
         """Play the next game with ``config`` (a proposal of the page, checked), publish it
         and keep it. Returns why it could not be kept over a restart (None: it is kept)."""
-        self.controller.use_config(config)
+        self.table.use_config(config)
         self._publish()
         kept = self._differences(config)
         try:
@@ -124,6 +124,6 @@ class PageSettings:
                 for section, values in page_values(config).items()}
 
     def _publish(self) -> None:
-        document = {"version": VERSION, "time": iso_time(), "settings": page_values(self.controller.config),
+        document = {"version": VERSION, "time": iso_time(), "settings": page_values(self.table.config),
                     "configured": page_values(self.configured)}
         self.bulletin.write(SETTINGS_IN_FORCE, json.dumps(document).encode())

@@ -19,22 +19,18 @@ from pathlib import Path
 
 import numpy as np
 
+from coyote_pi.contract.records import photos_folder
 from coyote_pi.record import Photo, Vault
 
 #: JPEG quality of a kept frame: the stickers stay readable, a full-resolution still is a few MB.
 JPEG_QUALITY = 90
 
 
-def photo_folder(record: Path) -> Path:
-    """Where the photos of ``game-0001.jsonl`` go once public: ``game-0001.photos``."""
-    return record.with_suffix(".photos")
-
-
 class Photos:
     """The photos of the game recorded in ``record``."""
 
     def __init__(self, record: Path) -> None:
-        self.public = photo_folder(record)
+        self.public = photos_folder(record)
         self.private = Vault(record).folder / self.public.name
 
     def keep(self, round_number: int, what: str, frame) -> Photo | None:
@@ -82,7 +78,7 @@ def prune_photos(records: list[Path], keep: int) -> list[Path]:
     first); the records stay. Returns the folders removed."""
     removed = []
     for record in records[: max(0, len(records) - keep)]:
-        folder = photo_folder(record)
+        folder = photos_folder(record)
         if folder.is_dir():
             shutil.rmtree(folder)
             removed.append(folder)

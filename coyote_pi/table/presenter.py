@@ -39,17 +39,44 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import OVER, Correct, GameConfig
 from coyote_pi.table import screens, stages
 from coyote_pi.table.correction import CONFIRM
 from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.part import Table
 from coyote_pi.table.selector import Choice
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.camera_reads import CameraReads
+    from coyote_pi.table.manual_entry import ManualEntry
+
+
+class Overlay(Protocol):
+    """A part that may show its own screen over the presenter's (the web side's address and PIN)."""
+
+    def screen(self, shown: Screen) -> Screen: ...
+
+
+class ShownTable(Table, Protocol):
+    """What the presenter needs of the table to choose the screen and the prompt: the
+    display, the camera's wait, the manual entry's item, the web side's screen, the
+    listeners, and the restart count the prompt carries."""
+
+    display: Any
+    epoch: int
+    camera: CameraReads
+    camera_problem: str
+    entry: ManualEntry
+    listeners: list[Listener]
+    new_game_when_over: bool
+
+    @property
+    def web(self) -> Overlay | None: ...
+
+    def is_manual(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -92,10 +119,10 @@ class Listener:
 
 
 class Presenter:
-    """The screen and the prompt of the ``controller``'s table (see the module docstring)."""
+    """The screen and the prompt of the ``table`` (see the module docstring)."""
 
-    def __init__(self, controller: Controller) -> None:
-        self.controller = controller
+    def __init__(self, table: ShownTable) -> None:
+        self.table = table
         #: The verdict's pages in order: (screen, page of its lines).
         self._pages: list[tuple[Screen, int]] = []
         self._page = 0
@@ -106,31 +133,31 @@ class Presenter:
 
     def enter(self) -> None:
         """A new situation: lay out the pages of the verdict or of the game's end, else forget them."""
-        controller = self.controller
+        table = self.table
         self._pages, self._page = [], 0
-        controller.deadlines.cancel(Timer.VERDICT_PAGE, Timer.VERDICT_DONE)
-        if controller.stage not in (stages.VERDICT, stages.GAME_OVER):
+        table.deadlines.cancel(Timer.VERDICT_PAGE, Timer.VERDICT_DONE)
+        if table.state.stage not in (stages.VERDICT, stages.GAME_OVER):
             return
-        game, pacing, fingerprint = controller.game, controller.pacing, controller.table.writer.fingerprint
-        if controller.stage == stages.VERDICT:
+        game, pacing, fingerprint = table.game, table.pacing, table.state.recorded.writer.fingerprint
+        if table.state.stage == stages.VERDICT:
             corrected = game.history[-1] if isinstance(game.history[-1], Correct) else None
-            shown = screens.verdict_screens(controller.tr, game, game.last_result, fingerprint,
+            shown = screens.verdict_screens(table.tr, game, game.last_result, fingerprint,
                                             final=game.phase == OVER, corrected=corrected)
         else:
-            shown = screens.over_screens(controller.tr, game, fingerprint, offer_new_game=controller.new_game_when_over)
+            shown = screens.over_screens(table.tr, game, fingerprint, offer_new_game=table.new_game_when_over)
         self._pages = [(screen, page) for screen in shown for page in range(self.page_count(screen))]
-        now = controller.clock()
-        controller.deadlines.set(Timer.VERDICT_PAGE, now + pacing.page_seconds)
-        if pacing.verdict_seconds and controller.stage == stages.VERDICT:
+        now = table.clock()
+        table.deadlines.set(Timer.VERDICT_PAGE, now + pacing.page_seconds)
+        if pacing.verdict_seconds and table.state.stage == stages.VERDICT:
             seconds = max(pacing.verdict_seconds, pacing.page_seconds * len(self._pages))
-            controller.deadlines.set(Timer.VERDICT_DONE, now + seconds)
+            table.deadlines.set(Timer.VERDICT_DONE, now + seconds)
 
     def turn_verdict_page(self, step: int) -> None:
         """Show the next (1) or previous (-1) page of the verdict or the game's end; the next
         turns by itself later."""
-        controller = self.controller
+        table = self.table
         self._page = (self._page + step) % len(self._pages)
-        controller.deadlines.set(Timer.VERDICT_PAGE, controller.clock() + controller.pacing.page_seconds)
+        table.deadlines.set(Timer.VERDICT_PAGE, table.clock() + table.pacing.page_seconds)
 
     def on_fingerprint_page(self) -> bool:
         """Whether the verdict shows its last screen now: the record's fingerprint."""
@@ -138,62 +165,62 @@ class Presenter:
 
     def refresh(self) -> None:
         """Hand the screen and the prompt on, each if it changed."""
-        controller = self.controller
+        table = self.table
         screen = self._screen()
-        if controller.web is not None:  # the web page's address or PIN, when asked for
-            screen = controller.web.screen(screen)
+        if table.web is not None:  # the web page's address or PIN, when asked for
+            screen = table.web.screen(screen)
         if self._pages:
-            controller.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict and the end turn their own pages
+            table.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict and the end turn their own pages
         else:
             screen = self._paged(screen)
-        shows_message = controller.deadlines.payload(Timer.FLASH) is not None  # its title names the seat
-        if controller.unsaved is not None and controller.stage != stages.RECORD and not shows_message:
-            screen = screens.unsaved_screen(controller.tr, screen)
+        shows_message = table.deadlines.payload(Timer.FLASH) is not None  # its title names the seat
+        if table.state.unsaved is not None and table.state.stage != stages.RECORD and not shows_message:
+            screen = screens.unsaved_screen(table.tr, screen)
         if screen != self._shown:
             self._shown = screen
-            if controller.display is not None:
-                controller.display.show(screen)
-            for listener in controller.listeners:
-                listener.on_screen(controller.stage, screen)
+            if table.display is not None:
+                table.display.show(screen)
+            for listener in table.listeners:
+                listener.on_screen(table.state.stage, screen)
         prompt = self._make_prompt()
         if prompt != self._prompt:
             self._prompt = prompt
-            for listener in controller.listeners:
+            for listener in table.listeners:
                 listener.on_prompt(prompt)
 
     def status_text(self) -> str:
         """Where the table stands, in one line for the service manager (``systemctl status``)."""
-        controller = self.controller
-        if controller.hold is not None:
-            return f"record: {controller.hold.kind}"
-        if controller.table is None:
+        table = self.table
+        if table.state.hold is not None:
+            return f"record: {table.state.hold.kind}"
+        if table.state.recorded is None:
             return "setup"
-        game, stage = controller.game, controller.stage
+        game, stage = table.game, table.state.stage
         return f"round {game.round_number}: {stage}" + (f", seat {game.turn}" if stage == stages.TURN else "")
 
     def _screen(self) -> Screen:
-        controller = self.controller
-        deadlines, tr, stage = controller.deadlines, controller.tr, controller.stage
+        table = self.table
+        deadlines, tr, stage = table.deadlines, table.tr, table.state.stage
         if (flash := deadlines.payload(Timer.FLASH)) is not None:
             return flash
         if (asking := deadlines.payload(Timer.OFFER)) is not None:
             return screens.offer_screen(tr, asking, correction=stage == stages.VERDICT)
         if stage == stages.RECORD:
-            problem = controller.hold
+            problem = table.state.hold
             return screens.record_screen(tr, problem.kind, **problem.params)
         if stage == stages.SETUP:
-            setup = controller.setup
+            setup = table.state.setup
             if setup.step == "start":
                 return self._not_resumed(screens.start_screen(tr, setup.virtual_seats()))
-            return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values[setup.step], controller.stands,
+            return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values[setup.step], table.state.stands,
                                                           setup.framing))
-        game = controller.game
-        if (thinking := controller.virtual.screen()) is not None:
+        game = table.game
+        if (thinking := table.virtual.screen()) is not None:
             return thinking
         if stage == stages.TURN:
             if (notice := deadlines.payload(Timer.NOTICE)) is not None:
                 return notice
-            return screens.turn_screen(tr, game, game.turn, controller.selector.choice)
+            return screens.turn_screen(tr, game, game.turn, table.state.selector.choice)
         if stage == stages.GUESS:
             return screens.guess_screen(tr, game)
         if stage in (stages.VERDICT, stages.GAME_OVER):
@@ -202,18 +229,18 @@ class Presenter:
             screen, page = self._pages[self._page]
             return dataclasses.replace(screen, page=page)
         if stage == stages.CORRECT:
-            return screens.correction_screen(tr, game, controller.correction)
+            return screens.correction_screen(tr, game, table.state.correction)
         return self._wait_screen()
 
     def _wait_screen(self) -> Screen:
-        controller = self.controller
-        tr, stage, game, wait = controller.tr, controller.stage, controller.game, controller.camera.wait
-        manual = controller.is_manual()
+        table = self.table
+        tr, stage, game, wait = table.tr, table.state.stage, table.game, table.camera.wait
+        manual = table.is_manual()
         problems = wait.problems if wait is not None else ()
-        offer = wait is not None and wait.reads >= controller.pacing.stable_reads + 2 and bool(problems)
+        offer = wait is not None and wait.reads >= table.pacing.stable_reads + 2 and bool(problems)
         if stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and manual:
-            return screens.entry_screen(tr, controller.entry.item() or "centre", controller.entry.card)
-        no_camera = None if controller.camera.present else controller.camera_problem
+            return screens.entry_screen(tr, table.entry.item() or "centre", table.entry.card)
+        no_camera = None if table.camera.present else table.camera_problem
         if stage == stages.DEAL_WAIT:
             screen = screens.deal_screen(tr, game.round_number + 1, problems, manual=manual, offer_manual=offer,
                                          no_camera=no_camera)
@@ -230,21 +257,21 @@ class Presenter:
     def _not_resumed(self, screen: Screen) -> Screen:
         """``screen`` saying first, if so, that the newest game could not be resumed (until
         the first deal, so that players who expected to play on know why it starts anew)."""
-        name = self.controller.not_resumed
+        name = self.table.state.not_resumed
         if name is None:
             return screen
-        return dataclasses.replace(screen, lines=(self.controller.tr("setup.not_resumed", name=name), *screen.lines))
+        return dataclasses.replace(screen, lines=(self.table.tr("setup.not_resumed", name=name), *screen.lines))
 
     def _paged(self, screen: Screen) -> Screen:
         """Lines that need several pages turn them by themselves, one per ``page_seconds``."""
-        controller = self.controller
+        table = self.table
         pages = self.page_count(screen)
         if pages == 1:
-            controller.deadlines.cancel(Timer.PAGE_FLIP)
+            table.deadlines.cancel(Timer.PAGE_FLIP)
             return screen
-        seconds = controller.pacing.page_seconds
-        slot = int(controller.clock() / seconds)
-        controller.deadlines.set(Timer.PAGE_FLIP, (slot + 1) * seconds)
+        seconds = table.pacing.page_seconds
+        slot = int(table.clock() / seconds)
+        table.deadlines.set(Timer.PAGE_FLIP, (slot + 1) * seconds)
         return dataclasses.replace(screen, page=slot % pages)
 
     def page_count(self, screen: Screen) -> int:
@@ -252,7 +279,7 @@ class Presenter:
         # each time would measure every word with the font.
         if self._counted is not None and self._counted[0] == screen:
             return self._counted[1]
-        display = self.controller.display
+        display = self.table.display
         if display is not None:
             pages = display.page_count(screen)
         else:
@@ -265,13 +292,13 @@ class Presenter:
         return pages
 
     def _make_prompt(self) -> Prompt:
-        controller = self.controller
-        setup = controller.setup
-        if controller.table is None:
-            if controller.stage == stages.RECORD:
-                return Prompt(stages.RECORD, controller.epoch, 0, (), None)
-            return Prompt(stages.SETUP, controller.epoch, 0, (), None, setup=(setup.step, setup.values.get(setup.step)))
-        game, stage, entry = controller.game, controller.stage, controller.entry
+        table = self.table
+        setup = table.state.setup
+        if table.state.recorded is None:
+            if table.state.stage == stages.RECORD:
+                return Prompt(stages.RECORD, table.epoch, 0, (), None)
+            return Prompt(stages.SETUP, table.epoch, 0, (), None, setup=(setup.step, setup.values.get(setup.step)))
+        game, stage, entry = table.game, table.state.stage, table.entry
         seats: tuple[int, ...] = ()
         if stage == stages.TURN or stage == stages.EXTRA_WAIT:
             seats = (game.turn,)
@@ -279,14 +306,14 @@ class Presenter:
             seats = game.legal().seats
         correction = None
         if stage == stages.CORRECT:
-            fix = controller.correction
+            fix = table.state.correction
             seats = fix.waiting if fix.step == CONFIRM else ()
             correction = (fix.step, fix.item, fix.card)
-        manual = stage in stages.WAITS and controller.is_manual()
+        manual = stage in stages.WAITS and table.is_manual()
         entered = None
         if manual and stage in (stages.REVEAL_WAIT, stages.DRAW_WAIT) and (item := entry.item()) is not None:
             entered = (item, entry.card)
-        choice = controller.selector.choice if stage == stages.TURN and controller.selector is not None else None
-        return Prompt(stage, controller.epoch, game.round_number, seats, game.config, tuple(game.history),
-                      controller.memory.undos, choice, manual, entered, correction=correction,
-                      virtual=tuple(controller.virtual.levels))
+        choice = table.state.selector.choice if stage == stages.TURN and table.state.selector is not None else None
+        return Prompt(stage, table.epoch, game.round_number, seats, game.config, tuple(game.history),
+                      table.state.memory.undos, choice, manual, entered, correction=correction,
+                      virtual=tuple(table.virtual.levels))

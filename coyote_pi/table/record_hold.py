@@ -10,16 +10,17 @@ What the table cannot get past by itself it shows in the ``record`` stage, befor
 other, and waits for ok from any seat: a :class:`RecordHold`, answered by :func:`answer`.
 By kind, what happened and what ok does:
 
-- :data:`DAMAGED`: the record was repaired at resume (its damaged tail kept beside it);
+- ``damaged`` (:attr:`HoldKind.DAMAGED`): the record was repaired at resume (its damaged tail kept beside it);
   ok goes on with the game;
-- :data:`UNRESUMABLE`: the newest record cannot be resumed; ok starts a new game (the
+- ``unresumable``: the newest record cannot be resumed; ok starts a new game (the
   file is never removed);
-- :data:`GONE`: the record was deleted while the game went on; ok starts a new game;
-- :data:`NOT_STARTED`: a new record cannot be started; ok tries again.
+- ``gone``: the record was deleted while the game went on; ok starts a new game;
+- ``not_started``: a new record cannot be started; ok tries again.
 
     >>> from pathlib import Path
-    >>> at_start(store.Unresumable(Path("game-0007.jsonl"), "no setup line"))
-    RecordHold(kind='unresumable', params={'file': 'game-0007.jsonl'})
+    >>> hold = at_start(store.Unresumable(Path("game-0007.jsonl"), "no setup line"))
+    >>> hold.kind is HoldKind.UNRESUMABLE, hold.params
+    (True, {'file': 'game-0007.jsonl'})
     >>> at_start(None) is None     # nothing to resume: setup asks, nothing waits
     True
 """
@@ -28,17 +29,31 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from enum import StrEnum
+from typing import Protocol
 
 from coyote_pi.devices.events import ButtonEvent
 from coyote_pi.record import RecordedGame, RecordGone
 from coyote_pi.table import store
+from coyote_pi.table.part import Table
 
-if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
 
-#: The kinds of :class:`RecordHold` (see the module docstring).
-DAMAGED, UNRESUMABLE, GONE, NOT_STARTED = "damaged", "unresumable", "gone", "not_started"
+class HoldTable(Table, Protocol):
+    """What a record problem needs of the table: to start the record again, or a new game."""
+
+    def start_record(self) -> None: ...
+
+    def new_game(self) -> None: ...
+
+
+class HoldKind(StrEnum):
+    """The kinds of :class:`RecordHold` (see the module docstring)."""
+
+    DAMAGED = "damaged"
+    UNRESUMABLE = "unresumable"
+    GONE = "gone"
+    NOT_STARTED = "not_started"
+
 
 
 @dataclass(frozen=True)
@@ -49,44 +64,44 @@ class RecordHold:
     :data:`~coyote_pi.table.screens.RECORD_PROBLEMS`; ``params`` fill its texts.
     """
 
-    kind: str
+    kind: HoldKind
     params: dict = field(default_factory=dict)
 
 
-def at_start(table: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None) -> RecordHold | None:
-    """The hold a controller starts with, given what it resumes (see :class:`Controller
-    <coyote_pi.table.controller.Controller>`'s ``table``); None: nothing waits."""
-    if isinstance(table, store.Unresumable):
-        return RecordHold(UNRESUMABLE, {"file": table.path.name})
-    repair = None if table is None else table[0].repair
+def at_start(resumed: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None) -> RecordHold | None:
+    """The hold a controller starts with, given what it resumes (see :class:`ControllerOptions
+    <coyote_pi.table.controller.ControllerOptions>`' ``resumed``); None: nothing waits."""
+    if isinstance(resumed, store.Unresumable):
+        return RecordHold(HoldKind.UNRESUMABLE, {"file": resumed.path.name})
+    repair = None if resumed is None else resumed[0].repair
     if repair is not None and repair.damaged:
-        return RecordHold(DAMAGED, {"file": repair.side_file.name, "line": repair.line})
+        return RecordHold(HoldKind.DAMAGED, {"file": repair.side_file.name, "line": repair.line})
     return None
 
 
-def not_saved(controller: Controller, error: OSError, effect: str) -> None:
+def not_saved(table: HoldTable, error: OSError, effect: str) -> None:
     """A write failed: say so until one works again, or, if the record is gone, hold for good."""
     if isinstance(error, RecordGone):
-        controller.log(f"  RECORD GONE ({error}): nothing more is written to it", logging.ERROR)
-        controller.hold = RecordHold(GONE, {"file": controller.table.path.name})
+        table.log(f"  RECORD GONE ({error}): nothing more is written to it", logging.ERROR)
+        table.state.hold = RecordHold(HoldKind.GONE, {"file": table.state.playing().path.name})
         return
-    first = controller.unsaved is None  # a camera wait retries every read: the journal gets the first
-    controller.unsaved = str(error)
-    controller.log(f"  NOT SAVED ({error}): {effect}", logging.ERROR if first else logging.INFO)
+    first = table.state.unsaved is None  # a camera wait retries every read: the journal gets the first
+    table.state.unsaved = str(error)
+    table.log(f"  NOT SAVED ({error}): {effect}", logging.ERROR if first else logging.INFO)
 
 
-def saved(controller: Controller) -> None:
+def saved(table: HoldTable) -> None:
     """A write worked: "Not saved" goes, if it was shown."""
-    if controller.unsaved is not None:
-        controller.unsaved = None
-        controller.log("  the record is written again", logging.WARNING)
+    if table.state.unsaved is not None:
+        table.state.unsaved = None
+        table.log("  the record is written again", logging.WARNING)
 
 
-def answer(controller: Controller, event: ButtonEvent) -> None:
+def answer(table: HoldTable, event: ButtonEvent) -> None:
     """ok on a record problem: go on with the repaired game, retry, or start a new game."""
-    hold, controller.hold = controller.hold, None
-    controller.log_press(event, f"ok on the record problem {hold.kind!r}")
-    if hold.kind == NOT_STARTED:
-        controller.start_record()
-    elif hold.kind != DAMAGED:
-        controller.new_game()
+    hold, table.state.hold = table.state.hold, None
+    table.log_press(event, f"ok on the record problem {hold.kind.value!r}")
+    if hold.kind == HoldKind.NOT_STARTED:
+        table.start_record()
+    elif hold.kind != HoldKind.DAMAGED:
+        table.new_game()

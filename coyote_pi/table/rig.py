@@ -5,7 +5,7 @@
 :class:`~coyote_pi.devices.config.DevicesConfig`::
 
     with store.lock_folder(config.record_dir), \\
-            open_rig(config, devices_config, table=resume_or_none(config, new=False)) as rig:
+            open_rig(config, devices_config, resumed=resume_or_none(config, new=False)) as rig:
         rig.run()
 
 The simulated table (:func:`coyote_pi.sim.rig.open_sim_rig`: the demo, ``run --sim``,
@@ -28,7 +28,7 @@ from coyote_pi.devices.factory import Devices, make_camera, make_devices
 from coyote_pi.engine import OVER
 from coyote_pi.table import store
 from coyote_pi.table.config import TableConfig
-from coyote_pi.table.controller import Controller
+from coyote_pi.table.controller import Controller, ControllerOptions
 
 log = logging.getLogger(__name__)
 
@@ -117,9 +117,9 @@ def open_rig(
     ``parts`` are ready-made devices that replace configured ones (see
     :func:`~coyote_pi.devices.factory.make_devices`); ``outputs`` are frame sinks for the
     display (a GIF). The camera's frames are read by the vision code's ``TableReader``
-    unless ``reader`` replaces it. ``controller_options`` go to the
-    :class:`~coyote_pi.table.controller.Controller`: ``table`` (a resumed record, see
-    :func:`resume_or_none`), ``listeners``, ``meta``, ``notifier``, ``epoch``,
+    unless ``reader`` replaces it. ``controller_options`` are fields of the
+    :class:`~coyote_pi.table.controller.ControllerOptions`: ``resumed`` (a resumed record,
+    see :func:`resume_or_none`), ``listeners``, ``meta``, ``notifier``, ``epoch``,
     ``new_game_when_over``, ``not_resumed`` (see :func:`resume_newest`).
     """
     events: queue.Queue = queue.Queue()
@@ -137,8 +137,8 @@ def open_rig(
             from coyote_pi.vision import TableReader
 
             reader = TableReader(config.scheme)
-        controller = Controller(config, display=devices.display, camera=devices.camera, reader=reader, events=events,
-                                **controller_options)
+        controller = Controller(config, ControllerOptions(display=devices.display, camera=devices.camera, reader=reader,
+                                                          events=events, **controller_options))
     except BaseException:
         devices.close()
         raise

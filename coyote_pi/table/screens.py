@@ -21,7 +21,7 @@ from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.correction import CARD, ITEM, Correction
 from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
-from coyote_pi.table.record_hold import DAMAGED, GONE, NOT_STARTED, UNRESUMABLE
+from coyote_pi.table.record_hold import HoldKind
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
 from coyote_pi.table.verdict_text import explanation_lines, item_name
 
@@ -292,11 +292,11 @@ def wifi_payload(ssid: str, password: str) -> str:
 
 
 #: The record problems the table waits on a person for, and what ok does then.
-RECORD_PROBLEMS = {DAMAGED: "record.ok_go_on", UNRESUMABLE: "over.hint", GONE: "over.hint",
-                   NOT_STARTED: "record.ok_retry"}
+RECORD_PROBLEMS = {HoldKind.DAMAGED: "record.ok_go_on", HoldKind.UNRESUMABLE: "over.hint",
+                   HoldKind.GONE: "over.hint", HoldKind.NOT_STARTED: "record.ok_retry"}
 
 
-def record_screen(tr: Translator, problem: str, **params: object) -> Screen:
+def record_screen(tr: Translator, problem: HoldKind, **params: object) -> Screen:
     """A record problem (a key of :data:`RECORD_PROBLEMS`): what happened and what ok does."""
     return Screen(title=tr(f"record.{problem}.title"), big=tr(RECORD_PROBLEMS[problem]),
                   lines=[tr(f"record.{problem}.hint", **params)], alert=True)

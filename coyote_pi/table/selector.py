@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from coyote_pi.devices.events import Button
 from coyote_pi.engine import Bid, Challenge, Event, Game, Legal, Peek, UseCoyoteCard
 
 BID, CHALLENGE, PEEK, COYOTE_CARD = "bid", "challenge", "peek", "coyote_card"
@@ -102,12 +103,12 @@ class Selector:
             return Choice(self.specials[self.special])
         return Choice(BID, self.amount)
 
-    def press(self, button: str, repeat: bool = False) -> bool:
+    def press(self, button: Button, repeat: bool = False) -> bool:
         """Move the choice for a ``minus`` or ``plus`` press (or repeat); True if it changed."""
         before = self.choice
-        if button == "plus":
+        if button == Button.PLUS:
             self._up(repeat)
-        elif button == "minus":
+        elif button == Button.MINUS:
             self._down(repeat)
         return self.choice != before
 

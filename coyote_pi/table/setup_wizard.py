@@ -38,9 +38,9 @@ language as soon as it is chosen, and starts the record after the last answer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from coyote_pi.devices.events import PRESS, ButtonEvent
+from coyote_pi.devices.events import PRESS, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import GameConfig
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from coyote_pi.players import parse_seats
@@ -48,16 +48,22 @@ from coyote_pi.table import camera_wait
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.config import GameSettings
 from coyote_pi.table.i18n import LANGUAGES, Translator
+from coyote_pi.table.part import Table
 from coyote_pi.table.virtual_seats import META_KEY, next_level
 
 if TYPE_CHECKING:
     from coyote_pi.table.camera_reads import CameraResult
-    from coyote_pi.table.controller import Controller
 
 #: Players offered first when setup asks (and the camera has not counted the stands).
 DEFAULT_PLAYERS = 4
 #: The questions whose values minus/plus walk through (who starts is answered by a seat's ok).
 _OPTIONS = {"variant": VARIANTS, "language": LANGUAGES}
+
+
+class SetupTable(Table, Protocol):
+    """What setup needs of the table: to start the record once every question is answered."""
+
+    def start_record(self) -> None: ...
 
 
 class SetupWizard:
@@ -115,11 +121,11 @@ class SetupWizard:
                 return True
             self.values["start"] = event.seat
             self.steps.pop(0)
-        elif event.button == "ok" and event.kind == PRESS:
+        elif event.button == Button.OK and event.kind == PRESS:
             self.steps.pop(0)
-        elif event.button in ("minus", "plus"):
+        elif event.button in REPEATING_BUTTONS:
             self._touched.add(step)
-            delta = 1 if event.button == "plus" else -1
+            delta = 1 if event.button == Button.PLUS else -1
             value = self.values[step]
             if step == "players":
                 self.values[step] = self._players_within(value + delta)
@@ -171,25 +177,25 @@ class SetupWizard:
         return min(MAX_PLAYERS, max(MIN_PLAYERS, self._start_seat or MIN_PLAYERS, players))
 
 
-def on_press(controller: Controller, event: ButtonEvent) -> None:
-    """A press in the ``setup`` stage: the ``controller``'s wizard takes it (see the module docstring)."""
-    setup = controller.setup
+def on_press(table: SetupTable, event: ButtonEvent) -> None:
+    """A press in the ``setup`` stage: the table's wizard takes it (see the module docstring)."""
+    setup = table.state.setup
     if not setup.press(event):
-        controller.flash(controller.tr("msg.not_playing", seat=event.seat))
-    if setup.language != controller.tr.language:
-        controller.tr = Translator(setup.language)
+        table.flash(table.tr("msg.not_playing", seat=event.seat))
+    if setup.language != table.tr.language:
+        table.tr = Translator(setup.language)
     if setup.done:
-        controller.start_record()
+        table.start_record()
 
 
-def on_stands(controller: Controller, settled: int | None, result: CameraResult) -> None:
+def on_stands(table: SetupTable, settled: int | None, result: CameraResult) -> None:
     """A reading of setup's ``stands`` wait: a settled count is offered as the number of
     players, and the stands it finds missing, too near an edge, out of focus, too small
     or too dark go to the wizard (none when the reading failed, or its frame is no image:
     nothing to measure)."""
-    setup = controller.setup
+    setup = table.state.setup
     if settled and setup.count_stands(settled):
-        controller.stands = settled
+        table.state.stands = settled
     size = result.frame_size
     setup.see_framing(() if result.reading is None or size is None
                       else camera_wait.stand_framing(result.reading, size, result.frame))

@@ -15,9 +15,38 @@ before all of them while the record needs a person: it was repaired at resume, c
 be resumed, was deleted, or a new one cannot be written; ok answers.
 """
 
-from coyote_pi.table import camera_wait
+from enum import StrEnum
 
+from coyote_pi.engine import BIDDING, DEAL, DRAW, GUESSING, OVER, REVEAL
+from coyote_pi.table.camera_wait import Wait
+
+
+class Stage(StrEnum):
+    """Where the table stands (see the module docstring); the value is what ``live.json``
+    and the prompt's listeners see."""
+
+    SETUP = "setup"
+    DEAL = "deal"
+    TURN = "turn"
+    EXTRA = "extra"
+    GUESS = "guess"
+    REVEAL = "reveal"
+    DRAW = "draw"
+    VERDICT = "verdict"
+    CORRECT = "correct"
+    OVER = "over"
+    RECORD = "record"
+
+
+#: Short names, as the parts use them (``DEAL_WAIT`` and its kin are the card waits).
 SETUP, TURN, GUESS, VERDICT, CORRECT, GAME_OVER, RECORD = (
-    "setup", "turn", "guess", "verdict", "correct", "over", "record")
-#: The stages that wait for cards: they are the camera waits, under the same names.
-DEAL_WAIT, EXTRA_WAIT, REVEAL_WAIT, DRAW_WAIT = WAITS = camera_wait.WAITS
+    Stage.SETUP, Stage.TURN, Stage.GUESS, Stage.VERDICT, Stage.CORRECT, Stage.OVER, Stage.RECORD)
+DEAL_WAIT, EXTRA_WAIT, REVEAL_WAIT, DRAW_WAIT = WAITS = (Stage.DEAL, Stage.EXTRA, Stage.REVEAL, Stage.DRAW)
+#: The camera wait each card-wait stage opens.
+CAMERA_WAIT: dict[Stage, Wait] = {
+    Stage.DEAL: Wait.DEAL, Stage.EXTRA: Wait.EXTRA, Stage.REVEAL: Wait.REVEAL, Stage.DRAW: Wait.DRAW}
+#: The stage each phase of the game shows when nothing stands before it (no record
+#: problem, no verdict to see, no extra card to lay on the mat).
+OF_PHASE: dict[str, Stage] = {
+    DEAL: Stage.DEAL, BIDDING: Stage.TURN, GUESSING: Stage.GUESS, REVEAL: Stage.REVEAL, DRAW: Stage.DRAW,
+    OVER: Stage.OVER}

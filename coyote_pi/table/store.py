@@ -22,16 +22,14 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.contract.records import record_file, record_number
 from coyote_pi.engine import Event, Game, GameConfig, Undo
 from coyote_pi.record import Line, RecordedGame, RecordError, RecordVisitor
 from coyote_pi.table.config import KEEP_PHOTOS_GAMES, ConfigError
 from coyote_pi.table.photos import prune_photos
-
-_NAME = re.compile(r"^game-(\d+)\.jsonl$")
 
 
 class RecordStore:
@@ -46,7 +44,7 @@ class RecordStore:
         """The records, oldest first."""
         if not self.folder.is_dir():
             return []
-        found = [(int(m.group(1)), p) for p in self.folder.iterdir() if (m := _NAME.match(p.name))]
+        found = [(number, p) for p in self.folder.iterdir() if (number := record_number(p.name)) is not None]
         return [p for _, p in sorted(found)]
 
     def newest(self) -> Path | None:
@@ -58,8 +56,8 @@ class RecordStore:
         """Start the next record in the folder (``private_meta``: see :meth:`RecordedGame.start`),
         and remove the photos of the games beyond the newest ``keep_photos`` (this one counts)."""
         paths = self.paths()
-        number = int(_NAME.match(paths[-1].name).group(1)) + 1 if paths else 1
-        table = RecordedGame.start(self.folder / f"game-{number:04d}.jsonl", config, meta, private_meta=private_meta)
+        number = record_number(paths[-1].name) + 1 if paths else 1
+        table = RecordedGame.start(self.folder / record_file(number), config, meta, private_meta=private_meta)
         prune_photos([*paths, table.path], max(1, self.keep_photos))
         return table
 

@@ -19,63 +19,73 @@ which also turns them by themselves), and every seat in the game may press:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from coyote_pi.devices.events import CHORD, PRESS, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, Button, ButtonEvent
 from coyote_pi.engine import OVER
 from coyote_pi.table import offers, screens, store
 from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.part import Table
 from coyote_pi.table.stages import GAME_OVER, VERDICT
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.presenter import Presenter
 
 #: How long the record's QR code stays up unless ok takes it down (time to find a phone).
 QR_SECONDS = 60.0
 
 
-def press(controller: Controller, event: ButtonEvent) -> None:
+class VerdictTable(Table, Protocol):
+    """What the verdict's buttons need of the table: its pages, and a new game at the end."""
+
+    presenter: Presenter
+    new_game_when_over: bool
+
+    def new_game(self) -> None: ...
+
+
+def press(table: VerdictTable, event: ButtonEvent) -> None:
     """A press at the verdict or at the game's end (see the module docstring)."""
-    if not _qr_button(controller, event):
-        _verdict_button(controller, event)
+    if not _qr_button(table, event):
+        _verdict_button(table, event)
 
 
-def acknowledge(controller: Controller) -> None:
+def acknowledge(table: VerdictTable) -> None:
     """The verdict has been seen (ok, or ``[pacing] verdict_seconds`` passed): the game goes on."""
-    game = controller.game
+    game = table.game
     if game.phase == OVER:
-        controller.final_seen = True  # nothing is written after the last resolution: its fingerprint is final
+        table.state.final_seen = True  # nothing is written after the last resolution: its fingerprint is final
     else:
-        controller.note(table=store.VERDICT_SEEN, round=game.last_result.round)
+        table.note(table=store.VERDICT_SEEN, round=game.last_result.round)
 
 
-def _verdict_button(controller: Controller, event: ButtonEvent) -> None:
+def _verdict_button(table: VerdictTable, event: ButtonEvent) -> None:
     """plus/minus turn the pages, ok goes on, minus+plus asks to correct a card."""
     if event.kind == CHORD:
-        offers.ask(controller, event, "to correct a card")
+        offers.ask(table, event, "to correct a card")
         return
-    if event.button == "ok":
+    if event.button == Button.OK:
         if event.kind != PRESS:
             return
-        if controller.stage == VERDICT:
-            controller.log_press(event, "next")
-            acknowledge(controller)
-        elif controller.new_game_when_over:
-            controller.new_game()
+        if table.state.stage == VERDICT:
+            table.log_press(event, "next")
+            acknowledge(table)
+        elif table.new_game_when_over:
+            table.new_game()
         return
-    controller.presenter.turn_verdict_page(1 if event.button == "plus" else -1)
+    table.presenter.turn_verdict_page(1 if event.button == Button.PLUS else -1)
 
 
-def _qr_button(controller: Controller, event: ButtonEvent) -> bool:
+def _qr_button(table: VerdictTable, event: ButtonEvent) -> bool:
     """The QR code's presses; True: the press is used (a chord on another verdict page
     asks to correct a card instead)."""
-    if event.kind == CHORD and (controller.stage == GAME_OVER or controller.presenter.on_fingerprint_page()):
-        controller.log_press(event, "QR code of the record")
-        qr = screens.qr_screen(controller.table.writer.last_hash)
-        controller.deadlines.set(Timer.NOTICE, controller.clock() + QR_SECONDS, qr)
+    if event.kind == CHORD and (table.state.stage == GAME_OVER or table.presenter.on_fingerprint_page()):
+        table.log_press(event, "QR code of the record")
+        qr = screens.qr_screen(table.state.playing().writer.last_hash)
+        table.deadlines.set(Timer.NOTICE, table.clock() + QR_SECONDS, qr)
         return True
-    if controller.deadlines.payload(Timer.NOTICE) is None:
+    if table.deadlines.payload(Timer.NOTICE) is None:
         return False
-    if event.button == "ok" and event.kind == PRESS:
-        controller.deadlines.cancel(Timer.NOTICE)
+    if event.button == Button.OK and event.kind == PRESS:
+        table.deadlines.cancel(Timer.NOTICE)
     return True

@@ -33,7 +33,7 @@ from coyote_pi.table import screens, stages
 from coyote_pi.table.deadlines import Timer
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.part import Table
 
 log = logging.getLogger(__name__)
 
@@ -58,50 +58,50 @@ def recorded_seats(meta: dict) -> dict[int, str]:
 
 
 class VirtualSeats:
-    """The ``controller``'s virtual seats (see the module docstring)."""
+    """The ``table``'s virtual seats (see the module docstring)."""
 
-    def __init__(self, controller: Controller) -> None:
-        self.controller = controller
+    def __init__(self, table: Table) -> None:
+        self.table = table
         #: The situation whose move failed: its seat waits for its buttons until the next one.
         self._failed: tuple | None = None
         #: The seat thinking now and the situation it thinks about.
         self._thinking: tuple[int, tuple] | None = None
-        resumed = controller.table.record if controller.table is not None else None
+        resumed = table.state.recorded.record if table.state.recorded is not None else None
         #: Seat -> level of the game on the table: a resumed game's from its setup line,
         #: a new game's from setup (:meth:`Controller.start_record`).
         self.levels: dict[int, str] = recorded_seats(resumed.meta) if resumed is not None else {}
 
     def acting(self) -> int | None:
         """The virtual seat that has to move now, if any."""
-        controller = self.controller
+        table = self.table
         levels = self.levels
-        if not levels or controller.stage not in (stages.TURN, stages.GUESS):
+        if not levels or table.state.stage not in (stages.TURN, stages.GUESS):
             return None
-        waiting = controller.game.legal().seats
+        waiting = table.game.legal().seats
         return next((seat for seat in waiting if seat in levels), None)
 
     def enter(self, situation: tuple) -> None:
         """A new situation: a virtual seat that must move starts thinking."""
-        controller = self.controller
-        controller.deadlines.cancel(Timer.VIRTUAL)
+        table = self.table
+        table.deadlines.cancel(Timer.VIRTUAL)
         self._thinking = None
         seat = self.acting()
         if seat is None or situation == self._failed:
             return
         self._thinking = (seat, situation)
-        controller.deadlines.set(Timer.VIRTUAL, controller.clock() + THINK_SECONDS, seat)
-        controller.log(f"  seat {seat} (virtual, {self.levels[seat]}) thinks")
+        table.deadlines.set(Timer.VIRTUAL, table.clock() + THINK_SECONDS, seat)
+        table.log(f"  seat {seat} (virtual, {self.levels[seat]}) thinks")
 
     def screen(self) -> Screen | None:
         """The turn's or the guesses' screen while a virtual seat thinks (None: none does)."""
-        seat = self.controller.deadlines.payload(Timer.VIRTUAL)
+        seat = self.table.deadlines.payload(Timer.VIRTUAL)
         if not isinstance(seat, int):
             return None
-        controller = self.controller
-        tr, game = controller.tr, controller.game
+        table = self.table
+        tr, game = table.tr, table.game
         title = tr("turn.title_first", seat=seat) if game.round.bid is None else \
             tr("turn.title", seat=seat, bid=game.round.bid)
-        if controller.stage == stages.GUESS:
+        if table.state.stage == stages.GUESS:
             title = tr("guess.title")
         return Screen(title=title, lines=[tr("virtual.thinks", seat=seat)], seats=screens.seat_strip(game, [seat]))
 
@@ -110,25 +110,25 @@ class VirtualSeats:
         if self._thinking is None:
             return
         (seat, situation), self._thinking = self._thinking, None
-        controller = self.controller
+        table = self.table
         level = self.levels[seat]
         try:
-            chosen = player(level).decide(turn_view(controller.game, seat), controller.table.path.name)
+            chosen = player(level).decide(turn_view(table.game, seat), table.state.recorded.path.name)
         except Exception as error:  # whatever goes wrong, the table goes on: the buttons enter the move
             log.exception("virtual seat %s (%s) could not decide", seat, level)
             self._fail(seat, situation, type(error).__name__)  # the play-by-play is public: no details
             return
-        controller.log(f"  seat {seat} (virtual, {level}) decides: {describe(chosen)}")
-        if not controller.apply(chosen):
+        table.log(f"  seat {seat} (virtual, {level}) decides: {describe(chosen)}")
+        if not table.apply(chosen):
             self._fail(seat, situation, "its move was refused")
             return
-        controller.flash(controller.tr(_MOVE_TEXTS[type(chosen)], seat=seat, amount=getattr(chosen, "amount", "")))
+        table.flash(table.tr(_MOVE_TEXTS[type(chosen)], seat=seat, amount=getattr(chosen, "amount", "")))
 
     def _fail(self, seat: int, situation: tuple, why: str) -> None:
-        controller = self.controller
+        table = self.table
         self._failed = situation
-        controller.log(f"  seat {seat} (virtual) has no move ({why}): its buttons enter it", logging.WARNING)
-        controller.flash(controller.tr("virtual.failed", seat=seat))
+        table.log(f"  seat {seat} (virtual) has no move ({why}): its buttons enter it", logging.WARNING)
+        table.flash(table.tr("virtual.failed", seat=seat))
 
 
 #: The short message that shows a virtual seat's move (a guess shows only that it guessed).

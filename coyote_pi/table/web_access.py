@@ -1,6 +1,6 @@
 """The web page's address and PIN on the OLED, and the device's own Wi-Fi to reach it.
 
-The gesture (docs/controller.md): **minus and plus together**, at any seat, where that
+The gesture (docs/table.md): **minus and plus together**, at any seat, where that
 chord means nothing else: on "Who starts?" before a game, or at the game's end while the
 record's QR code shows (the chord that put it there, pressed again). The OLED then shows
 
@@ -29,14 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.devices.screen import Screen
 from coyote_pi.table import screens, stages
 from coyote_pi.table.bulletin import Bulletin, iso_time
 from coyote_pi.table.deadlines import Timer
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.web_table import WebTable
 
 WIFI, ADDRESS, PIN = "wifi", "address", "pin"
 #: How long the address, the PIN or the Wi-Fi code stays on the OLED unless closed.
@@ -75,13 +75,13 @@ def pin_hash(pin: str, salt: str) -> str:
 
 
 class WebAccess:
-    """The address, PIN and Wi-Fi screens of the ``controller``'s table (see the module
+    """The address, PIN and Wi-Fi screens of the ``table`` (see the module
     docstring). ``url`` is the page's address; ``hotspot_file`` where the hotspot's
     join details appear; ``wall`` the wall clock the PIN's expiry is told in."""
 
-    def __init__(self, controller: Controller, bulletin: Bulletin, url: str, hotspot_file: Path | None,
+    def __init__(self, table: WebTable, bulletin: Bulletin, url: str, hotspot_file: Path | None,
                  wall: Callable[[], float] = time.time) -> None:
-        self.controller = controller
+        self.table = table
         self.bulletin = bulletin
         self.url = url
         self.hotspot_file = hotspot_file
@@ -96,22 +96,22 @@ class WebAccess:
 
     def button(self, event: ButtonEvent) -> bool:
         """Act on a press if it is the gesture or a screen of this part shows; True: used."""
-        controller = self.controller
+        table = self.table
         if self.showing is None:
             if event.kind != CHORD or not self._chord_is_free():
                 return False
-            controller.deadlines.cancel(Timer.NOTICE)  # the record's QR code makes way
-            controller.log_press(event, "the web page's address")
+            table.deadlines.cancel(Timer.NOTICE)  # the record's QR code makes way
+            table.log_press(event, "the web page's address")
             self._hotspot = HotspotJoin.read(self.hotspot_file)
             self._show(WIFI if self._hotspot is not None else ADDRESS)
             return True
         if event.kind == REPEAT:
             return True
-        if event.button == "ok" and event.kind == PRESS and self.showing != PIN:
+        if event.button == Button.OK and event.kind == PRESS and self.showing != PIN:
             if self.showing == WIFI:
                 self._show(ADDRESS)
             else:
-                controller.log_press(event, "a new PIN for the web page")  # never its digits
+                table.log_press(event, "a new PIN for the web page")  # never its digits
                 self._new_pin()
                 self._show(PIN)
         else:
@@ -120,10 +120,10 @@ class WebAccess:
 
     def _chord_is_free(self) -> bool:
         """minus+plus means nothing else here: "Who starts?", or the game's end while the record's QR shows."""
-        controller = self.controller
-        if controller.stage == stages.SETUP:
-            return controller.setup.step == "start"
-        return controller.stage == stages.GAME_OVER and controller.deadlines.payload(Timer.NOTICE) is not None
+        table = self.table
+        if table.state.stage == stages.SETUP:
+            return table.state.setup.step == "start"
+        return table.state.stage == stages.GAME_OVER and table.deadlines.payload(Timer.NOTICE) is not None
 
     def _new_pin(self) -> None:
         self._pin = f"{secrets.randbelow(1_000_000):06d}"
@@ -135,19 +135,19 @@ class WebAccess:
         self.showing = which
         if which == WIFI:
             self._hotspot_shown = self._hotspot  # shown once by itself; on request again and again
-        self.controller.deadlines.set(Timer.WEB_SCREEN, self.controller.clock() + SCREEN_SECONDS)
+        self.table.deadlines.set(Timer.WEB_SCREEN, self.table.clock() + SCREEN_SECONDS)
 
     def close(self) -> None:
         """Take the screen down (also when its time is up); a PIN stays valid on the page."""
         self.showing, self._pin = None, ""
-        self.controller.deadlines.cancel(Timer.WEB_SCREEN)
+        self.table.deadlines.cancel(Timer.WEB_SCREEN)
 
     def hotspot_check(self) -> None:
         """Between games: a hotspot that opened since the last look is shown by itself, once."""
         join = HotspotJoin.read(self.hotspot_file)
         if join is not None and join != self._hotspot_shown and self.showing is None:
             self._hotspot = join
-            self.controller.log("the device's own Wi-Fi is open: its join code is on the screen")
+            self.table.log("the device's own Wi-Fi is open: its join code is on the screen")
             self._show(WIFI)
 
     # -- screens
@@ -155,21 +155,21 @@ class WebAccess:
     def screen(self, shown: Screen) -> Screen:
         """The OLED's screen: this part's, if one shows, else ``shown`` (with the gesture's
         hint on "Who starts?")."""
-        tr = self.controller.tr
+        tr = self.table.tr
         if self.showing == WIFI:
             return screens.wifi_screen(tr, self._hotspot.ssid, self._hotspot.password)
         if self.showing == ADDRESS:
             return screens.address_screen(tr, self._hotspot.url if self._hotspot is not None else self.url)
         if self.showing == PIN:
             return screens.pin_screen(tr, self._pin)
-        controller = self.controller
-        if controller.stage == stages.SETUP and controller.setup.step == "start":
+        table = self.table
+        if table.state.stage == stages.SETUP and table.state.setup.step == "start":
             return dataclasses.replace(shown, lines=(*shown.lines, tr("web.hint")))
         return shown
 
     def veil(self, screen: Screen) -> Screen:
         """``screen`` as the page may show it: the PIN and the Wi-Fi key stay at the table."""
-        tr = self.controller.tr
+        tr = self.table.tr
         if self.showing == PIN and screen.big.replace(" ", "") == self._pin:
             return dataclasses.replace(screen, big="*** ***", lines=(tr("web.pin_veiled"),))
         if self.showing == WIFI and screen.qr:

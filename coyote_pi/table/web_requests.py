@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coyote_pi.table import page_contract
+from coyote_pi.contract import page as page_contract
 from coyote_pi.table.bulletin import Bulletin, between_games, iso_time
 from coyote_pi.table.camera_reads import PREVIEW, CameraResult
 from coyote_pi.table.config import PAGE_SETTINGS_LIMIT, ConfigError, with_page_settings
@@ -41,7 +41,7 @@ from coyote_pi.table.page_settings import PageSettings
 from coyote_pi.vision.framing import framing_problems
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.web_table import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +60,11 @@ DoctorChecks = Callable[[], list[dict]]
 
 
 class WebRequests:
-    """The requests folder of the ``controller``'s table (see the module docstring)."""
+    """The requests folder of the ``table`` (see the module docstring)."""
 
-    def __init__(self, controller: Controller, folder: Path, bulletin: Bulletin, doctor: DoctorChecks | None,
+    def __init__(self, table: WebTable, folder: Path, bulletin: Bulletin, doctor: DoctorChecks | None,
                  wall: Callable[[], float] = time.time) -> None:
-        self.controller = controller
+        self.table = table
         self.folder = Path(folder)
         self.bulletin = bulletin
         self.doctor = doctor
@@ -75,21 +75,21 @@ class WebRequests:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="web requests")
         self._lock = threading.Lock()
         self._previews_allowed = True  # False from a game's start: a frame still being drawn is dropped
-        self.settings = PageSettings(controller, bulletin)
+        self.settings = PageSettings(table, bulletin)
 
     # -- the loop's side
 
     def poll(self) -> None:
         """Between games: answer what the page wants, and look again in a second."""
-        controller = self.controller
-        if not between_games(controller):
+        table = self.table
+        if not between_games(table):
             return
-        controller.deadlines.set(Timer.REQUESTS, controller.clock() + POLL_SECONDS)
+        table.deadlines.set(Timer.REQUESTS, table.clock() + POLL_SECONDS)
         self.take_settings()
-        now = controller.clock()
+        now = table.clock()
         if (self._wanted(page_contract.PREVIEW_WANT) is not None
                 and (self._last_preview is None or now - self._last_preview >= PREVIEW_EVERY)
-                and controller.camera.ask_preview()):
+                and table.camera.ask_preview()):
             self._last_preview = now
         asked = self._wanted(page_contract.DOCTOR_WANT)
         if asked is not None and asked > self._doctor_answered and self.doctor is not None:
@@ -99,11 +99,11 @@ class WebRequests:
     def on_camera(self, result: CameraResult) -> None:
         """A frame read for the preview (or, while setup counts the stands, one read for
         that, when a preview is due): draw it on this part's thread."""
-        controller = self.controller
-        if result.frame is None or result.reading is None or not between_games(controller):
+        table = self.table
+        if result.frame is None or result.reading is None or not between_games(table):
             return
         if result.wait != PREVIEW:
-            now = controller.clock()
+            now = table.clock()
             if self._wanted(page_contract.PREVIEW_WANT) is None or (self._last_preview is not None
                                                       and now - self._last_preview < PREVIEW_EVERY):
                 return
@@ -118,11 +118,11 @@ class WebRequests:
             self._previews_allowed = False
             self.bulletin.remove(page_contract.PREVIEW)
             self.bulletin.remove(page_contract.PREVIEW_INFO)
-        self.controller.deadlines.cancel(Timer.REQUESTS)
+        self.table.deadlines.cancel(Timer.REQUESTS)
 
     def between_games(self) -> None:
         """No game from now on (setup, or the game is over): look at the folder again."""
-        self.controller.deadlines.set(Timer.REQUESTS, self.controller.clock())
+        self.table.deadlines.set(Timer.REQUESTS, self.table.clock())
 
     def restore_settings(self) -> None:
         """At the table's start: the settings taken from the page before, or why they are not."""
@@ -139,14 +139,14 @@ class WebRequests:
             if path.stat().st_size > PAGE_SETTINGS_LIMIT:
                 raise ConfigError(f"{page_contract.SETTINGS}: larger than {PAGE_SETTINGS_LIMIT} bytes")
             text = path.read_text(encoding="utf-8")
-            config = with_page_settings(self.controller.config, text, source=page_contract.SETTINGS)
+            config = with_page_settings(self.table.config, text, source=page_contract.SETTINGS)
         except (OSError, UnicodeDecodeError, ConfigError) as error:
             reason = (str(error) if isinstance(error, ConfigError)
                       else f"{page_contract.SETTINGS}: cannot read it ({error})")
             log.warning("the web page's settings are refused: %s", reason)
             self._settings_result(False, reason)
         else:
-            self.controller.log("the web page's settings are taken for this game")
+            self.table.log("the web page's settings are taken for this game")
             self._settings_result(True, self.settings.take(config))
         try:
             path.unlink(missing_ok=True)

@@ -1,4 +1,4 @@
-"""The table's side of its web page (docs/web.md), as one part of the controller.
+"""The table's side of its web page (docs/web.md), as one part of the table.
 
 With ``[web] enabled`` the controller builds a :class:`WebSide` and calls it at a few
 points of its loop; it joins
@@ -28,24 +28,24 @@ from coyote_pi.table.web_access import WebAccess
 from coyote_pi.table.web_requests import DoctorChecks, WebRequests
 
 if TYPE_CHECKING:
-    from coyote_pi.table.controller import Controller
+    from coyote_pi.table.web_table import WebTable
 
 
 class WebSide:
-    """The bulletin, the access screens and the requests of the ``controller``'s table;
+    """The bulletin, the access screens and the requests of the ``table``;
     ``doctor`` runs the checks the page may ask for (None: it cannot ask)."""
 
-    def __init__(self, controller: Controller, doctor: DoctorChecks | None = None) -> None:
-        self.controller = controller
-        web = controller.config.web
-        bulletin_folder, requests_folder = controller.config.web_folders()
+    def __init__(self, table: WebTable, doctor: DoctorChecks | None = None) -> None:
+        self.table = table
+        web = table.config.web
+        bulletin_folder, requests_folder = table.config.web_folders()
         url = web.address()
-        self.bulletin = Bulletin(bulletin_folder, clock=controller.clock, deadlines=controller.deadlines, url=url,
-                                 page_count=controller.presenter.page_count, veil=self._veil)
-        self.access = WebAccess(controller, self.bulletin, url, web.hotspot_file)
-        self.requests = WebRequests(controller, requests_folder, self.bulletin, doctor)
+        self.bulletin = Bulletin(bulletin_folder, clock=table.clock, deadlines=table.deadlines, url=url,
+                                 page_count=table.presenter.page_count, veil=self._veil)
+        self.access = WebAccess(table, self.bulletin, url, web.hotspot_file)
+        self.requests = WebRequests(table, requests_folder, self.bulletin, doctor)
         self.requests.restore_settings()  # before the first setup: a kept start seat counts there
-        controller.listeners.append(BulletinFeed(self.bulletin))
+        table.listeners.append(BulletinFeed(self.bulletin))
         self._between: bool | None = None
 
     def _veil(self, screen: Screen) -> Screen:
@@ -80,15 +80,15 @@ class WebSide:
     def refresh(self) -> None:
         """After every pass of the loop: publish where the table stands; a game that
         started (or ended) stops (or starts) answering the page's setup requests."""
-        controller = self.controller
-        now_between = between_games(controller)
+        table = self.table
+        now_between = between_games(table)
         if now_between != self._between:
             self._between = now_between
             if now_between:
                 self.requests.between_games()
             else:
                 self.requests.game_starts()
-        self.bulletin.facts(table_facts(controller))
+        self.bulletin.facts(table_facts(table))
 
     def close(self) -> None:
         """Tell the page the table stopped (with what was still held back), and stop the

@@ -21,13 +21,24 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache, cached_property
 from importlib import resources
 
 from coyote_pi.cards import ALL_CARDS
 
 SCHEMES = ("aruco", "qr")
-SLOTS = ("centre", "extra", "draw")
+
+
+class Slot(StrEnum):
+    """The centre mat's slots: the centre card, the Coyote card's extra draw, the ``?`` draw."""
+
+    CENTRE = "centre"
+    EXTRA = "extra"
+    DRAW = "draw"
+
+
+SLOTS = tuple(Slot)
 SEATS = tuple(range(1, 7))
 LOCATORS = ("left", "right")
 

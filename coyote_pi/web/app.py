@@ -48,7 +48,7 @@ from coyote_pi.web.bulletin import (
     read_live,
 )
 from coyote_pi.web.games import Games
-from coyote_pi.web.push import Feed
+from coyote_pi.web.push import INTERVAL, Feed
 from coyote_pi.web.texts import Texts
 from coyote_pi.web.views import round_line, step_model, table_model, verdict, virtual_model
 
@@ -66,7 +66,7 @@ class Options:
     config_file: Path | None = None
     log_command: Sequence[str] | None = setup.JOURNAL
     test_hook: bool = False
-    interval: float = 0.05
+    interval: float = INTERVAL
     clock: Callable[[], float] = field(default=time.time)
 
 

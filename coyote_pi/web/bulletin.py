@@ -20,13 +20,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from coyote_pi.engine.game import MAX_PLAYERS
-from coyote_pi.locale import LANGUAGES
-from coyote_pi.players import LEVEL_NAMES
-
 # The file names and camera states the table uses too (the page words each state;
 # anything else is not shown).
-from coyote_pi.table.page_contract import (
+from coyote_pi.contract.page import (
     CAMERA_STATES,
     DOCTOR,
     DOCTOR_WANT,
@@ -38,11 +34,10 @@ from coyote_pi.table.page_contract import (
     SETTINGS_IN_FORCE,
     SETTINGS_RESULT,
 )
-
-#: A record's name in the records folder, as the table writes it.
-GAME_FILE = re.compile(r"game-[0-9]{4,6}\.jsonl")
-#: A game as the page's URLs name it: the record's name without ``.jsonl``.
-GAME_NAME = re.compile(r"game-[0-9]{4,6}")
+from coyote_pi.contract.records import BULLETIN_FOLDER, GAME_NAME, RECORD_SUFFIX, REQUESTS_FOLDER, is_record_file
+from coyote_pi.engine.game import MAX_PLAYERS
+from coyote_pi.locale import LANGUAGES
+from coyote_pi.players import LEVEL_NAMES
 
 
 @dataclass(frozen=True)
@@ -57,11 +52,12 @@ class Folders:
     def beside(cls, records: Path, bulletin: Path | None = None, requests: Path | None = None) -> Folders:
         """The simulated table's layout: ``public/`` and ``requests/`` beside the records folder."""
         records = Path(records)
-        return cls(records, Path(bulletin or records.parent / "public"), Path(requests or records.parent / "requests"))
+        return cls(records, Path(bulletin or records.parent / BULLETIN_FOLDER),
+                   Path(requests or records.parent / REQUESTS_FOLDER))
 
     def record(self, game: str) -> Path | None:
         """The record of ``game`` (``game-0003``), or None for a name that is not one."""
-        return self.records / f"{game}.jsonl" if GAME_NAME.fullmatch(game) else None
+        return self.records / f"{game}{RECORD_SUFFIX}" if GAME_NAME.fullmatch(game) else None
 
     def touch_request(self, name: str) -> None:
         """Ask the table for something: create ``name`` in the requests folder, or renew its time."""
@@ -152,7 +148,7 @@ class Live:
             language=language if isinstance(language, str) and language in LANGUAGES else "en",
             players=data["players"] if isinstance(data.get("players"), int) else 0,
             variant=text("variant"),
-            game_file=game_file if isinstance(game_file, str) and GAME_FILE.fullmatch(game_file) else None,
+            game_file=game_file if isinstance(game_file, str) and is_record_file(game_file) else None,
             stage=text("stage"),
             # Anything but a plain false counts as a round in progress: the safe side.
             round_open=data.get("round_open") is not False,

@@ -22,6 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO
 
+from coyote_pi.contract.records import PHOTOS_SUFFIX, is_record_file
 from coyote_pi.engine import events
 from coyote_pi.engine.events import EventType
 from coyote_pi.engine.game import OVER, Game, RoundResult
@@ -29,7 +30,7 @@ from coyote_pi.engine.odds import bid_odds
 from coyote_pi.engine.transcript import describe_event
 from coyote_pi.engine.views import seat_view
 from coyote_pi.record import Line, Record, RecordError, RecordFollower, RecordVisitor, replay_lines
-from coyote_pi.web.bulletin import GAME_FILE, virtual_seats
+from coyote_pi.web.bulletin import virtual_seats
 
 #: A photo's file name as the record names it (the record checks the same shape).
 PHOTO_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -175,7 +176,7 @@ class Games:
     def names(self) -> list[str]:
         """The games kept, newest first."""
         try:
-            files = [path.name for path in self.folder.iterdir() if GAME_FILE.fullmatch(path.name)]
+            files = [path.name for path in self.folder.iterdir() if is_record_file(path.name)]
         except OSError:
             return []
         return sorted((name[: -len(".jsonl")] for name in files), reverse=True)
@@ -216,7 +217,7 @@ class Games:
         """A public photo of ``name`` (only the records folder's ``game-NNNN.photos/`` holds them)."""
         if not PHOTO_FILE.fullmatch(file):
             return None
-        path = self.folder / f"{name}.photos" / file
+        path = self.folder / f"{name}{PHOTOS_SUFFIX}" / file
         return path if path.is_file() else None
 
     def check_command(self, summary: Summary) -> str:
@@ -267,10 +268,10 @@ class Games:
         spooled = tempfile.TemporaryFile()  # noqa: SIM115 (handed to the caller, who closes it)
         with zipfile.ZipFile(spooled, "w") as archive:
             archive.write(self.folder / f"{name}.jsonl", f"{name}/{name}.jsonl", zipfile.ZIP_DEFLATED)
-            photos = self.folder / f"{name}.photos"
+            photos = self.folder / f"{name}{PHOTOS_SUFFIX}"
             for photo in sorted(photos.iterdir()) if photos.is_dir() else ():
                 if PHOTO_FILE.fullmatch(photo.name) and photo.is_file():
-                    archive.write(photo, f"{name}/{name}.photos/{photo.name}", zipfile.ZIP_STORED)
+                    archive.write(photo, f"{name}/{name}{PHOTOS_SUFFIX}/{photo.name}", zipfile.ZIP_STORED)
             text = self.transcript(name)
             if text is not None:
                 archive.writestr(f"{name}/{name}.txt", text.encode("utf-8"), zipfile.ZIP_DEFLATED)

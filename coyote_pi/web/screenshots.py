@@ -2,7 +2,7 @@
 
 ``coyote-pi demo`` saves them into its output (and the README shows a few): the table,
 the history, a round of it and the records, and with the PIN the setup page, each at
-:data:`~coyote_pi.bench.browser.PHONE` and :data:`~coyote_pi.bench.browser.WIDE` size.
+:data:`~coyote_pi.browser.PHONE` and :data:`~coyote_pi.browser.WIDE` size.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from coyote_pi.bench.browser import PHONE, WIDE, chromium, missing, resize, wait_for
+from coyote_pi.browser import PHONE, WIDE, chromium, missing, resize, wait_for
 
 
 def save_screenshots(url: str, folder: Path, pin: str | None = None) -> list[Path]:

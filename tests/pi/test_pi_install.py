@@ -582,7 +582,7 @@ def test_purge_without_uninstall_is_refused(pi_root, capsys):
 def test_the_installer_runs_on_the_standard_library_alone(pi_root):
     """``python3 -S``: no site-packages at all, as on a Pi before the venv exists."""
     result = subprocess.run(
-        [sys.executable, "-S", "-m", "coyote_pi.pi.install", "--dry-run", "--root", str(pi_root)],
+        [sys.executable, "-S", "-m", "coyote_pi.commands.install", "--dry-run", "--root", str(pi_root)],
         cwd=install.REPO,
         capture_output=True,
         text=True,
@@ -605,7 +605,7 @@ def test_a_release_tarball_installs_without_git(tmp_path, pi_root):
     unpacked = tmp_path / f"coyote-pi-{version}"
     assert not (unpacked / ".git").exists()
     result = subprocess.run(
-        [sys.executable, "-S", "-m", "coyote_pi.pi.install", "--dry-run", "--root", str(pi_root)],
+        [sys.executable, "-S", "-m", "coyote_pi.commands.install", "--dry-run", "--root", str(pi_root)],
         cwd=unpacked, capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0, result.stderr

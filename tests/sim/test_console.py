@@ -30,7 +30,7 @@ def console():
     game = Game(config)
     history = (game.virtual_deal(table.deck(1, 3)), Bid(1, 5), Peek(2))
     terminal = SimConsole(size=(80, 24))
-    controller = SimpleNamespace(table=SimpleNamespace(path=Path("/records/sim/game-0007.jsonl")),
+    controller = SimpleNamespace(state=SimpleNamespace(recorded=SimpleNamespace(path=Path("/records/sim/game-0007.jsonl"))),
                                  store=SimpleNamespace(folder=Path("/records/sim")))
     terminal.attach(table, controller)
     terminal.frame(OLED, 0.0)

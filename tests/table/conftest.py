@@ -196,7 +196,7 @@ def play(config: TableConfig, *, sim: SimOptions, devices: DevicesConfig | None 
         run_rig(rig, spy, timeout)
     finally:
         rig.close()
-    path = rig.controller.table.path
+    path = rig.controller.state.recorded.path
     return Played(read_record(path), spy, path, rig)
 
 
@@ -218,15 +218,15 @@ class SteppedTable:
         from coyote_pi.devices.pinmap import load_pinmap
         from coyote_pi.sim.clock import SimClock, SimScheduler, sim_pin_factory
         from coyote_pi.sim.presser import NO_BOUNCE, ScheduledFingers
-        from coyote_pi.table.controller import Controller
+        from coyote_pi.table.controller import Controller, ControllerOptions
 
         self.clock = SimClock(1000.0)
         self.timers = SimScheduler(self.clock)
         self.spy = Spy()
         timing = sim_devices().buttons.timing
         self.factory, self.pinmap = sim_pin_factory(self.clock), load_pinmap()
-        self.controller = Controller(config, listeners=[self.spy], clock=self.clock,
-                                     **controller_options)
+        self.controller = Controller(config, ControllerOptions(listeners=[self.spy], clock=self.clock,
+                                                               **controller_options))
         self.buttons = TableButtons(self.pinmap, self.controller.queue, pin_factory=self.factory, timing=timing,
                                     clock=self.clock, scheduler=self.timers)
         self.fingers = ScheduledFingers(self.factory, self.pinmap, self.timers, timing, QUICK_FINGERS,

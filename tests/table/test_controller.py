@@ -20,7 +20,7 @@ from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import Bounce, LateCallbacks, QueueFingers
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
-from coyote_pi.table.controller import STOP, Controller
+from coyote_pi.table.controller import STOP, Controller, ControllerOptions
 
 from .conftest import (
     FAST,
@@ -41,7 +41,7 @@ def _at_first_turn(spy, seat: int = 1):
 
 
 def _events_of(rig) -> list[dict]:
-    return game_events(rig.controller.table.path)
+    return game_events(rig.controller.state.recorded.path)
 
 
 def _shown_after(spy, count: int, test) -> bool:
@@ -91,17 +91,17 @@ def stepped(tmp_path):
     chatter as worn contacts do (up to 6 toggles, all within the debounce time)."""
     table = SteppedTable(table_config(tmp_path, 2), bounce=Bounce(min_toggles=3, max_toggles=6, max_gap=0.0012))
     table.tap(1, "ok")  # dealt
-    assert table.controller.stage == "turn" and table.controller.game.turn == 1
+    assert table.controller.state.stage == "turn" and table.controller.game.turn == 1
     yield table
     table.close()
 
 
 def test_bouncing_presses_count_once(stepped):
-    start = stepped.controller.selector.choice.amount
+    start = stepped.controller.state.selector.choice.amount
     for tap in range(6):
         stepped.fingers.press(1, "plus", hold=0.05, delay=0.09 * tap)
     stepped.run_for(0.7)
-    assert stepped.controller.selector.choice.amount == start + 6
+    assert stepped.controller.state.selector.choice.amount == start + 6
     stepped.tap(1, "ok", then=0.5)
     assert [type(e).__name__ for e in stepped.controller.game.history] == ["Deal", "Bid"]
     assert stepped.controller.game.history[-1].amount == start + 6
@@ -130,24 +130,24 @@ def test_presses_of_many_seats_at_once(tmp_path):
     table = SteppedTable(table_config(tmp_path, 4, "trickster"), bounce=Bounce())
     try:
         table.tap(1, "ok")  # dealt
-        start = table.controller.selector.choice.amount
+        start = table.controller.state.selector.choice.amount
         for tap in range(4):  # seat 1 dials while the others press everything, in between and at once
             table.fingers.press(1, "plus", hold=0.05, delay=0.09 * tap)
             for seat, button in zip((2, 3, 4), ("ok", "plus", "minus")):
                 table.fingers.press(seat, button, hold=0.05, delay=0.09 * tap + 0.02 * seat)
         table.run_for(0.8)
-        assert table.controller.selector.choice.amount == start + 4
+        assert table.controller.state.selector.choice.amount == start + 4
         assert [type(e).__name__ for e in table.controller.game.history] == ["Deal"]
 
         table.tap(1, "ok")  # seat 1 bids, seat 2 says Coyote!
         table.tap(2, "minus")
-        assert table.controller.selector.choice.kind == "challenge"
+        assert table.controller.state.selector.choice.kind == "challenge"
         table.tap(2, "ok")
-        assert table.controller.stage == "guess"
+        assert table.controller.state.stage == "guess"
         for seat, button in ((3, "plus"), (4, "minus"), (1, "plus")):  # seat 1 bid: no guess
             table.fingers.press(seat, button, hold=0.05)
         table.run_for(0.3)
-        assert table.controller.stage in ("reveal", "verdict")
+        assert table.controller.state.stage in ("reveal", "verdict")
         made = [e for e in table.controller.game.history if type(e).__name__ == "Guess"]
         assert sorted((g.seat, g.winner) for g in made) == [(3, 1), (4, 2)]
         spy = table.spy
@@ -255,7 +255,7 @@ def test_players_can_ask_for_the_manual_path_when_a_card_stays_unreadable(tmp_pa
         spy.wait_for(lambda p: p.stage == "turn")
         events = _events_of(rig)
         assert events == [{"type": "deal", "seats": {"1": None, "2": None, "3": None}, "centre": None, "deck": None}]
-    notes = [line["note"] for line in read_record(rig.controller.table.path).lines if "note" in line]
+    notes = [line["note"] for line in read_record(rig.controller.state.recorded.path).lines if "note" in line]
     assert {"table": "manual", "round": 1, "wait": "deal", "why": "asked at the table"} in notes
     assert any(s.alert and s.title == "Enter cards by hand?" for _, s in spy.screens)
 
@@ -280,7 +280,7 @@ def test_setup_asks_what_the_configuration_leaves_open(tmp_path):
         fingers.tap(6, "ok")  # seat 6 is not in a 5-player game
         fingers.tap(3, "ok")  # the youngest
         spy.wait_for(lambda p: p.stage == "turn" and p.seats == (3,))
-        table = rig.controller.table
+        table = rig.controller.state.recorded
     assert table.game.config.to_dict() == {"players": 5, "variant": "trickster", "start_seat": 3}
     assert read_record(table.path).meta["language"] == "de"
     setup = spy.texts("setup")
@@ -342,7 +342,7 @@ def test_the_verdict_pages_and_moves_on_by_itself_when_configured(tmp_path):
     verdict = [screen for stage, screen in spy.screens if stage == "verdict"]
     assert verdict[0].big.endswith("wins")
     assert any(s.title == "Round 1: why" for s in verdict)  # the explanation paged in by itself
-    notes = [line.get("note") for line in read_record(rig.controller.table.path).lines]
+    notes = [line.get("note") for line in read_record(rig.controller.state.recorded.path).lines]
     assert {"table": "verdict_seen", "round": 1} in notes
 
 
@@ -370,10 +370,10 @@ def test_after_a_game_ok_starts_a_new_one(tmp_path):
     config = table_config(tmp_path, 2)
     with running_table(config, fast_sim(7), new_game_when_over=True) as (rig, spy):
         spy.wait_for(lambda p: p.stage == "over", timeout=30)
-        first = rig.controller.table.path
+        first = rig.controller.state.recorded.path
         QueueFingers(rig.controller.queue).tap(1, "ok")  # any seat, in the game or out
         spy.wait_for(lambda p: p.stage == "deal" and p.round == 0)
-        assert rig.controller.table.path.name == "game-0002.jsonl" and first.name == "game-0001.jsonl"
+        assert rig.controller.state.recorded.path.name == "game-0002.jsonl" and first.name == "game-0001.jsonl"
     assert "ok: new game" in spy.texts("over")
 
 
@@ -391,9 +391,10 @@ def test_the_loop_steps_by_a_clock_of_its_own_and_lays_a_screen_out_once(tmp_pat
 
     now, spy = [100.0], Spy()
     display = CountingDisplay(dummy(width=128, height=64, mode="1"))
-    controller = Controller(table_config(tmp_path, 2), display=display, listeners=[spy], clock=lambda: now[0])
+    controller = Controller(table_config(tmp_path, 2),
+                            ControllerOptions(display=display, listeners=[spy], clock=lambda: now[0]))
     controller.begin()
-    assert controller.stage == "deal" and controller.is_manual()  # no camera: the cards go by the buttons
+    assert controller.state.stage == "deal" and controller.is_manual()  # no camera: the cards go by the buttons
     for _ in range(20):
         assert controller.step()
     assert CountingDisplay.layouts == 1

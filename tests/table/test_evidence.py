@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 from coyote_pi import cards
+from coyote_pi.contract.records import photos_folder
 from coyote_pi.engine import Correct, Deal, Game, GameConfig
 from coyote_pi.record import RecordError, read_record
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.sim.table import truth_game
 from coyote_pi.table.controller import Listener
-from coyote_pi.table.photos import Photos, photo_folder
+from coyote_pi.table.photos import Photos
 from coyote_pi.table.rig import resume_or_none
 from coyote_pi.table.stages import CORRECT, DEAL_WAIT, GAME_OVER, SETUP, VERDICT
 from coyote_pi.table.store import RecordStore, Unresumable
@@ -123,7 +124,7 @@ def test_photos_wait_in_private_until_their_round_closes(tmp_path):
     photo = photos.keep(3, "reveal", _frame(200))
     kept = tmp_path / "private" / "game-0007.photos" / "round-03-reveal.jpg"
     assert photo["file"] == "round-03-reveal.jpg" and kept.stat().st_mode & 0o777 == 0o600
-    assert not photo_folder(record).exists()
+    assert not photos_folder(record).exists()
     refused = photos.keep(3, "draw", _frame(90))
     photos.discard(refused)  # its line was never written
     photos.publish()
@@ -223,7 +224,7 @@ def test_the_challenger_and_the_bidder_correct_a_misread_card(tmp_path):
         corrected = f"Corrected by seats 1, 2: Centre is {cards.display_name(right)}"
         assert spy.wait_for_screen(lambda stage, screen: corrected in screen.lines).title == "Round 1: why"
 
-    record = read_record(rig.controller.table.path)
+    record = read_record(rig.controller.state.recorded.path)
     correction = record.lines[-2]
     assert (correction["kind"], correction["event"]) == (
         "action", {"type": "correct", "item": "centre", "card": right, "confirmed_by": [1, 2]})
@@ -248,7 +249,7 @@ def test_the_simulated_table_deals_on_after_a_correction_and_its_game_resumes(tm
         assert (truth.eyes, truth.next_start) == (corrected.eyes, corrected.next_start)
         QueueFingers(rig.controller.queue).tap(1, "ok")
         spy.wait_for(lambda p: p.stage == "turn" and p.round == 2)
-    with running_table(config, fast_sim(5, players=False), table=resume_or_none(config, new=False)) as (rig, spy):
+    with running_table(config, fast_sim(5, players=False), resumed=resume_or_none(config, new=False)) as (rig, spy):
         prompt = spy.wait_for(lambda p: p.stage == "turn")
         assert prompt.round == 2 and any(isinstance(event, Correct) for event in prompt.history)
         dealt = rig.controller.game.round.seat_cards
@@ -264,7 +265,7 @@ def test_a_correction_can_be_declined_or_cancelled_and_nothing_is_recorded(tmp_p
     with running_table(config, fast_sim(6, players=False)) as (rig, spy):
         fingers = QueueFingers(rig.controller.queue)
         _to_verdict(rig, spy)
-        lines = len(read_record(rig.controller.table.path).lines)
+        lines = len(read_record(rig.controller.state.recorded.path).lines)
         fingers.chord(1)
         fingers.tap(1, "minus")  # "correct a card?" -- no
         fingers.tap(2, "plus")  # a page of the verdict, as before
@@ -278,6 +279,6 @@ def test_a_correction_can_be_declined_or_cancelled_and_nothing_is_recorded(tmp_p
         fingers.tap(2, "ok")
         spy.wait_for(lambda p: p.stage == DEAL_WAIT)
         assert "Correction cancelled" in spy.texts() and "Correct a card?" in spy.texts()
-    after = read_record(rig.controller.table.path).lines[lines:]
+    after = read_record(rig.controller.state.recorded.path).lines[lines:]
     assert {line["kind"] for line in after} == {"note"}  # the verdict seen, what the camera sees of the deal
     assert {"table": "verdict_seen", "round": 1} in [line["note"] for line in after]

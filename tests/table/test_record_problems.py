@@ -55,7 +55,7 @@ def test_a_full_disk_says_so_until_a_write_works_and_nothing_counts_meanwhile(tm
     with running_table(config, fast_sim(players=False)) as (rig, spy):
         fingers = QueueFingers(rig.controller.queue)
         turn = _bid_until_turn(spy, fingers, 2)
-        path = rig.controller.table.path
+        path = rig.controller.state.recorded.path
         on_disk = path.read_bytes()
         disk = failing_disk(tmp_path)
         disk.failing = True
@@ -85,11 +85,11 @@ def test_a_note_that_cannot_be_written_is_shown_and_does_not_stop_the_table(tmp_
         disk.failing = True
         fingers.tap(1, "ok")  # "verdict seen" is a note: it cannot be written
         spy.wait_for_screen(_unsaved)
-        assert rig.controller.stage == "verdict" and not rig.controller.memory.verdicts_seen
+        assert rig.controller.state.stage == "verdict" and not rig.controller.state.memory.verdicts_seen
         disk.failing = False
         fingers.tap(1, "ok")
         spy.wait_for(lambda p: p.stage == "deal")
-    notes = [line["note"] for line in read_record(rig.controller.table.path).lines if line["kind"] == "note"]
+    notes = [line["note"] for line in read_record(rig.controller.state.recorded.path).lines if line["kind"] == "note"]
     assert [note for note in notes if note["table"] == "verdict_seen"] == [{"round": 1, "table": "verdict_seen"}]
 
 
@@ -98,7 +98,7 @@ def test_a_record_deleted_while_running_is_told_and_no_other_file_is_written(tmp
     with running_table(config, fast_sim(players=False)) as (rig, spy):
         fingers = QueueFingers(rig.controller.queue)
         _bid_until_turn(spy, fingers, 2)
-        rig.controller.table.path.unlink()
+        rig.controller.state.recorded.path.unlink()
         fingers.tap(2, "ok")
         spy.wait_for(lambda p: p.stage == "record")
         screen = spy.wait_for_screen(lambda stage, screen: stage == "record")
@@ -112,7 +112,7 @@ def test_a_record_deleted_while_running_is_told_and_no_other_file_is_written(tmp
 def _stopped_at_second_turn(config):
     with running_table(config, fast_sim(players=False)) as (rig, spy):
         _bid_until_turn(spy, QueueFingers(rig.controller.queue), 2)
-    return rig.controller.table.path
+    return rig.controller.state.recorded.path
 
 
 @pytest.mark.parametrize("damage", [b"\n", b"garbage\n", b"\x00" * 64 + b"\n"], ids=["newline", "garbage", "NUL"])
@@ -123,7 +123,7 @@ def test_a_damaged_record_resumes_after_a_person_has_seen_what_was_set_aside(tmp
     path.write_bytes(whole + damage)
     table = resume_or_none(config, new=False)
     assert isinstance(table, tuple) and table[0].path == path  # the same game, not a new one
-    with running_table(config, fast_sim(players=False), table=table) as (rig, spy):
+    with running_table(config, fast_sim(players=False), resumed=table) as (rig, spy):
         spy.wait_for(lambda p: p.stage == "record")
         screen = spy.wait_for_screen(lambda stage, screen: stage == "record")
         assert screen.title == "Record repaired" and "game-0001.jsonl.damaged" in screen.lines[0]
@@ -138,7 +138,7 @@ def test_scripted_players_answer_a_record_problem_and_play_on(tmp_path):
     config = table_config(tmp_path, 3)
     path = _stopped_at_second_turn(config)
     path.write_bytes(path.read_bytes() + b"\n")
-    played = play(config, sim=fast_sim(1), table=resume_or_none(config, new=False))
+    played = play(config, sim=fast_sim(1), resumed=resume_or_none(config, new=False))
     assert played.path == path and played.game.winner is not None
     assert any(prompt.stage == "record" for prompt in played.spy.prompts)
 
@@ -149,7 +149,7 @@ def test_a_record_that_cannot_be_resumed_is_kept_and_a_person_starts_the_next_ga
     path.write_bytes(b"\x00" * 200 + b"\n")  # not even a setup line
     table = resume_or_none(config, new=False)
     assert isinstance(table, store.Unresumable) and table.path == path
-    with running_table(config, fast_sim(players=False), table=table) as (rig, spy):
+    with running_table(config, fast_sim(players=False), resumed=table) as (rig, spy):
         spy.wait_for(lambda p: p.stage == "record")
         screen = spy.wait_for_screen(lambda stage, screen: stage == "record")
         assert screen.title == "Record unreadable" and "game-0001.jsonl" in screen.lines[0]
@@ -157,7 +157,7 @@ def test_a_record_that_cannot_be_resumed_is_kept_and_a_person_starts_the_next_ga
         QueueFingers(rig.controller.queue).tap(2, "ok")
         spy.wait_for(lambda p: p.stage == "deal")
     assert path.read_bytes() == b"\x00" * 200 + b"\n"
-    assert rig.controller.table.path.name == "game-0002.jsonl"
+    assert rig.controller.state.recorded.path.name == "game-0002.jsonl"
 
 
 def test_a_finished_game_is_shown_with_its_fingerprint_after_a_restart(tmp_path):
@@ -165,7 +165,7 @@ def test_a_finished_game_is_shown_with_its_fingerprint_after_a_restart(tmp_path)
     played = play(config, sim=fast_sim(5))
     table = resume_or_none(config, new=False)
     assert isinstance(table, tuple) and table[0].game.winner == played.game.winner
-    with running_table(config, fast_sim(players=False), table=table, new_game_when_over=True) as (rig, spy):
+    with running_table(config, fast_sim(players=False), resumed=table, new_game_when_over=True) as (rig, spy):
         fingers = QueueFingers(rig.controller.queue)
         spy.wait_for(lambda p: p.stage == "verdict")  # the last verdict, since nobody may have seen it
         fingers.tap(1, "ok")
@@ -174,7 +174,7 @@ def test_a_finished_game_is_shown_with_its_fingerprint_after_a_restart(tmp_path)
         assert shown.big.replace("\n", "-") == played.record.fingerprint
         fingers.tap(2, "ok")
         spy.wait_for(lambda p: p.stage == "deal")  # a person started the next game
-    assert rig.controller.table.path.name == "game-0002.jsonl"
+    assert rig.controller.state.recorded.path.name == "game-0002.jsonl"
 
 
 def _runs(flags: list[bool]) -> list[int]:
@@ -228,12 +228,12 @@ def test_minus_plus_shows_the_qr_code_at_the_verdict_and_ok_takes_it_down(tmp_pa
         spy.wait_for_screen(lambda stage, screen: stage == "verdict" and screen.title == "Record fingerprint")
         fingers.chord(1)
         qr = spy.wait_for_screen(lambda stage, screen: bool(screen.qr))
-        digest = rig.controller.table.writer.last_hash
+        digest = rig.controller.state.recorded.writer.last_hash
         assert _decoded(ScreenRenderer().render(qr)) == [fingerprint_qr(digest)]
-        assert "-".join(qr.lines) == rig.controller.table.writer.fingerprint
+        assert "-".join(qr.lines) == rig.controller.state.recorded.writer.fingerprint
         fingers.tap(2, "ok")  # takes the code down, and only that
         spy.wait_for_screen(lambda stage, screen: stage == "verdict" and not screen.qr)
-        assert rig.controller.stage == "verdict"
+        assert rig.controller.state.stage == "verdict"
 
 
 def test_record_screens_fit_their_titles_in_every_language():

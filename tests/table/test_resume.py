@@ -88,11 +88,11 @@ def _play_through_crashes(config, seed: int, plan: CrashPlan) -> Path:
     """Start the table, and restart it after every crash, until the game is over."""
     for epoch in range(plan.planned + 2):
         spy = Spy()
-        rig = open_sim_rig(config, sim_devices(), fast_sim(seed, misclick=True), table=resume_or_none(config, new=False),
+        rig = open_sim_rig(config, sim_devices(), fast_sim(seed, misclick=True), resumed=resume_or_none(config, new=False),
                            listeners=[spy], epoch=epoch)
         try:
             run_rig(rig, spy, timeout=60)
-            return rig.controller.table.path
+            return rig.controller.state.recorded.path
         except Crash:
             continue
         finally:
@@ -143,11 +143,11 @@ def test_the_verdict_is_shown_again_if_the_table_stopped_before_anyone_saw_it(tm
         spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
         fingers.tap(2, "ok")
         spy.wait_for(lambda p: p.stage == "verdict")
-    with running_table(config, fast_sim(2, players=False), table=resume_or_none(config, new=False)) as (rig, spy):
+    with running_table(config, fast_sim(2, players=False), resumed=resume_or_none(config, new=False)) as (rig, spy):
         spy.wait_for(lambda p: p.stage == "verdict")
         QueueFingers(rig.controller.queue).tap(2, "ok")
         spy.wait_for(lambda p: p.stage == "deal")
-    assert {"table": "verdict_seen", "round": 1} in [line.get("note") for line in read_record(rig.controller.table.path).lines]
+    assert {"table": "verdict_seen", "round": 1} in [line.get("note") for line in read_record(rig.controller.state.recorded.path).lines]
 
 
 FAST_TOML = """
@@ -228,21 +228,21 @@ def test_run_sim_tells_each_finished_games_check_line_as_it_ends_and_lists_them_
         finished = FinishedGames(rig.controller, told.append)
         rig.controller.listeners.append(finished)
         over = spy.wait_for(lambda p: p.stage == "over", timeout=30)
-        first = rig.controller.table
+        first = rig.controller.state.recorded
         spy.wait_for(lambda p: told, timeout=5)
         assert told == [check_line(first)]  # told as the game ends, before anyone quits
         QueueFingers(rig.controller.queue).tap(1, "ok")  # a second game starts, and is left unfinished
         spy.wait_for(lambda p: p.stage == "turn" and p.round == 1)
         _say_where_the_records_are(rig.controller, finished)
     said = capsys.readouterr().err
-    assert f"record: {rig.controller.table.path} (unfinished: run --sim resumes it)" in said
+    assert f"record: {rig.controller.state.recorded.path} (unfinished: run --sim resumes it)" in said
     assert f"game finished:\n  coyote-pi replay {first.path} --expect {first.writer.fingerprint}" in said.replace(
         "check it: ", "")
 
     # A finished game reopened is not "resumed", and it is no game finished by this run.
     assert _resumed_line(first) == f"{first.path}: the game is over, seat {first.game.winner} won; " \
         "the table shows its result"
-    assert _resumed_line(rig.controller.table) == f"resuming {rig.controller.table.path}"
-    reopened = FinishedGames(SimpleNamespace(table=first, game=first.game), told.append)
+    assert _resumed_line(rig.controller.state.recorded) == f"resuming {rig.controller.state.recorded.path}"
+    reopened = FinishedGames(SimpleNamespace(state=SimpleNamespace(recorded=first, game=first.game)), told.append)
     reopened.on_prompt(over)
     assert told == [check_line(first)]

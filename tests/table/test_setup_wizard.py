@@ -113,7 +113,7 @@ def test_setup_says_a_stand_near_the_edge_until_it_is_moved_in_and_goes_on_all_t
     with running_table(table_config(tmp_path, None, start=None), SimOptions(seats=3, players=False, camera="render"),
                        camera=camera) as (rig, spy):
         warned = spy.wait_for_screen(lambda stage, s: "Stand 1: near the edge" in s.lines)
-        assert warned.lines[0] == "Camera sees 3 stands" and rig.controller.setup.values["players"] == 3
+        assert warned.lines[0] == "Camera sees 3 stands" and rig.controller.state.setup.values["players"] == 3
         far["out"] = False
         spy.wait_for_screen(lambda stage, s: list(s.lines) == ["Camera sees 3 stands", "-/+ change, ok next"])
         QueueFingers(rig.controller.queue).tap(2, "ok")  # the warning never held setup up

@@ -14,7 +14,7 @@ from coyote_pi.devices.events import CHORD, PRESS, ButtonEvent
 from coyote_pi.engine import BASIC, OVER, TRICKSTER, Bid, Challenge, Deal
 from coyote_pi.players.strong import Strong
 from coyote_pi.table.config import ConfigError, GameSettings, load_config_text
-from coyote_pi.table.controller import Controller
+from coyote_pi.table.controller import Controller, ControllerOptions
 from coyote_pi.table.stages import DEAL_WAIT, EXTRA_WAIT, GUESS, SETUP, TURN
 from coyote_pi.table.virtual_seats import THINK_SECONDS
 
@@ -30,7 +30,7 @@ class Table:
         config = config.replace(game=dataclasses.replace(config.game, virtual=virtual))
         self.now = 100.0
         self.spy = Spy()
-        self.controller = Controller(config, listeners=[self.spy], clock=lambda: self.now)
+        self.controller = Controller(config, ControllerOptions(listeners=[self.spy], clock=lambda: self.now))
         self.controller.begin()
 
     def press(self, seat: int, button: str = "ok", kind: str = PRESS) -> None:
@@ -60,7 +60,7 @@ def test_the_virtual_seat_thinks_on_the_oled_then_moves_through_the_record(tmp_p
     table = Table(tmp_path)
     _deal_and_bid_to_seat_3(table)
     controller = table.controller
-    assert controller.stage == TURN and controller.game.turn == 3
+    assert controller.state.stage == TURN and controller.game.turn == 3
     assert "Seat 3 (virtual) thinks…" in table.shown()
     moves = len(table.history)
     table.wait(THINK_SECONDS - 0.1)
@@ -69,7 +69,7 @@ def test_the_virtual_seat_thinks_on_the_oled_then_moves_through_the_record(tmp_p
     move = table.history[-1]
     assert len(table.history) == moves + 1 and move.seat == 3 and isinstance(move, Bid | Challenge)
     assert any("seat 3 (virtual, strong) decides" in line for line in table.spy.lines)
-    lines = [json.loads(line) for line in controller.table.path.read_text().splitlines()]
+    lines = [json.loads(line) for line in controller.state.recorded.path.read_text().splitlines()]
     assert lines[0]["meta"]["virtual"] == {"3": "strong"}
     assert lines[-1]["kind"] == "action" and lines[-1]["event"]["seat"] == 3  # an ordinary event
 
@@ -103,7 +103,7 @@ def test_a_player_that_fails_says_so_and_its_buttons_enter_the_move(tmp_path: Pa
     assert len(table.history) == moves
     assert "Seat 3 (virtual) has no move" in table.shown()
     table.wait(60)  # it does not try again and again: the table waits for the buttons, as for anyone
-    assert len(table.history) == moves and table.controller.stage == TURN
+    assert len(table.history) == moves and table.controller.state.stage == TURN
     table.press(3)  # a person enters the seat's move
     assert table.history[-1].seat == 3 and len(table.history) == moves + 1
 
@@ -115,7 +115,7 @@ def test_a_game_with_a_virtual_seat_plays_to_its_end(tmp_path: Path) -> None:
     table = Table(tmp_path, virtual="3:cautious", variant=TRICKSTER)
     controller = table.controller
     for _ in range(500):
-        game, stage = controller.game, controller.stage
+        game, stage = controller.game, controller.state.stage
         if game.phase == OVER:
             break
         if stage == DEAL_WAIT:
@@ -138,7 +138,7 @@ def test_a_game_with_a_virtual_seat_plays_to_its_end(tmp_path: Path) -> None:
 
 def test_who_starts_lets_any_seat_be_made_virtual(tmp_path: Path) -> None:
     table = Table(tmp_path, virtual=None, start=None)
-    assert table.controller.stage == SETUP
+    assert table.controller.state.stage == SETUP
     table.press(2, "plus")  # seat 2: strong, cautious, then bluffer
     table.press(2, "plus")
     table.press(2, "plus")
@@ -146,14 +146,14 @@ def test_who_starts_lets_any_seat_be_made_virtual(tmp_path: Path) -> None:
     assert "Seat 2: virtual (bluffer)" in table.shown() and "Seat 3: virtual (bluffer)" in table.shown()
     table.press(3, "plus")  # and back to a person
     table.press(1)  # the youngest starts
-    first = json.loads(table.controller.table.path.read_text().splitlines()[0])
+    first = json.loads(table.controller.state.recorded.path.read_text().splitlines()[0])
     assert first["meta"]["virtual"] == {"2": "bluffer"}
     assert table.controller.virtual.levels == {2: "bluffer"}
 
 
 def test_a_game_without_virtual_seats_records_no_such_field(tmp_path: Path) -> None:
     table = Table(tmp_path, virtual=None)
-    first = json.loads(table.controller.table.path.read_text().splitlines()[0])
+    first = json.loads(table.controller.state.recorded.path.read_text().splitlines()[0])
     assert "virtual" not in first["meta"]
 
 

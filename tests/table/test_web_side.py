@@ -60,7 +60,7 @@ def test_no_live_json_written_during_an_open_round_holds_a_card_of_it(tmp_path, 
     def spying_write(path, data):
         if path.name == "live.json":
             controller = holder["rig"].controller
-            game = controller.game
+            game = controller.state.game
             opened = None if game is None else open_round(game)
             cards = None if opened is None else (opened.number, dict(opened.seat_cards), opened.centre, opened.extra)
             written.append((json.loads(data), cards, controller.web.bulletin._last_write))
@@ -189,7 +189,7 @@ def test_page_settings_apply_at_the_next_game_and_bad_ones_are_refused_in_one_li
     table = SteppedTable(web_config(tmp_path, 2))
     try:
         table.tap(1, "ok")  # dealt by hand
-        assert table.controller.stage == "turn" and table.controller.pacing.page_seconds == 7
+        assert table.controller.state.stage == "turn" and table.controller.pacing.page_seconds == 7
         assert not (requests / "settings.toml").exists()
         result = json.loads((tmp_path / "public" / "settings-result.json").read_text())
         assert result["ok"] is True and result["error"] is None
@@ -211,7 +211,7 @@ def test_a_virtual_seat_proposed_by_the_page_plays_the_next_game_and_live_json_n
     table = SteppedTable(web_config(tmp_path, 3))
     try:
         assert table.controller.virtual.levels == {2: "cautious"}  # the setup the proposal came before
-        assert read_record(table.controller.table.path).meta["virtual"] == {"2": "cautious"}
+        assert read_record(table.controller.state.recorded.path).meta["virtual"] == {"2": "cautious"}
         assert _live(tmp_path / "public")["virtual"] == {"2": "cautious"}
         published = json.loads((tmp_path / "public" / "settings.json").read_text())
         assert published["settings"]["game"]["virtual"] == "2:cautious"
@@ -225,7 +225,7 @@ def test_live_json_names_the_seats_setup_makes_virtual_before_the_game(tmp_path)
     try:
         assert _live(tmp_path / "public")["virtual"] == {}
         table.tap(3, "plus")  # "Who starts?": seat 3's plus makes it virtual (strong)
-        assert table.controller.setup is not None
+        assert table.controller.state.setup is not None
         assert _live(tmp_path / "public")["virtual"] == {"3": "strong"}
     finally:
         table.close()

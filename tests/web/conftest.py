@@ -20,12 +20,12 @@ from urllib.parse import urlencode
 import pytest
 import uvicorn
 
-from coyote_pi.bench import browser as chromium_browser
+from coyote_pi import browser as chromium_browser
+from coyote_pi.contract import page as page_contract
 from coyote_pi.engine.game import BIDDING, GameConfig
 from coyote_pi.engine.views import open_round
 from coyote_pi.sim.spectated import SpectatedGame
 from coyote_pi.table import bulletin as table_bulletin
-from coyote_pi.table import page_contract
 from coyote_pi.table.i18n import card_text
 from coyote_pi.table.verdict_text import explanation_lines
 from coyote_pi.web.app import Options, create_app
@@ -306,7 +306,7 @@ class LiveWrites:
     @staticmethod
     def _truth(rig) -> Written:
         controller = rig.controller
-        game = controller.game
+        game = controller.state.game
         r = None if game is None else open_round(game)
         dealt = {}
         if r is not None:

@@ -12,7 +12,7 @@ import zipfile
 
 from selenium.webdriver.support.ui import WebDriverWait
 
-from coyote_pi.bench.browser import wait_for
+from coyote_pi.browser import wait_for
 from coyote_pi.cli import main
 from coyote_pi.engine import events
 from coyote_pi.record import read_record

@@ -137,7 +137,7 @@ def test_the_real_table_plays_while_the_page_follows_it_in_a_browser(tmp_path, b
             assert (last_bid[0] if last_bid else None) == truth.last_bid
             bids_seen.update((truth.open_round, *bid) for bid in last_bid)
         # Every bid of the game was the page's last bid after its press.
-        assert bids_seen == bids_made(read_record(rig.controller.table.path).game.history)
+        assert bids_seen == bids_made(read_record(rig.controller.state.recorded.path).game.history)
         assert any(json_cards(message["state"]) for message in messages)  # verdicts showed their cards
 
         # Between games again: the session opens the setup page.
