@@ -7,6 +7,7 @@ module writes into the bulletin folder (a tmpfs on the Pi: ``/run/coyote-pi/publ
     {"version": 1, "seq": 17, "started": "...", "time": "...", "stopped": false, "language": "en",
      "players": 4, "variant": "trickster", "game_file": "game-0003.jsonl",
      "stage": "turn", "round_open": true, "between_games": false,
+     "virtual": {"3": "strong"},  # the seats the table plays itself, seat -> level (setup's so far)
      "public": {...},   # engine.views.public_view(game)
      "screen": {"title": "...", "big": "...", "lines": [...], "page": [1, 3]},
      "log": [...],      # the last 30 play-by-play lines
@@ -79,6 +80,9 @@ class TableFacts:
     round_open: bool
     between_games: bool
     camera: str
+    #: The seats the table plays itself, seat (as text, like the record's ``meta.virtual``)
+    #: -> level: the game's, or before it the ones setup has so far (shown on the OLED).
+    virtual: dict[str, str]
     #: :func:`~coyote_pi.engine.views.public_view` of the game (None before one exists).
     public: dict | None
 
@@ -92,12 +96,17 @@ def between_games(table: WebTable) -> bool:
 def table_facts(table: WebTable) -> TableFacts:
     """The public facts of the ``table``: the game only through its public view."""
     game = table.state.game
+    virtual: dict[int, str]
     if game is None:
         setup = table.state.setup
         values = setup.values if setup is not None else {}
-        players, variant = values.get("players"), values.get("variant")
+        asked_players, asked_variant = values.get("players"), values.get("variant")
+        players = asked_players if isinstance(asked_players, int) else None
+        variant = asked_variant if isinstance(asked_variant, str) else None
+        virtual = setup.virtual_seats() if setup is not None else {}
     else:
         players, variant = game.config.players, game.variant
+        virtual = table.virtual.levels
     return TableFacts(
         stage=table.state.stage,
         language=table.tr.language,
@@ -107,6 +116,7 @@ def table_facts(table: WebTable) -> TableFacts:
         round_open=game is not None and open_round(game) is not None,
         between_games=between_games(table),
         camera=_camera_status(table),
+        virtual={str(seat): level for seat, level in sorted(virtual.items())},
         public=None if game is None else public_view(game),
     )
 
