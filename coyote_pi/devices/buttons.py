@@ -59,7 +59,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from coyote_pi.devices.errors import DeviceError
-from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, ButtonEvent
+from coyote_pi.devices.events import (
+    CHORD,
+    CHORD_BUTTON,
+    PRESS,
+    REPEAT,
+    REPEATING_BUTTONS,
+    Button,
+    ButtonEvent,
+    PressKind,
+)
 from coyote_pi.devices.gpio_lines import holder_for
 from coyote_pi.devices.pinmap import PinMap, SeatPins
 from coyote_pi.devices.scheduler import ScheduledCall, Timers, given_or_own
@@ -347,8 +356,8 @@ class SeatButtons:
         if button.name in REPEATING_BUTTONS:
             button.repeat_call = self._scheduler.call_later(self._timing.hold_delay, functools.partial(self._repeat, button.name))
 
-    def _emit(self, button: str, kind: str, now: float) -> None:
-        self._events.put(ButtonEvent(seat=self.number, button=button, kind=kind, time=now))
+    def _emit(self, button: str, kind: PressKind, now: float) -> None:
+        self._events.put(ButtonEvent(seat=self.number, button=Button(button), kind=kind, time=now))
 
 
 def _callback_lag(device, pressed: bool) -> float:

@@ -110,7 +110,7 @@ class KeyboardButtons:
         else:
             return None
         self._last_reported[key] = now
-        event = ButtonEvent(seat=seat, button=button, kind=kind, time=now)
+        event = ButtonEvent(seat=seat, button=Button(button), kind=kind, time=now)
         self._events.put(event)
         return event
 

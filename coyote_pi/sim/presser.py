@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, ButtonEvent
+from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.devices.pinmap import PinMap
 
 if TYPE_CHECKING:
@@ -238,12 +238,12 @@ class QueueFingers:
         self._clock = clock
 
     def tap(self, seat: int, button: str) -> None:
-        self.events.put(ButtonEvent(seat, button, PRESS, self._clock()))
+        self.events.put(ButtonEvent(seat, Button(button), PRESS, self._clock()))
 
     def hold(self, seat: int, button: str, repeats: int) -> None:
         self.tap(seat, button)
         for _ in range(repeats):
-            self.events.put(ButtonEvent(seat, button, REPEAT, self._clock()))
+            self.events.put(ButtonEvent(seat, Button(button), REPEAT, self._clock()))
 
     def chord(self, seat: int) -> None:
         self.events.put(ButtonEvent(seat, CHORD_BUTTON, CHORD, self._clock()))

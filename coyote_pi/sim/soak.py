@@ -179,7 +179,7 @@ class _Notifier:
 
 #: Simulated seconds people take before they act on what the table newly asks:
 #: (shortest, longest) by stage; a further press in the same situation takes PRESS_SECONDS.
-THINK_SECONDS = {
+THINK_SECONDS: dict[str, tuple[float, float]] = {
     stages.TURN: (3.0, 15.0),
     stages.GUESS: (3.0, 10.0),
     stages.VERDICT: (8.0, 25.0),
@@ -380,18 +380,19 @@ class _Soak:
 
     def _after_step(self, controller: Controller) -> None:
         now = self.clock()
-        game = controller.state.game
-        if game is None:
+        recorded = controller.state.recorded
+        if recorded is None:
             return
-        if controller.state.recorded.path != self._game_path:
+        game = recorded.game
+        if recorded.path != self._game_path:
             if self._game_path is not None:  # a new game: new cards, new decisions
                 self.sim = self._new_sim()
-            self._game_path, self._history_length = controller.state.recorded.path, 0
+            self._game_path, self._history_length = recorded.path, 0
         if len(game.history) != self._history_length:
             self.report.actions += max(0, len(game.history) - self._history_length)
             self._history_length = len(game.history)
-        if controller.state.stage == stages.GAME_OVER and self._counted_over != controller.state.recorded.path:
-            self._counted_over = controller.state.recorded.path
+        if controller.state.stage == stages.GAME_OVER and self._counted_over != recorded.path:
+            self._counted_over = recorded.path
             self.report.games_completed += 1
             self.report.events_lost += self._lost(controller)
         wait = (controller.state.stage, game.round_number, len(game.history)) if controller.state.stage in stages.WAITS else None

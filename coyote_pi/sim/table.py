@@ -337,7 +337,7 @@ class _Player(_Actor):
         event = self.brain.act(seat_view(truth, self.seat), truth.legal(), decision_rng(self.table.seed, self.seat, truth))
         wanted = choice_for(event)
         if wanted.kind == BID and self._misclicks(prompt, truth):
-            wanted = Choice(BID, wanted.amount + 3)  # a finger slips: this bid will be taken back with minus+plus
+            wanted = Choice(BID, _bid_amount(wanted) + 3)  # a finger slips: this bid will be taken back with minus+plus
         return wanted
 
     # -- the scripted misclick (the demo shows an undo) --------------------------------
@@ -389,10 +389,17 @@ def _open_round(truth: Game) -> RoundState:
     return truth.round
 
 
+def _bid_amount(choice: Choice) -> int:
+    """The amount of a bid choice (every bid has one; ValueError for another kind)."""
+    if choice.amount is None:
+        raise ValueError(f"a {choice.kind} choice has no amount")
+    return choice.amount
+
+
 def _choice_order(choice: Choice, specials: tuple[str, ...]) -> float:
     """Position on the selector's line: bids by amount, specials below the lowest bid."""
     if choice.kind == BID:
-        return float(choice.amount)
+        return float(_bid_amount(choice))
     return -1e9 - specials.index(choice.kind)
 
 
@@ -407,7 +414,7 @@ def _repeats_for(shown: Choice, wanted: Choice) -> int:
     """Far from the wanted bid, hold the button: each auto-repeat moves it by five."""
     if shown.kind != BID or wanted.kind != BID:
         return 0
-    distance = abs(wanted.amount - shown.amount)
+    distance = abs(_bid_amount(wanted) - _bid_amount(shown))
     return (distance - 1) // REPEAT_STEP if distance >= 2 * REPEAT_STEP else 0
 
 

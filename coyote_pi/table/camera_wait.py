@@ -229,6 +229,7 @@ def look_reveal(reading, *, extra: bool, seats: Iterable[int]) -> Look:
         problems += seat_problems
         if problems:
             return Look(problems=tuple(problems))
+        assert centre is not None, "a centre card that is not read is a problem"
         return Look(result=Revealed(centre, extra_card, tuple(sorted(cards.items()))))
 
     return _checked(reading, look)
@@ -260,13 +261,17 @@ def stand_framing(reading, frame_size: tuple[int, int], frame: object = None) ->
     """The stands missing (among seats 1 up to the highest found) or too near an edge of
     a ``frame_size`` (width, height) frame, and, given the ``frame`` itself, the stands
     in view that are out of focus, too small or too dark in it, as setup says them: by
-    the rules of ``coyote-pi doctor``, one short line per stand (its first problem), no card."""
+    the rules of ``coyote-pi doctor``, one short line per stand (its first problem), no
+    card. A ``frame`` that is no image (the scene camera double's) is not measured."""
     framing = framing_problems(reading, frame_size)
     problems = {seat: Problem.of(_FRAMING_KEYS[problem.kind], seat=seat) for seat, problem in framing.items()}
     if frame is not None:
-        from coyote_pi.vision.sharpness import stand_sharpness  # OpenCV: loaded only with a frame to measure
+        import numpy as np  # like OpenCV: loaded only with a frame to measure
 
-        for seat, stand in stand_sharpness(frame).items():
+        from coyote_pi.vision.sharpness import stand_sharpness
+
+        sharpness = stand_sharpness(frame) if isinstance(frame, np.ndarray) else {}
+        for seat, stand in sharpness.items():
             kinds = stand.kinds()
             if kinds and seat not in problems:
                 problems[seat] = Problem.of(_SHARPNESS_KEYS[kinds[0]], seat=seat)

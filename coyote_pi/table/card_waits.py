@@ -65,9 +65,10 @@ def _play(table: CardWaitTable, name: Wait, settled, result: CameraResult) -> No
         table.apply(Deal(settled))
     elif name == Wait.EXTRA:
         table.log("camera: the Coyote card's draw lies face down on the extra slot")
-        table.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="camera")
+        table.note(table=store.EXTRA_ON_MAT, round=game.current_round.number, by="camera")
     else:
-        round_number = game.round.number
+        round_number = game.current_round.number
+        event: Reveal | DrawReplacement
         if name == Wait.REVEAL:
             event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
         else:

@@ -176,8 +176,13 @@ class Controller:
         recorded, memory = resumed if resumed is not None else (None, store.TableMemory())
         self.state = TableState(recorded, memory, hold=record_hold.at_start(options.resumed),
                                 not_resumed=options.not_resumed)
-        language = self.meta.get("language") if recorded is None else recorded.record.meta.get("language")
-        self.tr = Translator(language or config.game.language or "en")
+        if recorded is None:
+            meta = self.meta
+        else:
+            assert recorded.record is not None, "a resumed game keeps the record it was read from"
+            meta = recorded.record.meta
+        language = meta.get("language")
+        self.tr = Translator((language if isinstance(language, str) else None) or config.game.language or "en")
         self.entry = ManualEntry(self)
         self.turn_buttons = Turn(self)
         self.virtual = VirtualSeats(self)
@@ -342,18 +347,25 @@ class Controller:
         if self.state.setup.done:
             self.start_record()
 
+    def _setup(self) -> SetupWizard:
+        """The setup questions being answered: only the setup stage asks (RuntimeError otherwise, a bug)."""
+        if self.state.setup is None:
+            raise RuntimeError("the setup questions are not being asked")
+        return self.state.setup
+
     def start_record(self) -> None:
         """Setup is answered: start the new game's record (if it cannot be, a hold waits)."""
-        config = self.state.setup.game_config()
+        setup = self._setup()
+        config = setup.game_config()
         try:
-            meta = dict(self.meta, language=self.state.setup.language, **self.state.setup.virtual_meta())
+            meta = dict(self.meta, language=setup.language, **setup.virtual_meta())
             self.state.recorded = self.store.create(config, meta, self.private_meta)
         except OSError as error:
             self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
             self.state.hold = RecordHold(record_hold.HoldKind.NOT_STARTED)
             return
         self.state.memory = store.TableMemory()
-        self.virtual.levels = self.state.setup.virtual_seats()
+        self.virtual.levels = setup.virtual_seats()
         self.state.setup = None
         virtual = "".join(f", seat {seat} virtual ({level})" for seat, level in self.virtual.levels.items())
         self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts{virtual} "
@@ -382,7 +394,7 @@ class Controller:
                 and (game.phase != OVER or not self.state.final_seen)):
             return VERDICT if self.state.correction is None else CORRECT
         if game.phase == BIDDING:
-            r = game.round
+            r = game.current_round
             if r.coyote_card_this_turn and r.number not in self.state.memory.extra_on_mat:
                 return EXTRA_WAIT
         return stages.OF_PHASE[game.phase]
@@ -403,7 +415,7 @@ class Controller:
         if self.state.hold is not None:
             return (RECORD, self.state.hold)
         if self.state.recorded is None:
-            return (SETUP, self.state.setup.step)
+            return (SETUP, self._setup().step)
         game = self.game
         manual = self.is_manual() if self.state.stage in WAITS else False
         return (self.state.stage, game.round_number, len(game.history), self.state.memory.undos, manual,
@@ -421,7 +433,7 @@ class Controller:
             self.deadlines.cancel(Timer.NOTICE)
         self.presenter.enter()
         if stage == SETUP:
-            if self.state.setup.step == "players" and self.camera.present:
+            if self._setup().step == "players" and self.camera.present:
                 self.camera.start(camera_wait.Wait.STANDS, None)
         elif stage == TURN:
             self.state.selector = self.turn_buttons.new_selector()
@@ -472,6 +484,7 @@ class Controller:
             return  # the flow moved on while this frame was read
         wait, settled = taken
         if wait.name == camera_wait.Wait.STANDS:
+            assert settled is None or isinstance(settled, int), "the stands wait settles on a count"
             setup_wizard.on_stands(self, settled, result)
             return
         card_waits.on_reading(self, wait, settled, result)
@@ -504,6 +517,7 @@ class Controller:
             elif timer is Timer.CAMERA:
                 self.camera.ask()
             elif timer is Timer.WATCHDOG:  # a hung loop stops pinging, and systemd restarts it
+                assert self._watchdog_every is not None, "begin() sets this timer only with a watchdog"
                 self._notifier.watchdog()
                 self.deadlines.set(Timer.WATCHDOG, now + self._watchdog_every)
             elif self.web is not None:

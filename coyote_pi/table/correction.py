@@ -66,7 +66,10 @@ class Correction:
         result, item = self.result, item or self.item
         if item.startswith("seat:"):
             return result.seat_cards[int(item[5:])]
-        return {"centre": result.centre, "extra": result.extra, "draw": result.score.replacement}[item]
+        card = {"centre": result.centre, "extra": result.extra, "draw": result.score.replacement}[item]
+        if card is None:  # :attr:`items` lists the extra and the draw only where the verdict has them
+            raise ValueError(f"the verdict has no {item} card")
+        return card
 
     @property
     def card(self) -> str:
@@ -119,6 +122,7 @@ def on_press(table: Table, event: ButtonEvent) -> None:
     """A press in the ``correct`` stage: the table's correction takes it, and the
     table says what happened; a confirmed correction is applied, and ends the stage."""
     correction = table.state.correction
+    assert correction is not None, "the correct stage is derived from a correction being kept"
     outcome = correction.press(event)
     table.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
     if outcome == CANCELLED:

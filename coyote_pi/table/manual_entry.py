@@ -97,7 +97,7 @@ class ManualEntry:
         elif stage == EXTRA_WAIT:
             if event.button == Button.OK and event.kind == PRESS and event.seat == game.turn:
                 table.log_press(event, "the card lies on the extra slot")
-                table.note(table=store.EXTRA_ON_MAT, round=game.round.number, by="button")
+                table.note(table=store.EXTRA_ON_MAT, round=game.current_round.number, by="button")
         elif event.seat in game.active_seats:
             self._dial(event)
 
@@ -105,7 +105,7 @@ class ManualEntry:
         table = self.table
         if table.state.stage == DRAW_WAIT:
             return ["draw"]
-        r = table.game.round
+        r = table.game.current_round
         items = ["centre"]
         if r.extra_used and r.extra is None:
             items.append("extra")
@@ -114,7 +114,7 @@ class ManualEntry:
 
     def _entered(self) -> dict[str, str]:
         table = self.table
-        return table.state.memory.entered.get((table.game.round.number, table.state.stage), {})
+        return table.state.memory.entered.get((table.game.current_round.number, table.state.stage), {})
 
     def _dial(self, event: ButtonEvent) -> None:
         table = self.table
@@ -130,14 +130,15 @@ class ManualEntry:
         elif event.button == Button.OK and event.kind == PRESS:
             card = self.card
             table.log_press(event, f"{item} is {cards.display_name(card)}")
-            table.note(table=store.ENTERED, round=table.game.round.number, wait=table.state.stage,
+            table.note(table=store.ENTERED, round=table.game.current_round.number, wait=table.state.stage,
                        item=item, card=card)
             if self.item() is None:
                 self._apply_entries()
 
     def _apply_entries(self) -> None:
         table = self.table
-        entered, round_number, stage = self._entered(), table.game.round.number, table.state.stage
+        entered, round_number, stage = self._entered(), table.game.current_round.number, table.state.stage
+        event: DrawReplacement | Reveal
         if stage == DRAW_WAIT:
             event = DrawReplacement(entered["draw"])
         else:

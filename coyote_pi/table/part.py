@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from coyote_pi.devices.events import ButtonEvent
 from coyote_pi.engine import Event, Game
-from coyote_pi.record import RecordedGame
+from coyote_pi.record import Photo, RecordedGame
 from coyote_pi.table.config import Pacing
 from coyote_pi.table.deadlines import Deadlines
 from coyote_pi.table.i18n import Translator
@@ -101,7 +101,7 @@ class Table(Protocol):
         """The game being played (a part acts only in the stages of a game)."""
         ...
 
-    def apply(self, event: Event, photo: dict | None = None) -> bool: ...
+    def apply(self, event: Event, photo: Photo | None = None) -> bool: ...
 
     def note(self, **note: object) -> bool: ...
 

@@ -100,6 +100,7 @@ def saved(table: HoldTable) -> None:
 def answer(table: HoldTable, event: ButtonEvent) -> None:
     """ok on a record problem: go on with the repaired game, retry, or start a new game."""
     hold, table.state.hold = table.state.hold, None
+    assert hold is not None, "the record stage is derived from a kept record problem"
     table.log_press(event, f"ok on the record problem {hold.kind.value!r}")
     if hold.kind == HoldKind.NOT_STARTED:
         table.start_record()

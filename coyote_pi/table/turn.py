@@ -64,6 +64,7 @@ class Turn:
             return
         table.deadlines.cancel(Timer.NOTICE)
         selector = table.state.selector
+        assert selector is not None, "entering the turn stage gives it a selector"
         if event.button in REPEATING_BUTTONS:
             selector.press(event.button, repeat=event.kind == REPEAT)
             table.log_press(event, screens.choice_text(table.tr, selector.choice))
@@ -72,7 +73,7 @@ class Turn:
             choice = selector.choice
             table.log_press(event, "confirm")
             table.apply(event_for(seat, choice))
-            if choice.kind == PEEK and game.round.peeked_this_turn:
+            if choice.kind == PEEK and game.current_round.peeked_this_turn:
                 notice = screens.peek_screen(table.tr, game, seat)
                 table.deadlines.set(Timer.NOTICE, table.clock() + 2 * table.pacing.page_seconds, notice)
 

@@ -56,7 +56,9 @@ def acknowledge(table: VerdictTable) -> None:
     if game.phase == OVER:
         table.state.final_seen = True  # nothing is written after the last resolution: its fingerprint is final
     else:
-        table.note(table=store.VERDICT_SEEN, round=game.last_result.round)
+        last = game.last_result
+        assert last is not None, "the verdict stage is derived from a round's result"
+        table.note(table=store.VERDICT_SEEN, round=last.round)
 
 
 def _verdict_button(table: VerdictTable, event: ButtonEvent) -> None:
@@ -81,7 +83,9 @@ def _qr_button(table: VerdictTable, event: ButtonEvent) -> bool:
     asks to correct a card instead)."""
     if event.kind == CHORD and (table.state.stage == GAME_OVER or table.presenter.on_fingerprint_page()):
         table.log_press(event, "QR code of the record")
-        qr = screens.qr_screen(table.state.playing().writer.last_hash)
+        last_hash = table.state.playing().writer.last_hash
+        assert last_hash is not None, "a verdict follows the lines of its round"
+        qr = screens.qr_screen(last_hash)
         table.deadlines.set(Timer.NOTICE, table.clock() + QR_SECONDS, qr)
         return True
     if table.deadlines.payload(Timer.NOTICE) is None:

@@ -99,8 +99,8 @@ class VirtualSeats:
             return None
         table = self.table
         tr, game = table.tr, table.game
-        title = tr("turn.title_first", seat=seat) if game.round.bid is None else \
-            tr("turn.title", seat=seat, bid=game.round.bid)
+        bid = game.current_round.bid
+        title = tr("turn.title_first", seat=seat) if bid is None else tr("turn.title", seat=seat, bid=bid)
         if table.state.stage == stages.GUESS:
             title = tr("guess.title")
         return Screen(title=title, lines=[tr("virtual.thinks", seat=seat)], seats=screens.seat_strip(game, [seat]))
@@ -113,7 +113,7 @@ class VirtualSeats:
         table = self.table
         level = self.levels[seat]
         try:
-            chosen = player(level).decide(turn_view(table.game, seat), table.state.recorded.path.name)
+            chosen = player(level).decide(turn_view(table.game, seat), table.state.playing().path.name)
         except Exception as error:  # whatever goes wrong, the table goes on: the buttons enter the move
             log.exception("virtual seat %s (%s) could not decide", seat, level)
             self._fail(seat, situation, type(error).__name__)  # the play-by-play is public: no details

@@ -56,6 +56,7 @@ from coyote_pi.vision.markerset import (
     COYOTE_ROLE,
     SLOTS,
     MarkerSet,
+    Slot,
     load_markers,
     role_kind,
     role_subject,
@@ -425,7 +426,7 @@ class TableReader:
         shares = _chroma_shares(cell_colours(frame, corners, 5, 8), self.markers.card.back_rgb)
         return dict(zip(slots, (shares >= BACK_SHARE).tolist()))
 
-    def _slot_marker_covers(self, frame: np.ndarray, mat: np.ndarray, markers: list[Marker]) -> dict[str, str]:
+    def _slot_marker_covers(self, frame: np.ndarray, mat: np.ndarray, markers: list[Marker]) -> dict[Slot, str]:
         """Is each slot's own marker "decoded", "visible", "hidden" or "partly" covered?
         Unless it was decoded, its cells are sampled where the mat says it is printed and
         compared with its pattern (a face-down card shows none of it): all such slots in
