@@ -92,12 +92,15 @@ def between_games(table: WebTable) -> bool:
 def table_facts(table: WebTable) -> TableFacts:
     """The public facts of the ``table``: the game only through its public view."""
     game = table.state.game
-    if game is None:
-        setup = table.state.setup
-        values = setup.values if setup is not None else {}
-        players, variant = values.get("players"), values.get("variant")
-    else:
+    players: int | None
+    variant: str | None
+    setup = table.state.setup
+    if game is not None:
         players, variant = game.config.players, game.variant
+    elif setup is not None:
+        players, variant = setup.values["players"], setup.values["variant"]
+    else:
+        players, variant = None, None
     return TableFacts(
         stage=table.state.stage,
         language=table.tr.language,
