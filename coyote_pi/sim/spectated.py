@@ -46,16 +46,21 @@ class SpectatedGame:
 
     ``photo`` is the JPEG kept for every reveal (any bytes will do for the record; a
     real picture for screenshots). ``number`` names the record ``game-NNNN.jsonl``.
+    ``virtual`` (seat -> level) marks seats as the table's own, as the table's setup line
+    and ``live.json`` do; their moves stay scripted like the others'.
     """
 
     def __init__(self, records: Path, bulletin: Path, config: GameConfig, seed: int | str, *,
-                 language: str = "en", photo: bytes = b"", number: int = 1) -> None:
+                 language: str = "en", photo: bytes = b"", number: int = 1,
+                 virtual: dict[int, str] | None = None) -> None:
         self.records, self.bulletin = Path(records), Path(bulletin)
         self.records.mkdir(parents=True, exist_ok=True)
         self.bulletin.mkdir(parents=True, exist_ok=True)
         self.config, self.seed, self.language, self.photo = config, seed, language, photo
         self.path = self.records / record_file(number)
-        self.table = RecordedGame.start(self.path, config, meta={"source": "spectated"})
+        self.virtual = {str(seat): level for seat, level in sorted((virtual or {}).items())}
+        meta: dict[str, object] = {"source": "spectated", **({"virtual": self.virtual} if self.virtual else {})}
+        self.table = RecordedGame.start(self.path, config, meta=meta)
         self.players = {seat: ScriptedPlayer() for seat in range(1, config.players + 1)}
         self.seq = -1
         self.started = utc_now()
@@ -123,7 +128,7 @@ class SpectatedGame:
             "language": self.language, "players": self.config.players, "variant": self.config.variant,
             "game_file": self.path.name, "stage": stage, "round_open": round_open,
             "between_games": game.phase == OVER or (game.phase == DEAL and not game.results and game.round is None),
-            "public": public_view(game),
+            "virtual": self.virtual, "public": public_view(game),
             "screen": {"title": stage, "big": str(game.turn or ""), "lines": self.log[-1:], "page": [1, 1]},
             "log": self.log, "camera": "ok",
             "web": {"url": "http://127.0.0.1/", "pin": self.pin},

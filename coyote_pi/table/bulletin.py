@@ -7,6 +7,7 @@ module writes into the bulletin folder (a tmpfs on the Pi: ``/run/coyote-pi/publ
     {"version": 1, "seq": 17, "started": "...", "time": "...", "stopped": false, "language": "en",
      "players": 4, "variant": "trickster", "game_file": "game-0003.jsonl",
      "stage": "turn", "round_open": true, "between_games": false,
+     "virtual": {"3": "strong"},  # the seats the table plays itself, seat -> level (setup's so far)
      "public": {...},   # engine.views.public_view(game)
      "screen": {"title": "...", "big": "...", "lines": [...], "page": [1, 3]},
      "log": [...],      # the last 30 play-by-play lines
@@ -79,6 +80,9 @@ class TableFacts:
     round_open: bool
     between_games: bool
     camera: str
+    #: The seats the table plays itself, seat (as text, like the record's ``meta.virtual``)
+    #: -> level: the game's, or before it the ones setup has so far (shown on the OLED).
+    virtual: dict[str, str]
     #: :func:`~coyote_pi.engine.views.public_view` of the game (None before one exists).
     public: dict | None
 
@@ -94,13 +98,16 @@ def table_facts(table: WebTable) -> TableFacts:
     game = table.state.game
     players: int | None
     variant: str | None
+    virtual: dict[int, str]
     setup = table.state.setup
     if game is not None:
         players, variant = game.config.players, game.variant
+        virtual = table.virtual.levels
     elif setup is not None:
         players, variant = setup.values["players"], setup.values["variant"]
+        virtual = setup.virtual_seats()
     else:
-        players, variant = None, None
+        players, variant, virtual = None, None, {}
     return TableFacts(
         stage=table.state.stage,
         language=table.tr.language,
@@ -110,6 +117,7 @@ def table_facts(table: WebTable) -> TableFacts:
         round_open=game is not None and open_round(game) is not None,
         between_games=between_games(table),
         camera=_camera_status(table),
+        virtual={str(seat): level for seat, level in sorted(virtual.items())},
         public=None if game is None else public_view(game),
     )
 

@@ -5,7 +5,8 @@ optional. The sections this module reads::
 
     [game]     players (2-6), variant ("basic"/"trickster"), language ("en"/"de"/"ru"),
                start_seat (a seat number, or "ask": the youngest presses ok),
-               virtual (the seats the table plays itself, "3:strong,5:cautious").
+               virtual (the seats the table plays itself, "3:strong,5:cautious"; "none":
+               no seat).
                A missing key is asked on the OLED at setup.
     [table]    camera_interval (s), stable_reads, manual_after, verdict_seconds,
                page_seconds, message_seconds: the controller's pacing;
@@ -275,7 +276,9 @@ class _Reader:
             if players is not None and start > players:
                 raise self.fail(f"[game] start_seat {start} is not one of the {players} seats")
         virtual = raw.get("virtual")
-        if virtual is not None:
+        if virtual == "none":  # the page's word for no virtual seat (a form's empty field keeps a value)
+            virtual = None
+        elif virtual is not None:
             virtual = self.virtual(virtual, players)
         return GameSettings(players, variant, language, start, virtual)
 
@@ -350,7 +353,7 @@ def check_game_settings(settings: GameSettings) -> None:
 #: language are asked at the table; pins, devices, folders and the page's own settings
 #: need the configuration file and a restart.
 PAGE_SETTABLE: dict[str, tuple[str, ...]] = {
-    "game": ("start_seat",),
+    "game": ("start_seat", "virtual"),
     "table": (*(f.name for f in dataclasses.fields(Pacing)), "keep_photos_games"),
 }
 #: A settings file from the page larger than this is refused unread.
@@ -385,9 +388,10 @@ def with_page_settings(config: TableConfig, text: str, *, source: str = "setting
             if key not in PAGE_SETTABLE[name]:
                 raise reader.fail(f"[{name}] {key} is not settable from the web page")
     game, table = dict(data.get("game", {})), dict(data.get("table", {}))
-    if "start_seat" in game:
+    if game:
         players = {"players": config.game.players} if config.game.players is not None else {}
-        config = config.with_game(start_seat=reader.game({**players, **game}).start_seat)
+        checked = reader.game({**players, **game})
+        config = config.with_game(**{key: getattr(checked, key) for key in game})
     if "keep_photos_games" in table:
         keep = table.pop("keep_photos_games")
         config = config.replace(keep_photos_games=int(reader.number(keep, "[table] keep_photos_games", 0, 100_000,
@@ -400,12 +404,14 @@ def with_page_settings(config: TableConfig, text: str, *, source: str = "setting
 
 def page_values(config: TableConfig) -> dict[str, dict[str, object]]:
     """The :data:`PAGE_SETTABLE` settings of ``config``, section by key, as TOML writes them
-    (``start_seat`` is ``"ask"`` when the table asks who starts)::
+    (``start_seat`` is ``"ask"`` when the table asks who starts, ``virtual`` ``"none"``
+    when it plays no seat)::
 
         >>> page_values(TableConfig())["game"]
-        {'start_seat': 'ask'}
+        {'start_seat': 'ask', 'virtual': 'none'}
     """
     values = {"start_seat": "ask" if config.game.start_seat is None else config.game.start_seat,
+              "virtual": config.game.virtual or "none",
               **dataclasses.asdict(config.pacing), "keep_photos_games": config.keep_photos_games}
     return {section: {key: values[key] for key in keys} for section, keys in PAGE_SETTABLE.items()}
 

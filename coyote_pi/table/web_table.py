@@ -18,17 +18,20 @@ if TYPE_CHECKING:
     from coyote_pi.table.camera_reads import CameraReads
     from coyote_pi.table.config import TableConfig
     from coyote_pi.table.presenter import Listener, Presenter
+    from coyote_pi.table.virtual_seats import VirtualSeats
 
 
 class WebTable(Table, Protocol):
     """What the table's web side needs of it (the bulletin, the access screens, the
     requests and the page's settings): the configuration and a way to change it between
-    games, the camera, the presenter's pages, the listeners, the wait's path."""
+    games, the camera, the presenter's pages, the listeners, the wait's path, the virtual
+    seats (which the bulletin names)."""
 
     config: TableConfig
     camera: CameraReads
     presenter: Presenter
     listeners: list[Listener]
+    virtual: VirtualSeats
 
     def is_manual(self) -> bool: ...
 

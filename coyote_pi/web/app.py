@@ -50,7 +50,7 @@ from coyote_pi.web.bulletin import (
 from coyote_pi.web.games import Games
 from coyote_pi.web.push import INTERVAL, Feed
 from coyote_pi.web.texts import Texts
-from coyote_pi.web.views import round_line, step_model, table_model, verdict
+from coyote_pi.web.views import round_line, step_model, table_model, verdict, virtual_model
 
 HERE = Path(__file__).parent
 #: Open event streams at most: each costs a little memory, and a table has a few dozen watchers.
@@ -216,7 +216,8 @@ class _Pages:
         stories = await run_in_threadpool(self.games.stories, game) or []
         rounds = [{"round": s.number, "text": round_line(texts, s.results[-1]),
                    "url": f"/history/{game}/round/{s.number}"} for s in stories if s.results]
-        return self.render(request, "game.html", game=game, summary=loaded.summary, rounds=rounds)
+        return self.render(request, "game.html", game=game, summary=loaded.summary, rounds=rounds,
+                           virtual=virtual_model(texts, loaded.summary.virtual))
 
     async def round(self, request: Request) -> Response:
         game, number = request.path_params["game"], request.path_params["number"]

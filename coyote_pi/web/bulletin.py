@@ -35,7 +35,9 @@ from coyote_pi.contract.page import (
     SETTINGS_RESULT,
 )
 from coyote_pi.contract.records import BULLETIN_FOLDER, GAME_NAME, RECORD_SUFFIX, REQUESTS_FOLDER, is_record_file
+from coyote_pi.engine.game import MAX_PLAYERS
 from coyote_pi.locale import LANGUAGES
+from coyote_pi.players import LEVEL_NAMES
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,17 @@ def parse_time(value: object) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def virtual_seats(raw: object) -> tuple[tuple[int, str], ...]:
+    """The virtual seats named in ``raw`` (untrusted: ``live.json``'s ``virtual`` or a
+    record's ``meta.virtual``, both ``{"3": "strong"}``) as (seat, level) pairs in seat
+    order; a pair that is not a seat and a level the table knows is left out."""
+    if not isinstance(raw, dict):
+        return ()
+    return tuple(sorted((int(seat), level) for seat, level in raw.items()
+                        if isinstance(seat, str) and seat.isascii() and seat.isdigit()
+                        and 1 <= int(seat) <= MAX_PLAYERS and level in LEVEL_NAMES))
+
+
 @dataclass(frozen=True)
 class Live:
     """``live.json``, checked: the fields the page uses, with safe values when one is wrong.
@@ -111,6 +124,8 @@ class Live:
     camera: str = ""
     url: str = ""
     pin: dict | None = None
+    #: The seats the table plays itself, (seat, level) in seat order.
+    virtual: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def parse(cls, data: dict | None) -> Live:
@@ -145,6 +160,7 @@ class Live:
             camera=text("camera") if text("camera") in CAMERA_STATES else "",
             url=url if isinstance(url, str) else "",
             pin=pin if isinstance(pin, dict) else None,
+            virtual=virtual_seats(data.get("virtual")),
         )
 
     @property

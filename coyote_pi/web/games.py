@@ -30,6 +30,7 @@ from coyote_pi.engine.odds import bid_odds
 from coyote_pi.engine.transcript import describe_event
 from coyote_pi.engine.views import seat_view
 from coyote_pi.record import Line, Record, RecordError, RecordFollower, RecordVisitor, replay_lines
+from coyote_pi.web.bulletin import virtual_seats
 
 #: A photo's file name as the record names it (the record checks the same shape).
 PHOTO_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -51,6 +52,8 @@ class Summary:
     open_round: bool = False
     started: str = ""
     error: str | None = None  #: why the record does not replay (it is still listed)
+    #: The seats the table played itself (the setup line's ``meta.virtual``), (seat, level).
+    virtual: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass
@@ -104,7 +107,7 @@ def summarize(name: str, record: Record) -> Summary:
     return Summary(name=name, lines=len(record.lines), fingerprint=record.fingerprint, last_hash=record.last_hash,
                    players=config.players, variant=config.variant, rounds=len({r.round for r in game.results}),
                    finished=game.phase == OVER, winner=game.winner, open_round=record.open_round is not None,
-                   started=record.lines[0]["time"])
+                   started=record.lines[0]["time"], virtual=virtual_seats(record.meta.get("virtual")))
 
 
 def tell_rounds(record: Record) -> list[RoundStory]:

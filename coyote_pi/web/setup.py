@@ -2,7 +2,9 @@
 
 The page may propose exactly what the table takes from it
 (:data:`coyote_pi.table.config.PAGE_SETTABLE`): the table's pacing and how many games
-keep their photos (``[table]``), and who starts the next game (``[game] start_seat``).
+keep their photos (``[table]``), who starts the next game (``[game] start_seat``) and
+which seats the table plays itself (``[game] virtual``: ``"3:strong,5:cautious"`` as in
+the configuration file, ``"none"`` for no seat; docs/players.md).
 The players, the variant, the language, the card stickers' scheme and the GPIO pins are
 set at the table or in its configuration file.
 
@@ -44,6 +46,12 @@ EDITABLE: tuple[tuple[str, str], ...] = tuple((section, key) for section, keys i
 #: The log's last lines, when the system has a journal (the page's user reads it through
 #: the systemd-journal group).
 JOURNAL = ("journalctl", "-u", "coyote-pi", "-n", "50", "--no-pager", "-o", "short-iso")
+#: The settings whose form text is proposed as text, never as a number (``3`` names seat 3
+#: strong, which the table's check wants written as text).
+TEXT_FIELDS = frozenset({"game.virtual"})
+#: The longest text value the page shows of those the table published (six virtual seats
+#: with the longest level names fit).
+PUBLISHED_TEXT_LIMIT = 100
 
 
 def field_names() -> list[str]:
@@ -110,7 +118,7 @@ def _checked(values: object) -> dict[str, dict[str, object]] | None:
         given = values[section]
         if not isinstance(given, dict) or given.keys() != set(keys) or not all(
                 (isinstance(value, (int, float)) and not isinstance(value, bool))
-                or (isinstance(value, str) and len(value) <= 20) for value in given.values()):
+                or (isinstance(value, str) and len(value) <= PUBLISHED_TEXT_LIMIT) for value in given.values()):
             return None
     return values
 
@@ -120,11 +128,11 @@ def proposal(form: Mapping[str, str], current: Sequence[Field] = ()) -> str | No
     that differ from the ``current`` ones shown, checked as the table will check them;
     ConfigError says what is wrong. None when nothing differs (an empty field keeps its
     value): there is nothing to propose."""
-    shown = {field.name: _form_value(str(field.value)) for field in current}
+    shown = {field.name: _form_value(field.name, str(field.value)) for field in current}
     changed: dict[str, dict[str, object]] = {}
     for section, key in EDITABLE:
         raw = (form.get(f"{section}.{key}") or "").strip()
-        if raw and (value := _form_value(raw)) != shown.get(f"{section}.{key}"):
+        if raw and (value := _form_value(f"{section}.{key}", raw)) != shown.get(f"{section}.{key}"):
             changed.setdefault(section, {})[key] = value
     if not changed:
         return None
@@ -133,11 +141,12 @@ def proposal(form: Mapping[str, str], current: Sequence[Field] = ()) -> str | No
     return "# proposed by the web page; the table applies it at the next game start\n" + text
 
 
-def _form_value(raw: str) -> int | float | str:
-    """A form's text as the value it stands for: a number written in plain decimal as
-    such (``5`` and ``5.0`` alike), else the text, which the table's check refuses by name
-    (Python's own float() would also take ``nan``, ``1_0`` and full-width digits)."""
-    if not _DECIMAL.fullmatch(raw):
+def _form_value(name: str, raw: str) -> int | float | str:
+    """A form's text for the setting ``name`` as the value it stands for: a number written
+    in plain decimal as such (``5`` and ``5.0`` alike), else (and always for
+    :data:`TEXT_FIELDS`) the text, which the table's check refuses by name (Python's own
+    float() would also take ``nan``, ``1_0`` and full-width digits)."""
+    if name in TEXT_FIELDS or not _DECIMAL.fullmatch(raw):
         return raw
     number = float(raw)
     if not math.isfinite(number):  # more digits than a float holds

@@ -14,6 +14,7 @@ from typing import Any, assert_never
 
 from coyote_pi.engine import events
 from coyote_pi.engine.game import RoundResult
+from coyote_pi.players import TABLE_LEVELS
 from coyote_pi.table.i18n import card_text
 from coyote_pi.table.verdict_text import explanation_lines, item_name
 from coyote_pi.web.bulletin import Live
@@ -60,6 +61,16 @@ def round_line(texts: Texts, result: RoundResult) -> str:
                  bid=result.score.bid, total=result.score.total, winner=result.winner)
 
 
+def level_word(texts: Texts, level: str) -> str:
+    """A virtual player's level in the page's language (a baseline level by its name)."""
+    return texts(f"level.{level}") if level in TABLE_LEVELS else level
+
+
+def virtual_model(texts: Texts, seats: tuple[tuple[int, str], ...]) -> dict[int, str]:
+    """The virtual seats as the page marks them: seat -> ``virtual (strong)``."""
+    return {seat: texts("table.virtual", level=level_word(texts, level)) for seat, level in seats}
+
+
 def table_model(live: Live, games: Games) -> dict:
     """The table page: the seats, the round in play (public only), the last verdict, the game so far."""
     texts = Texts(live.language)
@@ -75,12 +86,13 @@ def table_model(live: Live, games: Games) -> dict:
              "game": None}
     active = set(public.get("active") or ())
     peeked = set(public.get("peeked") or ())
+    virtual = virtual_model(texts, live.virtual)
     for seat_key, eyes in sorted((public.get("eyes") or {}).items(), key=lambda item: int(item[0])):
         seat = int(seat_key)
         model["seats"].append({"seat": seat, "open": eyes[0], "closed": eyes[1], "active": seat in active,
                                "turn": seat == model["turn"], "bidder": seat == model["bidder"],
                                "challenger": seat == model["challenger"], "peeked": seat in peeked,
-                               "coyote": seat == model["coyote_holder"]})
+                               "coyote": seat == model["coyote_holder"], "virtual": virtual.get(seat)})
     name = live.game
     loaded = games.load(name) if name else None
     if name and loaded is not None and loaded.record is not None:

@@ -111,15 +111,34 @@ def test_settings_from_the_web_page_change_only_what_they_name():
 
 def test_the_page_settable_values_written_as_toml_read_back_as_they_were():
     config = TableConfig(game=GameSettings(players=4)).with_pacing(camera_interval=0.25, page_seconds=6)
-    config = config.with_game(start_seat=3).replace(keep_photos_games=7)
+    config = config.with_game(start_seat=3, virtual="2:cautious,4:strong").replace(keep_photos_games=7)
     values = page_values(config)
-    assert values["game"] == {"start_seat": 3} and values["table"]["camera_interval"] == 0.25
+    assert values["game"] == {"start_seat": 3, "virtual": "2:cautious,4:strong"}
+    assert values["table"]["camera_interval"] == 0.25
     assert with_page_settings(TableConfig(), page_settings_text(values)) == TableConfig().with_pacing(
-        **dataclasses.asdict(config.pacing)).with_game(start_seat=3).replace(keep_photos_games=7)
+        **dataclasses.asdict(config.pacing)).with_game(start_seat=3, virtual="2:cautious,4:strong").replace(
+        keep_photos_games=7)
     asking = page_values(TableConfig())
-    assert asking["game"] == {"start_seat": "ask"}
-    assert with_page_settings(config, page_settings_text(asking)).game.start_seat is None
+    assert asking["game"] == {"start_seat": "ask", "virtual": "none"}
+    assert with_page_settings(config, page_settings_text(asking)).game == GameSettings(players=4)
     assert page_settings_text({"game": {}, "table": {}}) == ""
+
+
+@pytest.mark.parametrize("proposed,error", [
+    ('virtual = "3:wizard"', "settings.toml: [game] virtual seat '3:wizard': unknown level 'wizard' (levels: "
+                             "strong, cautious, bluffer, raise-by-one, half-odds)"),
+    ('virtual = "5:strong"', "settings.toml: [game] virtual seat 5 is not one of the 4 seats"),
+    ("virtual = 3", 'settings.toml: [game] virtual must be text such as "3:strong", not 3'),
+])
+def test_a_virtual_seat_the_page_proposes_is_checked_as_the_configuration_file_s(proposed, error):
+    config = TableConfig(game=GameSettings(players=4))
+    with pytest.raises(ConfigError) as raised:
+        with_page_settings(config, f"[game]\n{proposed}\n")
+    assert str(raised.value) == error
+    with pytest.raises(ConfigError) as from_file:
+        load_config_text(f"[game]\nplayers = 4\n{proposed}\n", source="settings.toml")
+    assert str(from_file.value) == error
+    assert with_page_settings(config, '[game]\nvirtual = "3"\n').game.virtual == "3:strong"
 
 
 def test_relative_record_folders_are_relative_to_the_file(tmp_path):

@@ -14,6 +14,7 @@ import pytest
 
 from coyote_pi.devices.render import ScreenRenderer, split_to_width
 from coyote_pi.engine.views import open_round, public_view
+from coyote_pi.record import read_record
 from coyote_pi.sim import rig as sim_rig
 from coyote_pi.sim.presser import NO_BOUNCE, QueueFingers, SimulatedPresser
 from coyote_pi.sim.rig import SimOptions
@@ -98,7 +99,7 @@ def test_no_live_json_written_during_an_open_round_holds_a_card_of_it(tmp_path, 
 
 
 def _facts(stage: str) -> TableFacts:
-    return TableFacts(stage, "en", 2, "basic", None, False, True, "ok", None)
+    return TableFacts(stage, "en", 2, "basic", None, False, True, "ok", {}, None)
 
 
 def test_bursts_are_coalesced_and_the_last_state_is_written_within_50_ms(tmp_path):
@@ -201,6 +202,33 @@ def test_page_settings_apply_at_the_next_game_and_bad_ones_are_refused_in_one_li
         table.close()
     result = json.loads((tmp_path / "public" / "settings-result.json").read_text())
     assert result == {**result, "ok": False, "error": "settings.toml: [game] players is not settable from the web page"}
+
+
+def test_a_virtual_seat_proposed_by_the_page_plays_the_next_game_and_live_json_names_it(tmp_path):
+    requests = tmp_path / "requests"
+    requests.mkdir()
+    (requests / "settings.toml").write_text('[game]\nvirtual = "2:cautious"\n')
+    table = SteppedTable(web_config(tmp_path, 3))
+    try:
+        assert table.controller.virtual.levels == {2: "cautious"}  # the setup the proposal came before
+        assert read_record(table.controller.state.recorded.path).meta["virtual"] == {"2": "cautious"}
+        assert _live(tmp_path / "public")["virtual"] == {"2": "cautious"}
+        published = json.loads((tmp_path / "public" / "settings.json").read_text())
+        assert published["settings"]["game"]["virtual"] == "2:cautious"
+        assert published["configured"]["game"]["virtual"] == "none"
+    finally:
+        table.close()
+
+
+def test_live_json_names_the_seats_setup_makes_virtual_before_the_game(tmp_path):
+    table = SteppedTable(web_config(tmp_path, 3, start=None))
+    try:
+        assert _live(tmp_path / "public")["virtual"] == {}
+        table.tap(3, "plus")  # "Who starts?": seat 3's plus makes it virtual (strong)
+        assert table.controller.state.setup is not None
+        assert _live(tmp_path / "public")["virtual"] == {"3": "strong"}
+    finally:
+        table.close()
 
 
 def test_settings_taken_from_the_page_are_kept_and_a_new_table_starts_with_them(tmp_path):
