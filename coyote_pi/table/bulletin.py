@@ -96,17 +96,18 @@ def between_games(table: WebTable) -> bool:
 def table_facts(table: WebTable) -> TableFacts:
     """The public facts of the ``table``: the game only through its public view."""
     game = table.state.game
+    players: int | None
+    variant: str | None
     virtual: dict[int, str]
-    if game is None:
-        setup = table.state.setup
-        values = setup.values if setup is not None else {}
-        asked_players, asked_variant = values.get("players"), values.get("variant")
-        players = asked_players if isinstance(asked_players, int) else None
-        variant = asked_variant if isinstance(asked_variant, str) else None
-        virtual = setup.virtual_seats() if setup is not None else {}
-    else:
+    setup = table.state.setup
+    if game is not None:
         players, variant = game.config.players, game.variant
         virtual = table.virtual.levels
+    elif setup is not None:
+        players, variant = setup.values["players"], setup.values["variant"]
+        virtual = setup.virtual_seats()
+    else:
+        players, variant, virtual = None, None, {}
     return TableFacts(
         stage=table.state.stage,
         language=table.tr.language,

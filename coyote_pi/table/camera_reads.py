@@ -122,8 +122,11 @@ class CameraReads:
 
     def start(self, name: camera_wait.Wait, game: Game | None) -> None:
         """Open the wait ``name`` for ``game``'s cards (``stands``, during setup: no game yet)."""
+        look: Callable[[object], camera_wait.Look]
         if name == camera_wait.Wait.STANDS:
             look, stable = _count_stands, 1
+        elif game is None:
+            raise RuntimeError(f"the camera wait {name!r} is for a game's cards, and there is no game")
         else:
             look, stable = _look_for(name, game), self.pacing.stable_reads
         self._wait_id += 1
@@ -139,6 +142,8 @@ class CameraReads:
 
     def ask(self) -> None:
         """The ``CAMERA`` timer went off: ask the worker for a reading for the open wait."""
+        if self._worker is None:  # the timer is only set for a table with a camera
+            raise RuntimeError("a reading was asked of a table without a camera")
         self._busy = True
         self._worker.request(self._wait_id)
 
@@ -165,6 +170,8 @@ class CameraReads:
     def new_problems(self) -> tuple[dict, ...]:
         """The open wait's problems when they differ from the last ones looked at, else ()
         (the record keeps them once per change, not once per read)."""
+        if self.wait is None:
+            raise RuntimeError("the problems of a camera wait were asked with none open")
         problems = tuple(p.to_dict() for p in self.wait.problems)
         changed = problems if problems != self._last_problems else ()
         self._last_problems = problems
@@ -177,7 +184,7 @@ class CameraReads:
             self._worker = None
 
 
-def _count_stands(reading) -> camera_wait.Look:
+def _count_stands(reading: object) -> camera_wait.Look:
     return camera_wait.Look(result=camera_wait.stands_seen(reading))
 
 
@@ -189,7 +196,7 @@ def _look_for(name: camera_wait.Wait, game: Game) -> Callable[[object], camera_w
     if name == camera_wait.Wait.EXTRA:
         return camera_wait.look_extra
     if name == camera_wait.Wait.REVEAL:
-        r = game.round
+        r = game.current_round
         extra = r.extra_used and r.extra is None
         unknown = tuple(s for s, c in sorted(r.seat_cards.items()) if c is None)
         return lambda reading: camera_wait.look_reveal(reading, extra=extra, seats=unknown)

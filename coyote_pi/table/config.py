@@ -296,19 +296,25 @@ class _Reader:
         return seats_text(seats)
 
     def pacing(self, raw: dict) -> Pacing:
-        limits = {
-            "camera_interval": (0.0, 60.0, False),
-            "stable_reads": (1, 10, True),
-            "manual_after": (1, 1000, True),
-            "verdict_seconds": (0.0, 3600.0, False),
-            "page_seconds": (0.5, 60.0, False),
-            "message_seconds": (0.2, 30.0, False),
-        }
-        values = {}
-        for key, value in raw.items():
-            low, high, integer = limits[key]
-            values[key] = self.number(value, f"[table] {key}", low, high, integer)
-        return Pacing(**values)
+        default = Pacing()
+
+        def real(key: str, low: float, high: float, unset: float) -> float:
+            return unset if key not in raw else self.number(raw[key], f"[table] {key}", low, high)
+
+        def whole(key: str, low: int, high: int, unset: int) -> int:
+            if key not in raw:
+                return unset
+            return int(self.number(raw[key], f"[table] {key}", low, high, integer=True))
+
+        # Field by field, so that each reaches Pacing with its own type (a count stays an int).
+        return Pacing(
+            camera_interval=real("camera_interval", 0.0, 60.0, default.camera_interval),
+            stable_reads=whole("stable_reads", 1, 10, default.stable_reads),
+            manual_after=whole("manual_after", 1, 1000, default.manual_after),
+            verdict_seconds=real("verdict_seconds", 0.0, 3600.0, default.verdict_seconds),
+            page_seconds=real("page_seconds", 0.5, 60.0, default.page_seconds),
+            message_seconds=real("message_seconds", 0.2, 30.0, default.message_seconds),
+        )
 
     def record_dir(self, raw: dict, base: Path | None) -> Path:
         if "dir" not in raw:

@@ -54,5 +54,7 @@ def answer(table: OfferTable, event: ButtonEvent) -> bool:
             table.entry.go_manual("asked at the table")
         elif table.state.stage == VERDICT:
             table.log_press(event, "yes, correct a card")
-            table.state.correction = Correction(table.game.last_result)
+            result = table.game.last_result
+            assert result is not None, "the verdict stage shows a settled round"
+            table.state.correction = Correction(result)
     return True

@@ -39,19 +39,22 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from coyote_pi.devices.screen import Screen
-from coyote_pi.engine import OVER, Correct, GameConfig
-from coyote_pi.table import screens, stages
+from coyote_pi.engine import OVER, Correct, Game, GameConfig
+from coyote_pi.table import screens, setup_wizard, stages
 from coyote_pi.table.correction import CONFIRM
-from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.part import Table
 from coyote_pi.table.selector import Choice
 
 if TYPE_CHECKING:
+    from coyote_pi.devices.render import ScreenRenderer
     from coyote_pi.table.camera_reads import CameraReads
+    from coyote_pi.table.correction import Correction
     from coyote_pi.table.manual_entry import ManualEntry
+    from coyote_pi.table.virtual_seats import VirtualSeats
 
 
 class Overlay(Protocol):
@@ -72,6 +75,7 @@ class ShownTable(Table, Protocol):
     entry: ManualEntry
     listeners: list[Listener]
     new_game_when_over: bool
+    virtual: VirtualSeats
 
     @property
     def web(self) -> Overlay | None: ...
@@ -128,7 +132,7 @@ class Presenter:
         self._page = 0
         self._shown: Screen | None = None
         self._prompt: Prompt | None = None
-        self._renderer = None
+        self._renderer: ScreenRenderer | None = None
         self._counted: tuple[Screen, int] | None = None  #: the last screen whose pages were counted
 
     def enter(self) -> None:
@@ -138,10 +142,13 @@ class Presenter:
         table.deadlines.cancel(Timer.VERDICT_PAGE, Timer.VERDICT_DONE)
         if table.state.stage not in (stages.VERDICT, stages.GAME_OVER):
             return
-        game, pacing, fingerprint = table.game, table.pacing, table.state.recorded.writer.fingerprint
+        game, pacing, fingerprint = table.game, table.pacing, table.state.playing().writer.fingerprint
         if table.state.stage == stages.VERDICT:
             corrected = game.history[-1] if isinstance(game.history[-1], Correct) else None
-            shown = screens.verdict_screens(table.tr, game, game.last_result, fingerprint,
+            result = game.last_result
+            if result is None:
+                raise RuntimeError("the verdict stage shows a round that is not settled")
+            shown = screens.verdict_screens(table.tr, game, result, fingerprint,
                                             final=game.phase == OVER, corrected=corrected)
         else:
             shown = screens.over_screens(table.tr, game, fingerprint, offer_new_game=table.new_game_when_over)
@@ -201,35 +208,40 @@ class Presenter:
     def _screen(self) -> Screen:
         table = self.table
         deadlines, tr, stage = table.deadlines, table.tr, table.state.stage
-        if (flash := deadlines.payload(Timer.FLASH)) is not None:
+        if (flash := _payload(deadlines, Timer.FLASH, Screen)) is not None:
             return flash
-        if (asking := deadlines.payload(Timer.OFFER)) is not None:
+        if (asking := _payload(deadlines, Timer.OFFER, int)) is not None:
             return screens.offer_screen(tr, asking, correction=stage == stages.VERDICT)
         if stage == stages.RECORD:
             problem = table.state.hold
+            if problem is None:
+                raise RuntimeError("the record stage has no record problem to show")
             return screens.record_screen(tr, problem.kind, **problem.params)
         if stage == stages.SETUP:
-            setup = table.state.setup
+            setup = setup_wizard.wizard(table)
             if setup.step == "start":
                 return self._not_resumed(screens.start_screen(tr, setup.virtual_seats()))
-            return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values[setup.step], table.state.stands,
-                                                          setup.framing))
+            return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values.get(setup.step),
+                                                          table.state.stands, setup.framing))
         game = table.game
         if (thinking := table.virtual.screen()) is not None:
             return thinking
         if stage == stages.TURN:
-            if (notice := deadlines.payload(Timer.NOTICE)) is not None:
+            if (notice := _payload(deadlines, Timer.NOTICE, Screen)) is not None:
                 return notice
-            return screens.turn_screen(tr, game, game.turn, table.state.selector.choice)
+            selector = table.state.selector
+            if selector is None:
+                raise RuntimeError("the turn stage has no pending choice to show")
+            return screens.turn_screen(tr, game, _turn(game), selector.choice)
         if stage == stages.GUESS:
             return screens.guess_screen(tr, game)
         if stage in (stages.VERDICT, stages.GAME_OVER):
-            if (qr := deadlines.payload(Timer.NOTICE)) is not None:
+            if (qr := _payload(deadlines, Timer.NOTICE, Screen)) is not None:
                 return qr
             screen, page = self._pages[self._page]
             return dataclasses.replace(screen, page=page)
         if stage == stages.CORRECT:
-            return screens.correction_screen(tr, game, table.state.correction)
+            return screens.correction_screen(tr, game, _correction(table))
         return self._wait_screen()
 
     def _wait_screen(self) -> Screen:
@@ -246,11 +258,12 @@ class Presenter:
                                          no_camera=no_camera)
             return self._not_resumed(screen) if game.round_number == 0 else screen
         if stage == stages.EXTRA_WAIT:
-            return screens.extra_screen(tr, game.turn, problems, manual=manual, offer_manual=offer,
+            return screens.extra_screen(tr, _turn(game), problems, manual=manual, offer_manual=offer,
                                         no_camera=no_camera)
         if stage == stages.REVEAL_WAIT:
-            r = game.round
-            return screens.reveal_screen(tr, r.challenger, r.bid, extra=r.extra_used, problems=problems,
+            r = game.current_round
+            bid, _, challenger = r.challenge()
+            return screens.reveal_screen(tr, challenger, bid, extra=r.extra_used, problems=problems,
                                          offer_manual=offer)
         return screens.draw_screen(tr, problems, offer_manual=offer)
 
@@ -293,20 +306,20 @@ class Presenter:
 
     def _make_prompt(self) -> Prompt:
         table = self.table
-        setup = table.state.setup
         if table.state.recorded is None:
             if table.state.stage == stages.RECORD:
                 return Prompt(stages.RECORD, table.epoch, 0, (), None)
+            setup = setup_wizard.wizard(table)
             return Prompt(stages.SETUP, table.epoch, 0, (), None, setup=(setup.step, setup.values.get(setup.step)))
         game, stage, entry = table.game, table.state.stage, table.entry
         seats: tuple[int, ...] = ()
         if stage == stages.TURN or stage == stages.EXTRA_WAIT:
-            seats = (game.turn,)
+            seats = (_turn(game),)
         elif stage == stages.GUESS:
             seats = game.legal().seats
         correction = None
         if stage == stages.CORRECT:
-            fix = table.state.correction
+            fix = _correction(table)
             seats = fix.waiting if fix.step == CONFIRM else ()
             correction = (fix.step, fix.item, fix.card)
         manual = stage in stages.WAITS and table.is_manual()
@@ -317,3 +330,28 @@ class Presenter:
         return Prompt(stage, table.epoch, game.round_number, seats, game.config, tuple(game.history),
                       table.state.memory.undos, choice, manual, entered, correction=correction,
                       virtual=tuple(table.virtual.levels))
+
+
+_Payload = TypeVar("_Payload")
+
+
+def _payload(deadlines: Deadlines, timer: Timer, kind: type[_Payload]) -> _Payload | None:
+    """What ``timer`` carries (None: it is not set), which is always a ``kind`` (TypeError: a bug)."""
+    payload = deadlines.payload(timer)
+    if payload is None or isinstance(payload, kind):
+        return payload
+    raise TypeError(f"the {timer} timer carries a {type(payload).__name__}, not a {kind.__name__}")
+
+
+def _turn(game: Game) -> int:
+    """The seat whose turn it is, which the stages that show one promise (RuntimeError otherwise: a bug)."""
+    if game.turn is None:
+        raise RuntimeError("a stage shows whose turn it is while it is no one's")
+    return game.turn
+
+
+def _correction(table: ShownTable) -> Correction:
+    """The correction being entered, which the ``correct`` stage always has (RuntimeError otherwise: a bug)."""
+    if table.state.correction is None:
+        raise RuntimeError("the correct stage has no correction")
+    return table.state.correction

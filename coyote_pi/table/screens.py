@@ -56,7 +56,7 @@ def setup_value_text(tr: Translator, step: str, value: object) -> str:
     if step == "variant":
         return tr(f"variant.{value}")
     if step == "language":
-        return LANGUAGE_NAMES[value]
+        return LANGUAGE_NAMES[str(value)]  # a language's value is its code, a str already
     return str(value)
 
 
@@ -171,7 +171,7 @@ def choice_text(tr: Translator, choice: Choice) -> str:
 
 def turn_screen(tr: Translator, game: Game, seat: int, choice: Choice) -> Screen:
     """Whose turn, the bid to beat, the pending choice (big) and what ok will do."""
-    r = game.round
+    r = game.current_round
     if r.bid is None:
         title = tr("turn.title_first", seat=seat)
         hint = tr("hint.first_bid", amount=choice.amount)
@@ -246,6 +246,8 @@ def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint
 
 def over_screens(tr: Translator, game: Game, fingerprint: str, *, offer_new_game: bool) -> list[Screen]:
     """The end: the winner, then the record's fingerprint, shown in turn until a new game."""
+    if game.winner is None:
+        raise RuntimeError("the game's end is shown before a seat has won")
     over = Screen(title=tr("over.title"), big=tr("over.big", seat=game.winner),
                   lines=[tr("over.hint")] if offer_new_game else [], seats=seat_strip(game, [game.winner]))
     return [over, fingerprint_screen(tr, fingerprint)]

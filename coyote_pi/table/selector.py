@@ -67,6 +67,8 @@ _CHOICE_KINDS = {event: kind for kind, event in CHOICE_EVENTS.items()}
 def event_for(seat: int, choice: Choice) -> Event:
     """The engine event ``seat`` asks for by confirming ``choice``."""
     if choice.kind == BID:
+        if choice.amount is None:
+            raise ValueError("a bid choice carries its amount")
         return Bid(seat, choice.amount)
     return CHOICE_EVENTS[choice.kind](seat)
 

@@ -38,10 +38,10 @@ language as soon as it is chosen, and starts the record after the last answer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from coyote_pi.devices.events import PRESS, REPEATING_BUTTONS, Button, ButtonEvent
-from coyote_pi.engine import GameConfig
+from coyote_pi.engine import GameConfig, Variant
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from coyote_pi.players import parse_seats
 from coyote_pi.table import camera_wait
@@ -56,8 +56,20 @@ if TYPE_CHECKING:
 
 #: Players offered first when setup asks (and the camera has not counted the stands).
 DEFAULT_PLAYERS = 4
-#: The questions whose values minus/plus walk through (who starts is answered by a seat's ok).
-_OPTIONS = {"variant": VARIANTS, "language": LANGUAGES}
+
+
+class SetupValues(TypedDict):
+    """The answers so far, one per question (``start`` is None until a seat answers it)."""
+
+    players: int
+    variant: str
+    language: str
+    start: int | None
+
+
+def _cycle(options: tuple[str, ...], value: str, delta: int) -> str:
+    """The option ``delta`` steps from ``value``, wrapping (how minus/plus walk a question)."""
+    return options[(options.index(value) + delta) % len(options)]
 
 
 class SetupTable(Table, Protocol):
@@ -75,7 +87,7 @@ class SetupWizard:
 
     def __init__(self, settings: GameSettings, language: str) -> None:
         self._start_seat = settings.start_seat
-        self.values: dict[str, object] = {
+        self.values: SetupValues = {
             "players": settings.players or max(DEFAULT_PLAYERS, settings.start_seat or MIN_PLAYERS),
             "variant": settings.variant or VARIANTS[0],
             "language": settings.language or language,
@@ -126,12 +138,12 @@ class SetupWizard:
         elif event.button in REPEATING_BUTTONS:
             self._touched.add(step)
             delta = 1 if event.button == Button.PLUS else -1
-            value = self.values[step]
             if step == "players":
-                self.values[step] = self._players_within(value + delta)
+                self.values["players"] = self._players_within(self.values["players"] + delta)
+            elif step == "variant":
+                self.values["variant"] = _cycle(VARIANTS, self.values["variant"], delta)
             else:
-                options = _OPTIONS[step]
-                self.values[step] = options[(options.index(value) + delta) % len(options)]
+                self.values["language"] = _cycle(LANGUAGES, self.values["language"], delta)
         return True
 
     def count_stands(self, stands: int) -> bool:
@@ -160,7 +172,6 @@ class SetupWizard:
     def virtual_seats(self) -> dict[int, str]:
         """The virtual seats among the players chosen."""
         players = self.values["players"]
-        assert isinstance(players, int)
         return {seat: level for seat, level in sorted(self.virtual.items()) if seat <= players}
 
     def virtual_meta(self) -> dict[str, dict[str, str]]:
@@ -170,16 +181,26 @@ class SetupWizard:
 
     def game_config(self) -> GameConfig:
         """The game the answers describe (once :attr:`done`)."""
-        return GameConfig(self.values["players"], self.values["variant"], self.values["start"])
+        start = self.values["start"]
+        if start is None:
+            raise RuntimeError("the game's config is asked for before a seat said who starts")
+        return GameConfig(self.values["players"], Variant(self.values["variant"]), start)
 
     def _players_within(self, players: int) -> int:
         """``players`` moved into 2..6, and up to a start seat the configuration names."""
         return min(MAX_PLAYERS, max(MIN_PLAYERS, self._start_seat or MIN_PLAYERS, players))
 
 
+def wizard(table: Table) -> SetupWizard:
+    """The table's wizard, which the ``setup`` stage always has (RuntimeError otherwise: a bug)."""
+    if table.state.setup is None:
+        raise RuntimeError("the setup stage has no wizard")
+    return table.state.setup
+
+
 def on_press(table: SetupTable, event: ButtonEvent) -> None:
     """A press in the ``setup`` stage: the table's wizard takes it (see the module docstring)."""
-    setup = table.state.setup
+    setup = wizard(table)
     if not setup.press(event):
         table.flash(table.tr("msg.not_playing", seat=event.seat))
     if setup.language != table.tr.language:
@@ -193,7 +214,7 @@ def on_stands(table: SetupTable, settled: int | None, result: CameraResult) -> N
     players, and the stands it finds missing, too near an edge, out of focus, too small
     or too dark go to the wizard (none when the reading failed, or its frame is no image:
     nothing to measure)."""
-    setup = table.state.setup
+    setup = wizard(table)
     if settled and setup.count_stands(settled):
         table.state.stands = settled
     size = result.frame_size

@@ -42,10 +42,13 @@ class RecordStore:
 
     def paths(self) -> list[Path]:
         """The records, oldest first."""
+        return [path for _, path in self._numbered()]
+
+    def _numbered(self) -> list[tuple[int, Path]]:
+        """The records with their sequence numbers, oldest first."""
         if not self.folder.is_dir():
             return []
-        found = [(number, p) for p in self.folder.iterdir() if (number := record_number(p.name)) is not None]
-        return [p for _, p in sorted(found)]
+        return sorted((number, p) for p in self.folder.iterdir() if (number := record_number(p.name)) is not None)
 
     def newest(self) -> Path | None:
         """The newest record (only it counts: an older unfinished game was left for a newer one)."""
@@ -55,8 +58,9 @@ class RecordStore:
     def create(self, config: GameConfig, meta: dict, private_meta: dict | None = None) -> RecordedGame:
         """Start the next record in the folder (``private_meta``: see :meth:`RecordedGame.start`),
         and remove the photos of the games beyond the newest ``keep_photos`` (this one counts)."""
-        paths = self.paths()
-        number = record_number(paths[-1].name) + 1 if paths else 1
+        numbered = self._numbered()
+        paths = [path for _, path in numbered]
+        number = numbered[-1][0] + 1 if numbered else 1
         table = RecordedGame.start(self.folder / record_file(number), config, meta, private_meta=private_meta)
         prune_photos([*paths, table.path], max(1, self.keep_photos))
         return table
@@ -83,7 +87,10 @@ class TableMemory:
 
     def learn(self, note: dict) -> None:
         """Take in one note written by the table (other notes are ignored)."""
-        kind, round_number = note.get("table"), note.get("round")
+        kind = note.get("table")
+        if kind not in (VERDICT_SEEN, EXTRA_ON_MAT, MANUAL, ENTERED, ENTRIES_CLEARED):
+            return
+        round_number: int = note["round"]  # every note the memory learns names its round
         if kind == VERDICT_SEEN:
             self.verdicts_seen.add(round_number)
         elif kind == EXTRA_ON_MAT:

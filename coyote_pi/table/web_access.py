@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.devices.screen import Screen
-from coyote_pi.table import screens, stages
+from coyote_pi.table import screens, setup_wizard, stages
 from coyote_pi.table.bulletin import Bulletin, iso_time
 from coyote_pi.table.deadlines import Timer
 
@@ -122,8 +122,17 @@ class WebAccess:
         """minus+plus means nothing else here: "Who starts?", or the game's end while the record's QR shows."""
         table = self.table
         if table.state.stage == stages.SETUP:
-            return table.state.setup.step == "start"
+            return self._asks_who_starts()
         return table.state.stage == stages.GAME_OVER and table.deadlines.payload(Timer.NOTICE) is not None
+
+    def _asks_who_starts(self) -> bool:
+        return self.table.state.stage == stages.SETUP and setup_wizard.wizard(self.table).step == "start"
+
+    def _join(self) -> HotspotJoin:
+        """The hotspot's join code the Wi-Fi screen shows (it shows only once one was read)."""
+        if self._hotspot is None:
+            raise RuntimeError("the Wi-Fi screen shows without a hotspot's join code")
+        return self._hotspot
 
     def _new_pin(self) -> None:
         self._pin = f"{secrets.randbelow(1_000_000):06d}"
@@ -157,13 +166,13 @@ class WebAccess:
         hint on "Who starts?")."""
         tr = self.table.tr
         if self.showing == WIFI:
-            return screens.wifi_screen(tr, self._hotspot.ssid, self._hotspot.password)
+            join = self._join()
+            return screens.wifi_screen(tr, join.ssid, join.password)
         if self.showing == ADDRESS:
             return screens.address_screen(tr, self._hotspot.url if self._hotspot is not None else self.url)
         if self.showing == PIN:
             return screens.pin_screen(tr, self._pin)
-        table = self.table
-        if table.state.stage == stages.SETUP and table.state.setup.step == "start":
+        if self._asks_who_starts():
             return dataclasses.replace(shown, lines=(*shown.lines, tr("web.hint")))
         return shown
 
@@ -173,5 +182,5 @@ class WebAccess:
         if self.showing == PIN and screen.big.replace(" ", "") == self._pin:
             return dataclasses.replace(screen, big="*** ***", lines=(tr("web.pin_veiled"),))
         if self.showing == WIFI and screen.qr:
-            return Screen(lines=(tr("web.wifi_title"), self._hotspot.ssid, tr("web.pin_veiled")))
+            return Screen(lines=(tr("web.wifi_title"), self._join().ssid, tr("web.pin_veiled")))
         return screen

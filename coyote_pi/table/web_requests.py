@@ -94,7 +94,7 @@ class WebRequests:
         asked = self._wanted(page_contract.DOCTOR_WANT)
         if asked is not None and asked > self._doctor_answered and self.doctor is not None:
             self._doctor_answered = asked
-            self._worker.submit(self._write_doctor)
+            self._worker.submit(self._write_doctor, self.doctor)
 
     def on_camera(self, result: CameraResult) -> None:
         """A frame read for the preview (or, while setup counts the stands, one read for
@@ -190,9 +190,9 @@ class WebRequests:
                 self.bulletin.write(page_contract.PREVIEW, jpeg.tobytes())
                 self.bulletin.write(page_contract.PREVIEW_INFO, json.dumps(info).encode())
 
-    def _write_doctor(self) -> None:
+    def _write_doctor(self, doctor: DoctorChecks) -> None:
         try:
-            checks = self.doctor()
+            checks = doctor()
         except Exception as error:  # a check's bug is the answer, not the table's end
             log.exception("the doctor's checks failed")
             checks = [{"name": "doctor", "ok": False, "detail": f"{type(error).__name__}: {error}"}]
