@@ -9,6 +9,7 @@ is what the strong level (:mod:`coyote_pi.players.strong`) adds.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 
 from coyote_pi.engine import events
 from coyote_pi.players.knowledge import Reach, my_reach
@@ -26,17 +27,30 @@ def _bid_odds(view: TurnView, reach: Reach) -> float:
     return 1.0 if view.seat.bid is None else reach.at_least(view.seat.bid)
 
 
-class RaiseByOne:
-    """Baseline: opens at its median total, then always raises by one. It challenges only
-    a bid that cannot hold at all (else two of them left alone would bid for ever)."""
-
-    level = "raise-by-one"
+class _PlainOdds(ABC):
+    """What the levels below share: they guess from the plain odds of the bid on the
+    table, and otherwise :meth:`move` from those odds (``reach``: the chance of each
+    total; ``holds``: the chance that the bid on the table holds)."""
 
     def decide(self, view: TurnView, seed: int | str) -> Move:
         reach = my_reach(view)
         holds = _bid_odds(view, reach)
         if view.phase == GUESSING:
             return guess_from(view, holds)
+        return self.move(view, seed, reach, holds)
+
+    @abstractmethod
+    def move(self, view: TurnView, seed: int | str, reach: Reach, holds: float) -> Move:
+        """The level's move in the bidding (or its Coyote card)."""
+
+
+class RaiseByOne(_PlainOdds):
+    """Baseline: opens at its median total, then always raises by one. It challenges only
+    a bid that cannot hold at all (else two of them left alone would bid for ever)."""
+
+    level = "raise-by-one"
+
+    def move(self, view: TurnView, seed: int | str, reach: Reach, holds: float) -> Move:
         if view.min_bid is None:
             return events.Bid(view.me, reach.highest_with(0.5))
         if view.may_challenge and holds == 0:
@@ -44,17 +58,13 @@ class RaiseByOne:
         return events.Bid(view.me, view.min_bid)
 
 
-class HalfOdds:
+class HalfOdds(_PlainOdds):
     """Baseline: challenges when the last bid holds with less than even odds, otherwise
     raises by one (and opens at its median total)."""
 
     level = "half-odds"
 
-    def decide(self, view: TurnView, seed: int | str) -> Move:
-        reach = my_reach(view)
-        holds = _bid_odds(view, reach)
-        if view.phase == GUESSING:
-            return guess_from(view, holds)
+    def move(self, view: TurnView, seed: int | str, reach: Reach, holds: float) -> Move:
         if view.may_challenge and holds < 0.5:
             return events.Challenge(view.me)
         if view.min_bid is None:
@@ -62,7 +72,7 @@ class HalfOdds:
         return events.Bid(view.me, view.min_bid)
 
 
-class Cautious:
+class Cautious(_PlainOdds):
     """Bids only what holds with high probability and challenges a bid that is unlikely.
 
     It opens at the highest total it reaches with :attr:`SAFE` chance, raises by one
@@ -74,11 +84,7 @@ class Cautious:
     SAFE = 0.75  #: the chance a bid of its own must hold with
     UNLIKELY = 0.5  #: below this chance the bid on the table is challenged at once
 
-    def decide(self, view: TurnView, seed: int | str) -> Move:
-        reach = my_reach(view)
-        holds = _bid_odds(view, reach)
-        if view.phase == GUESSING:
-            return guess_from(view, holds)
+    def move(self, view: TurnView, seed: int | str, reach: Reach, holds: float) -> Move:
         if view.min_bid is None:
             return events.Bid(view.me, reach.highest_with(self.SAFE))
         if view.may_challenge and holds < self.UNLIKELY:
@@ -88,7 +94,7 @@ class Cautious:
         return events.Challenge(view.me)
 
 
-class Bluffer:
+class Bluffer(_PlainOdds):
     """Mixes its bids from a distribution and now and then raises past the odds.
 
     Each bid aims at a total it reaches with a chance drawn between :attr:`AIM`, and one
@@ -102,11 +108,7 @@ class Bluffer:
     BLUFF_SHARE = 0.25
     DOUBT = (0.15, 0.45)
 
-    def decide(self, view: TurnView, seed: int | str) -> Move:
-        reach = my_reach(view)
-        holds = _bid_odds(view, reach)
-        if view.phase == GUESSING:
-            return guess_from(view, holds)
+    def move(self, view: TurnView, seed: int | str, reach: Reach, holds: float) -> Move:
         rng = view.rng(seed)
         if view.may_use_coyote_card and rng.random() < 0.5:
             return events.UseCoyoteCard(view.me)
