@@ -165,6 +165,7 @@ class Picamera2Camera(Camera):
         #: The open picamera2 object (None: closed); picamera2 has no types, hence Any.
         self._camera: Any | None = None
         self._streaming = False
+        self._from_still = focus.from_still
         saved = load_focus(focus.file)
         #: The lens position in use, in dioptres (None: the camera has no autofocus to set).
         self.lens_position: float | None = saved if saved is not None else dioptres(focus.distance_cm / 100)
@@ -207,11 +208,31 @@ class Picamera2Camera(Camera):
                 self._idle_later_locked()
             good = focused and plausible(found)
             if good:
-                self.lens_position = float(found)
+                self.lens_position = self._between_the_stands(float(found))
             self._opened().set_controls({"AfMode": AF_MANUAL, "LensPosition": self.lens_position})
         if not good:
             raise CameraError(f"autofocus found no focus on the table ({found})")
         return self.lens_position
+
+    def _between_the_stands(self, found: float) -> float:
+        """The lens position to fix after autofocus found focus at ``found``: what
+        ``focus.from_still`` makes of a still taken there (every stand equally sharp), or
+        ``found`` when there is no such measure, the still fails, or it gives a distance
+        no table has. Called with the lock held and the camera started."""
+        if self._from_still is None:
+            return found
+        try:
+            self._opened().set_controls({"AfMode": AF_MANUAL, "LensPosition": found})
+            chosen = self._from_still(checked_frame(self._opened().capture_array("main"), self.description))
+        except Exception as err:  # a failed still leaves the autofocus's result, which is good
+            log.warning("no still to place the focus between the stands (%s): kept %s", err, describe(found))
+            return found
+        if chosen is None or not plausible(chosen):
+            log.info("focus kept where autofocus found it, %s: fewer than two stands measured", describe(found))
+            return found
+        log.info("focus set between the nearest and the farthest stand: %s (autofocus found %s)",
+                 describe(chosen), describe(found))
+        return float(chosen)
 
     def interrupt(self) -> None:
         cancel = getattr(self._camera, "cancel_all_and_flush", None)  # picamera2 0.3.20 and later

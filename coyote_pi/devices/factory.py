@@ -33,8 +33,10 @@ import queue
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
+
+import numpy as np
 
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.camera import Camera, FolderCamera, Picamera2Camera, WebcamCamera
@@ -42,6 +44,7 @@ from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.config import ButtonsConfig, CameraConfig, DevicesConfig, DisplayConfig
 from coyote_pi.devices.display import TableDisplay, luma_opener
 from coyote_pi.devices.errors import DeviceConfigError
+from coyote_pi.devices.focus import FocusSettings
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.devices.outputs import GifRecorder, TerminalView
 from coyote_pi.devices.pinmap import PinMap, load_pinmap
@@ -138,15 +141,15 @@ def _guarded(config: CameraConfig, camera: Camera) -> GuardedCamera:
     return GuardedCamera(camera, timeout=config.timeout_ms / 1000, restarts=config.restarts)
 
 
-#: ``[camera] backend`` -> what builds that camera from the ``[camera]`` table. The
-#: simulated table's backends are not here: :mod:`coyote_pi.sim` builds those.
-CAMERAS: dict[str, Callable[[CameraConfig], Camera]] = {
-    "picamera2": lambda config: _guarded(
-        config,
-        Picamera2Camera(config.size, focus=config.focus, mains_hz=config.mains_hz, idle_after=config.idle_ms / 1000),
+#: ``[camera] backend`` -> what builds that camera from the ``[camera]`` table and where
+#: to focus (:class:`~coyote_pi.devices.focus.FocusSettings`; only a Pi camera has a lens
+#: to set). The simulated table's backends are not here: :mod:`coyote_pi.sim` builds those.
+CAMERAS: dict[str, Callable[[CameraConfig, FocusSettings], Camera]] = {
+    "picamera2": lambda config, focus: _guarded(
+        config, Picamera2Camera(config.size, focus=focus, mains_hz=config.mains_hz, idle_after=config.idle_ms / 1000),
     ),
-    "webcam": lambda config: _guarded(config, WebcamCamera(config.source, size=config.size)),
-    "folder": lambda config: FolderCamera(config.folder, loop=config.loop),
+    "webcam": lambda config, focus: _guarded(config, WebcamCamera(config.source, size=config.size)),
+    "folder": lambda config, focus: FolderCamera(config.folder, loop=config.loop),
 }
 
 
@@ -171,15 +174,17 @@ def make_buttons(
                                    clock=clock)
 
 
-def make_camera(config: CameraConfig) -> Camera | None:
-    """The camera of ``[camera]``; ``None`` for "none"."""
+def make_camera(config: CameraConfig, *, focus_from_still: Callable[[np.ndarray], float | None] | None = None,
+                ) -> Camera | None:
+    """The camera of ``[camera]``; ``None`` for "none". ``focus_from_still`` places a
+    calibrated lens between the stands (:attr:`~coyote_pi.devices.focus.FocusSettings.from_still`)."""
     config.validate()
     if config.backend == "none":
         return None
     if config.simulated:
         raise DeviceConfigError(f"[camera] backend \"{config.backend}\" is the simulated table's "
                                 "(coyote_pi.sim builds it: use it from the demo or run --sim)")
-    return CAMERAS[config.backend](config)
+    return CAMERAS[config.backend](config, replace(config.focus, from_still=focus_from_still))
 
 
 def make_devices(

@@ -16,6 +16,13 @@ infinity).
   ``[camera] focus_file``; ``coyote-pi doctor --focus`` runs it again after the mast or
   the camera was moved. A cycle that fails, or finds a distance no table has (it
   focused on a hand, or on the ceiling), changes nothing.
+- **Between the stands**: autofocus makes one spot sharp, but the stands sit nearer and
+  farther than it. Both the service's first start and the doctor then take a still at
+  the autofocus's position and hand it to :attr:`FocusSettings.from_still` (the vision
+  code's measure of every stand's distance,
+  :func:`coyote_pi.vision.sharpness.lens_position_from_still`), and fix the lens half-way
+  in dioptres between the nearest and the farthest stand. With fewer than two stands in
+  view, or a position no table has, the autofocus's own result is kept.
 
 >>> round(dioptres(0.61), 2)
 1.64
@@ -26,8 +33,11 @@ infinity).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from coyote_pi.files import write_atomically
 
@@ -39,10 +49,15 @@ PLAUSIBLE_M = (0.3, 1.5)
 
 @dataclass(frozen=True)
 class FocusSettings:
-    """Where to focus: ``distance_cm`` until calibrated; ``file`` keeps a calibration (None: none kept)."""
+    """Where to focus: ``distance_cm`` until calibrated; ``file`` keeps a calibration (None:
+    none kept); ``from_still``, given a still taken where autofocus found focus, says the
+    lens position (dioptres) that keeps every stand sharp, or None to keep the
+    autofocus's (None: the autofocus's is kept). The devices cannot measure stands
+    themselves: whoever builds the camera hands the vision code's measure in."""
 
     distance_cm: int = GEOMETRY_FOCUS_CM
     file: Path | None = None
+    from_still: Callable[[np.ndarray], float | None] | None = None
 
 
 def dioptres(distance_m: float) -> float:

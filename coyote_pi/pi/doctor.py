@@ -58,7 +58,7 @@ from pathlib import Path
 
 from coyote_pi.devices.config import CameraConfig
 from coyote_pi.devices.errors import CameraError, CameraLibraryError
-from coyote_pi.devices.focus import FocusSettings, describe, load_focus, plausible, save_focus
+from coyote_pi.devices.focus import FocusSettings, describe, load_focus, save_focus
 from coyote_pi.devices.gpio_lines import SPI0_GPIOS, holder_for
 from coyote_pi.pi import install
 from coyote_pi.table.config import ConfigError, load_config, split_listen
@@ -197,8 +197,11 @@ def capture_still():
 
 
 def probe_focus(camera: CameraConfig) -> float:
-    """Run one autofocus cycle with the Pi camera of ``camera``, take a still, and choose
-    the lens position, in dioptres, from it (:func:`focus_from_stands`).
+    """Run one autofocus cycle with the Pi camera of ``camera`` and fix the lens half-way
+    between the nearest and the farthest stand seen in a still taken there
+    (:func:`~coyote_pi.vision.sharpness.lens_position_from_still`), or where autofocus
+    found focus when fewer than two stands are seen: the position, in dioptres, as the
+    service's first start finds it.
 
     Raises :class:`~coyote_pi.devices.errors.CameraLibraryError` when picamera2 is missing
     or does not load, :class:`CameraError` when no camera answers or the cycle finds no
@@ -206,28 +209,12 @@ def probe_focus(camera: CameraConfig) -> float:
     """
     os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
     from coyote_pi.devices.camera import Picamera2Camera
+    from coyote_pi.vision.sharpness import lens_position_from_still
 
-    focus = FocusSettings(camera.focus_cm, None)  # the doctor keeps the result itself, under its root
+    # The doctor keeps the result itself, under its root: no file here.
+    focus = FocusSettings(camera.focus_cm, None, from_still=lens_position_from_still)
     with Picamera2Camera(camera.size, focus=focus, mains_hz=camera.mains_hz) as pi_camera:
-        found = pi_camera.calibrate()
-        return focus_from_stands(pi_camera.capture(), found)
-
-
-#: Stands that must be measured before their distances, not the autofocus, set the lens.
-FOCUS_STANDS = 2
-
-
-def focus_from_stands(frame, autofocus: float) -> float:
-    """The lens position (dioptres) to fix: half-way between the nearest and the farthest
-    stand seen in ``frame`` (:func:`~coyote_pi.vision.sharpness.lens_position_for`: every
-    stand equally sharp, not the one autofocus looked at), or ``autofocus``'s own when
-    fewer than :data:`FOCUS_STANDS` stands are seen or their middle is no distance a
-    table has."""
-    from coyote_pi.vision.sharpness import lens_position_for, stand_sharpness
-
-    stands = stand_sharpness(frame)
-    position = lens_position_for(stands) if len(stands) >= FOCUS_STANDS else None
-    return position if position is not None and plausible(position) else autofocus
+        return pi_camera.calibrate()
 
 
 def probe_http(url: str) -> int:

@@ -153,7 +153,9 @@ def _camera_or_none(config: CameraConfig) -> tuple[Camera | None, str]:
     buttons) instead of leaving it dead, or restarting it for ever under systemd.
     """
     try:
-        return make_camera(config), "problem.no_camera"
+        from coyote_pi.vision.sharpness import lens_position_from_still
+
+        return make_camera(config, focus_from_still=lens_position_from_still), "problem.no_camera"
     except CameraError as error:
         log.error("no camera (%s): cards will be entered with the buttons", error)
         return None, "problem.camera_library" if isinstance(error, CameraLibraryError) else "problem.camera_start"

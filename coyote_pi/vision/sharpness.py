@@ -116,6 +116,18 @@ def stand_sharpness(frame: np.ndarray, markers: MarkerSet | None = None) -> dict
     return dict(sorted(best.items()))
 
 
+#: Stands that must be measured before their distances, not the autofocus, set the lens.
+FOCUS_STANDS = 2
+
+
+def lens_position_from_still(frame: np.ndarray) -> float | None:
+    """The lens position (dioptres) that keeps every stand in ``frame`` (a still of the
+    table) equally sharp (:func:`lens_position_for`); None when fewer than
+    :data:`FOCUS_STANDS` stands are seen (the camera then keeps where autofocus found focus)."""
+    stands = stand_sharpness(frame)
+    return lens_position_for(stands) if len(stands) >= FOCUS_STANDS else None
+
+
 def lens_position_for(stands: dict[int, StandSharpness]) -> float | None:
     """The fixed lens position, in dioptres, that keeps every stand equally sharp:
     half-way between the nearest and the farthest stand (a lens's defocus blur grows

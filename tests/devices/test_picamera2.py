@@ -154,6 +154,35 @@ def test_the_first_start_calibrates_the_focus_once_and_keeps_it(picamera2, tmp_p
         assert again.named("set_controls")[0][1]["LensPosition"] == 1.55
 
 
+def test_the_first_start_fixes_the_lens_between_the_stands_seen_where_autofocus_focused(picamera2, tmp_path):
+    stills = []
+
+    def between_the_stands(still):  # stands at 0.58 and 0.68 m seen in it, say
+        stills.append((still.shape, picamera2.made[0].named("set_controls")[-1][1]["LensPosition"]))
+        return (1 / 0.58 + 1 / 0.68) / 2
+
+    kept = tmp_path / "camera-focus.json"
+    with Picamera2Camera((8, 6), focus=FocusSettings(61, kept, from_still=between_the_stands)) as camera:
+        assert stills == [((6, 8, 3), 1.55)]  # one still, taken at the autofocus's position
+        assert camera.lens_position == pytest.approx(1.597, abs=1e-3)
+        assert picamera2.made[0].named("set_controls")[-1][1] == {"AfMode": 0, "LensPosition": camera.lens_position}
+    assert load_focus(kept) == pytest.approx(1.597, abs=1e-3)
+
+
+@pytest.mark.parametrize("measured", [None, 8.0, RuntimeError("the still timed out")])
+def test_without_two_stands_in_the_still_the_autofocus_result_is_kept(picamera2, tmp_path, measured, caplog):
+    def from_still(still):
+        if isinstance(measured, Exception):
+            raise measured
+        return measured  # None: fewer than two stands seen; 8 dioptres: no table's distance
+
+    with Picamera2Camera((8, 6), focus=FocusSettings(61, tmp_path / "f.json", from_still=from_still)) as camera:
+        assert camera.lens_position == 1.55
+    assert load_focus(tmp_path / "f.json") == 1.55
+    if isinstance(measured, Exception):
+        assert "the still timed out" in caplog.text
+
+
 @pytest.mark.parametrize(("focuses", "found"), [(False, 1.5), (True, 8.0), (True, None)])
 def test_an_autofocus_that_fails_or_finds_no_table_changes_nothing(picamera2, tmp_path, monkeypatch, focuses, found):
     monkeypatch.setattr(FakePicamera2, "focuses", focuses)
@@ -204,6 +233,17 @@ def test_the_factory_builds_a_guarded_pi_camera_from_the_config(picamera2, tmp_p
         camera.close()
 
 
+def test_the_factory_hands_the_stands_measure_to_the_first_calibration(picamera2, tmp_path):
+    config = DevicesConfig.from_mapping({"camera": {"width": 8, "height": 6,
+                                                    "focus_file": str(tmp_path / "f.json")}}).camera
+    camera = make_camera(config, focus_from_still=lambda still: 1.6)
+    try:
+        assert isinstance(camera, GuardedCamera) and camera.camera.lens_position == 1.6
+    finally:
+        camera.close()
+    assert load_focus(tmp_path / "f.json") == 1.6
+
+
 @pytest.mark.parametrize(
     ("camera", "message"),
     [
@@ -222,7 +262,8 @@ def test_the_doctor_focuses_with_one_autofocus_cycle_and_keeps_nothing_itself(pi
     from coyote_pi.devices.config import CameraConfig
     from coyote_pi.pi.doctor import probe_focus
 
-    assert probe_focus(CameraConfig(width=8, height=6, mains_hz=60)) == 1.55
+    assert probe_focus(CameraConfig(width=8, height=6, mains_hz=60)) == 1.55  # a blank still: no stands, autofocus's
     fake = picamera2.made[0]
-    assert len(fake.named("autofocus_cycle")) == 1 and fake.calls[-1] == ("close",)
+    assert len(fake.named("autofocus_cycle")) == 1 and len(fake.named("capture_array")) == 1
+    assert fake.calls[-1] == ("close",)
     assert fake.named("set_controls")[0][1]["AeFlickerPeriod"] == 8333

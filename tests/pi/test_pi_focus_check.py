@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from coyote_pi.cards import shuffled_deck
-from coyote_pi.pi.doctor import focus_check, focus_from_stands
+from coyote_pi.pi.doctor import focus_check
 from coyote_pi.sim.render import render_scene_with_truth
 from coyote_pi.sim.scene import Conditions, TableScene
-from coyote_pi.vision.sharpness import MAX_CARD_BLUR, stand_sharpness
+from coyote_pi.vision.sharpness import MAX_CARD_BLUR, lens_position_from_still, stand_sharpness
 
 SOFT_SEAT = 3
 
@@ -53,7 +53,7 @@ def test_the_lens_is_set_between_the_nearest_and_the_farthest_stand_not_where_au
     frame = _table_with_one_soft_stand(blur_px=0.0)
     stands = stand_sharpness(frame)
     powers = [1 / stand.distance_m for stand in stands.values()]
-    chosen = focus_from_stands(frame, autofocus=1.0)
+    chosen = lens_position_from_still(frame)
     assert chosen == pytest.approx((min(powers) + max(powers)) / 2)
-    assert 1 / 0.75 < chosen < 1 / 0.55  # the table's stands, 0.6-0.7 m from the lens
-    assert focus_from_stands(np.full_like(frame, 128), autofocus=1.0) == 1.0  # no stand seen: autofocus's
+    assert chosen is not None and 1 / 0.75 < chosen < 1 / 0.55  # the table's stands, 0.6-0.7 m from the lens
+    assert lens_position_from_still(np.full_like(frame, 128)) is None  # no stand seen: the camera keeps autofocus's
