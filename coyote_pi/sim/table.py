@@ -184,9 +184,18 @@ class _Actor:
             except Exception:  # a scripted actor must never take the table down; the test will notice
                 log.exception("%s failed on %s", self.thread.name, prompt.stage)
 
+    #: Whether this actor presses buttons, and so looks at the screen only once every
+    #: press made is handled (:meth:`SimTable.presses_waiting`).
+    presses = False
+
     def consider(self, prompt: Prompt) -> None:
         key = self.key(prompt)
         if key is None:
+            return
+        if self.presses and self.table.presses_waiting():
+            # People read the screen once their presses have landed: a slow table shows a
+            # stale choice meanwhile, and pressing on it would overshoot. The newest
+            # prompt, or the look again after ``pace.retry``, brings this back.
             return
         now = self.table.clock()
         if key == self._done_key and now - self._done_at < self.table.pace.retry:
@@ -233,6 +242,8 @@ class _Hands(_Actor):
 
 class _Player(_Actor):
     """One seat's person at the buttons."""
+
+    presses = True
 
     def __init__(self, seat: int, table: SimTable) -> None:
         super().__init__(f"sim seat {seat}", table)
@@ -460,6 +471,11 @@ class SimTable(Listener):
         self.deal_plan = deal
         self._watchers: list[Callable[[], None]] = []
         self.fingers = fingers
+        #: Whether presses are still waiting for the controller, queued or being handled
+        #: (the rig that builds the controller says; None: never). The players act only
+        #: when none are: on a slow processor (a Pi Zero, or arm64 under emulation) a
+        #: press on a screen that is not yet up to date would overshoot a bid.
+        self.presses_queued: Callable[[], bool] | None = None
         self.pace = pace
         self.clock = clock
         self._started = False
@@ -525,6 +541,10 @@ class SimTable(Listener):
         self._change(slots=slots)
 
     # -- following the controller --------------------------------------------------------
+
+    def presses_waiting(self) -> bool:
+        """Whether presses are still waiting for the controller (see :attr:`presses_queued`)."""
+        return self.presses_queued is not None and self.presses_queued()
 
     def on_prompt(self, prompt: Prompt) -> None:
         for actor in self._actors:

@@ -214,8 +214,15 @@ class Controller:
     def run(self, *, until_over: bool = False) -> None:
         """Run the loop until :data:`STOP` (or, with ``until_over``, the game-over screen)."""
         self.begin()
-        while not (until_over and self.state.stage == GAME_OVER) and self.step(self._next_item()):
-            pass
+        while not (until_over and self.state.stage == GAME_OVER):
+            item = self._next_item()
+            going = self.step(item)
+            if item is not None:
+                # Handled and redrawn: whoever put it in can tell a slow table from a lost
+                # press by the queue's unfinished tasks (the simulated players do).
+                self.queue.task_done()
+            if not going:
+                break
         self._notifier.stopping()
 
     def begin(self) -> None:

@@ -20,7 +20,9 @@ from coyote_pi.sim.camera import FailingCamera, SceneCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import Bounce, LateCallbacks, QueueFingers
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
+from coyote_pi.sim.table import SimPace
 from coyote_pi.table.controller import STOP, Controller, ControllerOptions
+from coyote_pi.table.presenter import Listener
 
 from .conftest import (
     FAST,
@@ -165,6 +167,29 @@ def test_the_game_goes_on_while_the_display_fails_and_comes_back(tmp_path):
     played = play(table_config(tmp_path, 3), sim=fast_sim(8), display=display)
     assert played.game.winner is not None
     assert failing.calls > 44 and display.healthy and display.last_error is None
+    reference = play(table_config(tmp_path / "reference", 3), sim=fast_sim(8))
+    assert same_game(played.record) == same_game(reference.record)
+
+
+class SlowTable(Listener):
+    """Makes the controller slow for its first ``steps`` prompts, as a Pi Zero is (or an
+    arm64 userland under emulation): each takes ``seconds`` longer to reach the players."""
+
+    def __init__(self, seconds: float, steps: int) -> None:
+        self.seconds, self.steps = seconds, steps
+
+    def on_prompt(self, prompt) -> None:
+        if self.steps > 0:
+            self.steps -= 1
+            time.sleep(self.seconds)
+
+
+def test_a_slow_table_is_not_pressed_twice_by_players_who_wait_for_the_screen(tmp_path):
+    # People press again when the screen has not changed for a while (a press may be
+    # lost), but not while their presses are still on the way: here the table takes
+    # longer to answer than the players wait, and the game must still be the same.
+    impatient = SimPace(retry=0.03)
+    played = play(table_config(tmp_path, 3), sim=fast_sim(8, pace=impatient), listeners=[SlowTable(0.1, 40)])
     reference = play(table_config(tmp_path / "reference", 3), sim=fast_sim(8))
     assert same_game(played.record) == same_game(reference.record)
 
