@@ -138,8 +138,7 @@ def open_sim_rig(
                    outputs=outputs, listeners=[sim_table, *listeners], **controller_options)
     if sim.players:
         sim_table.fingers = _fingers(sim, rig.devices, rig.controller.queue, devices_config)
-        events = rig.controller.queue
-        sim_table.presses_queued = lambda: events.unfinished_tasks > 0  # the loop marks each item done
+        sim_table.controller_queue = rig.controller.queue
     return SimRig(rig.controller, rig.devices, sim_table)
 
 

@@ -161,6 +161,15 @@ class _Actor:
             first = item
         return None
 
+    def _latest(self, item):
+        """``item`` or a newer prompt waiting behind it: only the newest matters (None: closing)."""
+        while item is not None:
+            try:
+                item = self.prompts.get_nowait()
+            except queue.Empty:
+                break
+        return item
+
     def run(self) -> None:
         prompt = None
         while True:
@@ -169,13 +178,11 @@ class _Actor:
                 if self.settling:
                     self.settling = False
                     item = self._newest(item, self.table.pace.settle)
-                while item is not None:  # only the newest prompt matters
-                    try:
-                        item = self.prompts.get_nowait()
-                    except queue.Empty:
-                        break
+                item = self._latest(item)
             except queue.Empty:
                 item = prompt  # nothing new: maybe a press got lost; look again
+            if item is not None and self.presses and self.table.wait_for_presses(self.table.pace.retry):
+                item = self._latest(item)  # the screen the presses led to
             if item is None:
                 return
             prompt = item
@@ -194,8 +201,9 @@ class _Actor:
             return
         if self.presses and self.table.presses_waiting():
             # People read the screen once their presses have landed: a slow table shows a
-            # stale choice meanwhile, and pressing on it would overshoot. The newest
-            # prompt, or the look again after ``pace.retry``, brings this back.
+            # stale choice meanwhile, and pressing on it would overshoot. (The thread
+            # waits for them in :meth:`run`; a table slower than ``pace.retry`` gets
+            # another look then.)
             return
         now = self.table.clock()
         if key == self._done_key and now - self._done_at < self.table.pace.retry:
@@ -471,11 +479,12 @@ class SimTable(Listener):
         self.deal_plan = deal
         self._watchers: list[Callable[[], None]] = []
         self.fingers = fingers
-        #: Whether presses are still waiting for the controller, queued or being handled
-        #: (the rig that builds the controller says; None: never). The players act only
-        #: when none are: on a slow processor (a Pi Zero, or arm64 under emulation) a
-        #: press on a screen that is not yet up to date would overshoot a bid.
-        self.presses_queued: Callable[[], bool] | None = None
+        #: The controller's queue, whose loop marks each item done once handled and
+        #: redrawn (the rig that builds the controller hands it in; None: not watched).
+        #: The players act only when no press is waiting in it: on a slow processor (a
+        #: Pi Zero, or arm64 under emulation) a press on a screen that is not yet up to
+        #: date would overshoot a bid.
+        self.controller_queue: queue.Queue | None = None
         self.pace = pace
         self.clock = clock
         self._started = False
@@ -543,8 +552,19 @@ class SimTable(Listener):
     # -- following the controller --------------------------------------------------------
 
     def presses_waiting(self) -> bool:
-        """Whether presses are still waiting for the controller (see :attr:`presses_queued`)."""
-        return self.presses_queued is not None and self.presses_queued()
+        """Whether presses are still waiting for the controller, queued or being handled
+        (see :attr:`controller_queue`)."""
+        return self.controller_queue is not None and self.controller_queue.unfinished_tasks > 0
+
+    def wait_for_presses(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds until no press is waiting for the controller;
+        whether any was (the screen may have changed since)."""
+        events = self.controller_queue
+        if events is None or not self.presses_waiting():
+            return False
+        with events.all_tasks_done:  # queue.Queue's own condition, as its join() waits on it
+            events.all_tasks_done.wait_for(lambda: events.unfinished_tasks == 0, timeout)
+        return True
 
     def on_prompt(self, prompt: Prompt) -> None:
         for actor in self._actors:
