@@ -102,7 +102,7 @@ def table_facts(table: WebTable) -> TableFacts:
     setup = table.state.setup
     if game is not None:
         players, variant = game.config.players, game.variant
-        virtual = table.virtual.levels
+        virtual = table.state.virtual
     elif setup is not None:
         players, variant = setup.values["players"], setup.values["variant"]
         virtual = setup.virtual_seats()

@@ -372,9 +372,9 @@ class Controller:
             self.state.hold = RecordHold(record_hold.HoldKind.NOT_STARTED)
             return
         self.state.memory = store.TableMemory()
-        self.virtual.levels = setup.virtual_seats()
+        self.state.virtual = setup.virtual_seats()
         self.state.setup = None
-        virtual = "".join(f", seat {seat} virtual ({level})" for seat, level in self.virtual.levels.items())
+        virtual = "".join(f", seat {seat} virtual ({level})" for seat, level in self.state.virtual.items())
         self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts{virtual} "
                  f"(record {self.state.recorded.path.name})")
 

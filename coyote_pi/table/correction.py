@@ -10,7 +10,9 @@ and then ok within a few seconds. Then, with the buttons of any seat:
    chooses it;
 3. **confirm**: the challenger and the bidder each press ok at their own seat. A minus
    or plus goes back to dialling; when both have confirmed, the table applies a
-   :class:`~coyote_pi.engine.events.Correct` and shows the verdict again.
+   :class:`~coyote_pi.engine.events.Correct` and shows the verdict again. A virtual
+   seat (:mod:`~coyote_pi.table.virtual_seats`) has no buttons and agrees by itself:
+   the people among the two confirm, and when both are virtual, any seat's ok does.
 
 Minus+plus at any seat cancels. Nothing is recorded until both seats have confirmed:
 then the record keeps the correction line (what, who confirmed, when) after the
@@ -44,6 +46,8 @@ class Correction:
     """The correction of ``result`` (the last verdict) being entered at the table."""
 
     result: RoundResult
+    #: The virtual seats of the game: they agree without a press.
+    virtual: frozenset[int] = frozenset()
     step: str = ITEM
     item_index: int = 0
     card_index: int = 0
@@ -82,8 +86,14 @@ class Correction:
         return tuple(sorted((self.result.bidder, self.result.challenger)))
 
     @property
+    def people(self) -> tuple[int, ...]:
+        """The confirmers who press ok (the virtual ones agree by themselves)."""
+        return tuple(seat for seat in self.confirmers if seat not in self.virtual)
+
+    @property
     def waiting(self) -> tuple[int, ...]:
-        return tuple(seat for seat in self.confirmers if seat not in self.confirmed)
+        """The people whose ok the correction still waits for."""
+        return tuple(seat for seat in self.people if seat not in self.confirmed)
 
     def event(self) -> Correct:
         return Correct(self.item, self.card, self.confirmers)
@@ -109,10 +119,10 @@ class Correction:
                 self.step, self.confirmed = CONFIRM, frozenset()
         elif moves and event.kind == PRESS:  # changing one's mind: dial again
             self.step = CARD
-        elif ok and event.seat not in self.confirmers:
+        elif ok and self.people and event.seat not in self.people:
             return NOT_CONFIRMING
-        elif ok:
-            self.confirmed |= {event.seat}
+        elif ok:  # a confirmer's ok, or anyone's when both confirmers are virtual
+            self.confirmed |= {event.seat} & set(self.people)
             if not self.waiting:
                 return CONFIRMED
         return None
@@ -131,7 +141,7 @@ def on_press(table: Table, event: ButtonEvent) -> None:
     elif outcome == SAME_CARD:
         table.flash(table.tr("msg.same_card"))
     elif outcome == NOT_CONFIRMING:
-        table.flash(table.tr("msg.not_confirming", seats=table.tr.seats(correction.confirmers)))
+        table.flash(table.tr("msg.not_confirming", seats=table.tr.seats(correction.people)))
     elif outcome == CONFIRMED:
         if table.apply(correction.event()):
             table.state.correction = None

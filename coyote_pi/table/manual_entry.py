@@ -10,7 +10,8 @@ of an open round:
 
 - deal: any seat in the game presses ok once the cards are out; the round is dealt
   with every seat card unknown;
-- extra: the seat that used the Coyote card presses ok once its draw lies on the extra slot;
+- extra: the seat that used the Coyote card presses ok once its draw lies on the extra
+  slot (any seat in the game, when that seat is virtual: it has no buttons);
 - reveal and draw, when the cards are public anyway: the table asks for each card it
   does not know (the centre, the extra card, the seat cards the deal did not read, or
   the card drawn for ``?``), and any seat in the game dials it with minus/plus and
@@ -95,7 +96,8 @@ class ManualEntry:
                 table.log_press(event, "dealt")
                 table.apply(Deal({seat: None for seat in game.active_seats}))
         elif stage == EXTRA_WAIT:
-            if event.button == Button.OK and event.kind == PRESS and event.seat == game.turn:
+            layer = game.active_seats if game.turn in table.state.virtual else (game.turn,)
+            if event.button == Button.OK and event.kind == PRESS and event.seat in layer:
                 table.log_press(event, "the card lies on the extra slot")
                 table.note(table=store.EXTRA_ON_MAT, round=game.current_round.number, by="button")
         elif event.seat in game.active_seats:

@@ -56,5 +56,5 @@ def answer(table: OfferTable, event: ButtonEvent) -> bool:
             table.log_press(event, "yes, correct a card")
             result = table.game.last_result
             assert result is not None, "the verdict stage shows a settled round"
-            table.state.correction = Correction(result)
+            table.state.correction = Correction(result, frozenset(table.state.virtual))
     return True

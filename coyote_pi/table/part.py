@@ -67,6 +67,10 @@ class TableState:
     selector: Selector | None = None
     #: The correction of the verdict being entered (the ``correct`` stage), if any.
     correction: Correction | None = None
+    #: The seats the table plays itself in the game being played: seat -> level
+    #: (:mod:`~coyote_pi.table.virtual_seats`). Such a seat never presses a button, so
+    #: whatever would wait for its ok takes anyone's.
+    virtual: dict[int, str] = field(default_factory=dict)
     #: The stands the camera counted during setup (shown beside the players' question).
     stands: int | None = None
     #: The last verdict has been seen: the game's end shows (no note is written after the last round).

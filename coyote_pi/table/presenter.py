@@ -329,7 +329,7 @@ class Presenter:
         choice = table.state.selector.choice if stage == stages.TURN and table.state.selector is not None else None
         return Prompt(stage, table.epoch, game.round_number, seats, game.config, tuple(game.history),
                       table.state.memory.undos, choice, manual, entered, correction=correction,
-                      virtual=tuple(table.virtual.levels))
+                      virtual=tuple(table.state.virtual))
 
 
 _Payload = TypeVar("_Payload")

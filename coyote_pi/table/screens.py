@@ -155,8 +155,9 @@ def correction_screen(tr: Translator, game: Game, correction: Correction) -> Scr
                       lines=[read, dial_hint(tr, correction.card), cancel])
     return Screen(title=tr("correct.confirm_title", item=item, card=card_text(correction.card)),
                   big=tr("correct.confirm_big"),
-                  lines=[tr("correct.confirm_hint", seats=tr.seats(correction.confirmers)),
-                         tr("guess.waiting", seats=tr.seats(correction.waiting)), cancel],
+                  lines=[tr("correct.confirm_hint", seats=tr.seats(correction.people)),
+                         tr("guess.waiting", seats=tr.seats(correction.waiting)), cancel] if correction.people
+                  else [tr("correct.confirm_anyone"), cancel],
                   seats=seat_strip(game, correction.waiting))
 
 

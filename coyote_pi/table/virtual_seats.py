@@ -67,9 +67,13 @@ class VirtualSeats:
         #: The seat thinking now and the situation it thinks about.
         self._thinking: tuple[int, tuple] | None = None
         resumed = table.state.recorded.record if table.state.recorded is not None else None
-        #: Seat -> level of the game on the table: a resumed game's from its setup line,
-        #: a new game's from setup (:meth:`Controller.start_record`).
-        self.levels: dict[int, str] = recorded_seats(resumed.meta) if resumed is not None else {}
+        if resumed is not None:  # a new game's come from setup (:meth:`Controller.start_record`)
+            table.state.virtual = recorded_seats(resumed.meta)
+
+    @property
+    def levels(self) -> dict[int, str]:
+        """Seat -> level of the game on the table (the state's :attr:`~TableState.virtual`)."""
+        return self.table.state.virtual
 
     def acting(self) -> int | None:
         """The virtual seat that has to move now, if any."""

@@ -11,10 +11,14 @@ import pytest
 
 from coyote_pi.cards import shuffled_deck
 from coyote_pi.devices.events import CHORD, PRESS, ButtonEvent
-from coyote_pi.engine import BASIC, OVER, TRICKSTER, Bid, Challenge, Deal
+from coyote_pi.engine import BASIC, OVER, TRICKSTER, Bid, Challenge, Deal, Game, GameConfig, UseCoyoteCard
 from coyote_pi.players.strong import Strong
+from coyote_pi.players.turn import Move, TurnView
+from coyote_pi.table import screens
 from coyote_pi.table.config import ConfigError, GameSettings, load_config_text
 from coyote_pi.table.controller import Controller, ControllerOptions
+from coyote_pi.table.correction import CONFIRMED, NOT_CONFIRMING, Correction
+from coyote_pi.table.i18n import Translator
 from coyote_pi.table.stages import DEAL_WAIT, EXTRA_WAIT, GUESS, SETUP, TURN
 from coyote_pi.table.virtual_seats import THINK_SECONDS
 
@@ -129,11 +133,126 @@ def test_a_game_with_a_virtual_seat_plays_to_its_end(tmp_path: Path) -> None:
             assert controller.apply(Challenge(game.turn)) and controller.step()
         elif stage == TURN:
             table.press(game.turn)
-        else:  # the verdict, the Coyote card's draw laid on the mat
-            table.press(3 if stage == EXTRA_WAIT else game.active_seats[0])
+        else:  # the verdict, the Coyote card's draw laid on the mat (by a person: seat 3 has no buttons)
+            table.press(game.active_seats[0])
     assert controller.game.phase == OVER
     moves = [event for event in controller.game.history if getattr(event, "seat", None) == 3]
     assert any(isinstance(event, Challenge) for event in moves) and any(isinstance(event, Bid) for event in moves)
+
+
+def _scripted(self: Strong, view: TurnView, seed: object) -> Move:
+    """A virtual player the tests steer: it calls a bid of 100 or more, uses the Coyote card
+    when it may, answers a bid of 2 with an impossible 200 and otherwise raises by one."""
+    last = view.bids[-1][1] if view.bids else 0
+    if view.may_challenge and last >= 100:
+        return Challenge(view.me)
+    if view.may_use_coyote_card:
+        return UseCoyoteCard(view.me)
+    return Bid(view.me, 200 if view.min_bid == 3 else view.min_bid or 1)
+
+
+def _deal(table: Table) -> None:
+    game = table.controller.game
+    assert table.controller.apply(game.virtual_deal(shuffled_deck("draw", game.round_number + 1)))
+    assert table.controller.step()
+
+
+def _move(table: Table, move: Move) -> None:
+    assert table.controller.apply(move) and table.controller.step()
+
+
+def test_a_person_lays_the_coyote_card_draw_of_a_virtual_seat(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 3 (virtual) loses round 1 with an impossible bid, so it holds the Coyote card in
+    round 2 and uses it on its second turn; its draw goes on the mat by a person's hands,
+    and any person's ok says so (the seat itself has no buttons to press)."""
+    monkeypatch.setattr(Strong, "decide", _scripted)
+    table = Table(tmp_path, variant=TRICKSTER)
+    controller = table.controller
+    _deal(table)
+    table.press(1)  # 1
+    table.press(2)  # 2
+    table.wait(THINK_SECONDS)  # seat 3: 200
+    _move(table, Challenge(1))
+    assert controller.state.stage == GUESS
+    table.press(2, "plus")  # seat 2 guesses
+    table.press(1)  # the verdict seen: seat 3 lost, holds the Coyote card and starts round 2
+    assert controller.game.coyote_holder == 3 and controller.state.stage == DEAL_WAIT
+    _deal(table)
+    table.wait(THINK_SECONDS)  # seat 3 opens (no Coyote card on a first turn)
+    table.press(1)
+    table.press(2)
+    table.wait(THINK_SECONDS)  # seat 3 uses the Coyote card
+    assert isinstance(table.history[-1], UseCoyoteCard) and controller.state.stage == EXTRA_WAIT
+    table.press(2)  # a person lays the draw for seat 3 and says so
+    assert controller.state.stage == TURN and controller.state.memory.extra_on_mat
+
+
+def test_a_persons_coyote_card_draw_is_that_persons_to_confirm(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 2 (a person) loses round 1 to the virtual seat's challenge, holds the Coyote card
+    and uses it in round 2: only its own ok says its draw lies on the mat."""
+    monkeypatch.setattr(Strong, "decide", _scripted)
+    table = Table(tmp_path, variant=TRICKSTER)
+    controller = table.controller
+    _deal(table)
+    table.press(1)  # 1
+    _move(table, Bid(2, 200))
+    table.wait(THINK_SECONDS)  # seat 3 calls it
+    assert isinstance(table.history[-1], Challenge)
+    table.press(1, "plus")  # seat 1 guesses
+    table.press(1)  # the verdict seen
+    assert controller.game.coyote_holder == 2
+    _deal(table)
+    _move(table, Bid(2, 1))
+    table.wait(THINK_SECONDS)  # seat 3: 2
+    table.press(1)  # 3
+    _move(table, UseCoyoteCard(2))
+    assert controller.state.stage == EXTRA_WAIT
+    table.press(1)
+    table.press(3)
+    assert controller.state.stage == EXTRA_WAIT, "another seat's ok laid seat 2's draw"
+    table.press(2)
+    assert controller.state.stage == TURN
+
+
+def _settled_round(bidder: int, challenger: int) -> Game:
+    """A three-seat game whose first round ended with ``challenger`` calling ``bidder``'s bid."""
+    game = Game(GameConfig(players=3, start_seat=bidder))
+    game.apply(game.virtual_deal(shuffled_deck("correction", 1)))
+    game.apply(Bid(bidder, 5))
+    assert game.turn == challenger
+    game.apply(Challenge(challenger))
+    return game
+
+
+def _dial_a_correction(correction: Correction) -> None:
+    for button in ("ok", "plus", "ok"):  # the first card, another value, on to the confirmation
+        assert correction.press(ButtonEvent(1, button, PRESS, 0.0)) is None
+
+
+@pytest.mark.parametrize("virtual", [{1}, {2}])
+def test_a_correction_needs_only_the_person_of_the_challenge_when_the_other_is_virtual(virtual: set[int]) -> None:
+    result = _settled_round(1, 2).last_result
+    assert result is not None
+    correction = Correction(result, frozenset(virtual | {3}))
+    _dial_a_correction(correction)
+    person = ({1, 2} - virtual).pop()
+    assert correction.people == (person,) and correction.waiting == (person,)
+    assert correction.press(ButtonEvent(3, "ok", PRESS, 0.0)) == NOT_CONFIRMING
+    assert correction.press(ButtonEvent(person, "ok", PRESS, 0.0)) == CONFIRMED
+    assert correction.event().confirmed_by == (1, 2)  # the record names both seats of the challenge
+
+
+def test_a_correction_between_two_virtual_seats_takes_any_persons_ok() -> None:
+    game = _settled_round(1, 2)
+    assert game.last_result is not None
+    correction = Correction(game.last_result, frozenset({1, 2}))
+    _dial_a_correction(correction)
+    assert correction.people == () and correction.waiting == ()
+    shown = screens.correction_screen(Translator("en"), game, correction)
+    assert "ok at any seat confirms" in " ".join(shown.lines) and "Waiting" not in " ".join(shown.lines)
+    assert correction.press(ButtonEvent(3, "ok", PRESS, 0.0)) == CONFIRMED
 
 
 def test_who_starts_lets_any_seat_be_made_virtual(tmp_path: Path) -> None:
