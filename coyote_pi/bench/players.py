@@ -1,8 +1,10 @@
 """Virtual players: round-robin tournaments, decision times and the strong level's memory.
 
-Every lineup plays ``games`` games with its seats rotated (game ``g`` seats the lineup
-turned by ``g`` places, so each level sits in each seat equally often), on virtual decks
-shuffled from the lineup's name and the game's number. A level's win rate is its wins
+Every lineup plays ``games`` games in every seating in turn (game ``g`` takes the
+``g``-th of the lineup's distinct orders around the table, :func:`seatings`), on virtual
+decks shuffled from the lineup's name and the game's number. Turning the lineup round
+would not do: at three seats it keeps who sits after whom, and in Coyote the seat after
+a bidder is the one that challenges it. A level's win rate is its wins
 over its games (a level seated twice counts each copy's games), with a 95 % Wilson
 interval. Targets (issue 27, docs/players.md): the strong level wins at least 1.5 times
 its fair share against the two baselines (3 seats: at least 50 %), beats both other
@@ -101,15 +103,28 @@ class Times:
         return Timed(LEVELS[level], self.by_level.setdefault(level, []))
 
 
+def seatings(lineup: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every distinct order of ``lineup`` around the table (a level seated twice is one
+    level: its copies trading places is the same seating).
+
+    >>> seatings(["a", "b", "c"])
+    [('a', 'b', 'c'), ('a', 'c', 'b'), ('b', 'a', 'c'), ('b', 'c', 'a'), ('c', 'a', 'b'), ('c', 'b', 'a')]
+    >>> seatings(["a", "x", "x"])
+    [('a', 'x', 'x'), ('x', 'a', 'x'), ('x', 'x', 'a')]
+    """
+    return list(dict.fromkeys(itertools.permutations(lineup)))
+
+
 def tournament(lineup: Sequence[str], variant: str, games: int, times: Times | None = None) -> Result:
-    """``games`` games of ``lineup`` (level names, one per seat), seats rotated."""
+    """``games`` games of ``lineup`` (level names, one per seat), each seating in turn."""
     seats = len(lineup)
+    orders = seatings(lineup)
     wins: Counter[str] = Counter()
     for number in range(games):
-        turned = [lineup[(index + number) % seats] for index in range(seats)]
-        lineup_of = {seat: (times.player(name) if times else LEVELS[name]) for seat, name in enumerate(turned, 1)}
+        seated = orders[number % len(orders)]
+        lineup_of = {seat: (times.player(name) if times else LEVELS[name]) for seat, name in enumerate(seated, 1)}
         game = play(GameConfig(players=seats, variant=Variant(variant)), lineup_of, f"{'/'.join(lineup)}/{variant}/{number}")
-        wins[turned[game.active_seats[0] - 1]] += 1
+        wins[seated[game.active_seats[0] - 1]] += 1
     copies = Counter(lineup)
     standings = tuple(Standing(level, wins[level], games * copies[level]) for level in dict.fromkeys(lineup))
     return Result(tuple(lineup), variant, games, standings)

@@ -316,7 +316,7 @@ def _configure_players(parser: argparse.ArgumentParser) -> None:
 
 
 def _report_players(players: ModuleType, args: argparse.Namespace) -> None:
-    print(f"coyote-pi bench players ({args.games} games per lineup and variant, seats rotated; "
+    print(f"coyote-pi bench players ({args.games} games per lineup and variant, every seating in turn; "
           "win rate and 95 % interval)")
     checks: list[tuple[str, bool]] = []
     times = players.Times()

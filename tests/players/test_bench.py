@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
+
 import pytest
 
 from coyote_pi.bench import players as bench
 from coyote_pi.cli import main
+from coyote_pi.engine import Game, GameConfig
+from coyote_pi.players.roster import VirtualPlayer
 
 
 def test_wilson_interval_brackets_the_rate() -> None:
@@ -33,3 +38,21 @@ def test_the_bench_prints_every_table_and_every_target(capsys: pytest.CaptureFix
     assert len(targets) == 11
     assert all(line.startswith(("  met ", "  NOT MET ")) for line in targets)
     assert "median" in out and "MB traced" in out
+
+
+def test_a_tournament_plays_every_seating_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turning (a, b, c) round would always seat b after a; the tournament seats every order."""
+    seated: list[tuple[str, ...]] = []
+    play = bench.play
+
+    def watched(config: GameConfig, lineup: Mapping[int, VirtualPlayer], seed: int | str) -> Game:
+        seated.append(tuple(player.level for _, player in sorted(lineup.items())))
+        return play(config, lineup, seed)
+
+    monkeypatch.setattr(bench, "play", watched)
+    lineup = ("strong", "cautious", "bluffer")
+    bench.tournament(lineup, "basic", 6)
+    assert sorted(seated) == sorted(itertools.permutations(lineup))
+    seated.clear()
+    bench.tournament(bench.against_baselines(5), "basic", 30)  # strong, and two copies of each baseline
+    assert len(set(seated)) == 30 == len(bench.seatings(bench.against_baselines(5)))
