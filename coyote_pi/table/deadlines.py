@@ -73,6 +73,10 @@ class Deadlines:
         """What ``timer`` keeps alive; None when it is off."""
         return self._set.get(timer, (None, None))[1]
 
+    def when(self, timer: Timer) -> float | None:
+        """The moment ``timer`` goes off; None when it is off."""
+        return self._set.get(timer, (None, None))[0]
+
     def next_due(self) -> float | None:
         """The earliest moment a timer goes off; None when all are off."""
         return min((at for at, _ in self._set.values()), default=None)

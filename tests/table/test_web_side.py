@@ -16,7 +16,7 @@ from coyote_pi.devices.render import ScreenRenderer, split_to_width
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.record import read_record
 from coyote_pi.sim import rig as sim_rig
-from coyote_pi.sim.presser import NO_BOUNCE, QueueFingers, SimulatedPresser
+from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.sim.rig import SimOptions
 from coyote_pi.table import bulletin as bulletin_module
 from coyote_pi.table import screens, web_requests
@@ -142,44 +142,55 @@ def _live(folder: Path) -> dict:
     return json.loads((folder / "live.json").read_text())
 
 
+def _screen(table: SteppedTable):
+    """The newest screen the stepped table has shown."""
+    return table.spy.screens[-1][1]
+
+
 def test_the_chord_shows_the_address_then_a_pin_whose_hash_alone_is_published(tmp_path):
-    config = web_config(tmp_path, 3, start=None)
     public = tmp_path / "public"
-    with running_table(config, SimOptions(players=False, camera="scene"), devices=sim_devices()) as (rig, spy):
-        presser = SimulatedPresser(rig.devices.pin_factory, rig.devices.pinmap, bounce=NO_BOUNCE)
-        spy.wait_for(lambda p: p.setup == ("start", None))
-        spy.wait_for_screen(lambda stage, s: "minus+plus: web page" in s.lines)
-        presser.chord(2)
-        address = spy.wait_for_screen(lambda stage, s: s.qr == "http://table.test/")
-        assert address.lines == ("table.test", "ok: PIN")
-        presser.tap(2, "ok")
-        shown = spy.wait_for_screen(lambda stage, s: s.title == "Web page PIN")
+    table = SteppedTable(web_config(tmp_path, 3, start=None))
+    try:
+        assert "minus+plus: web page" in _screen(table).lines
+        table.fingers.chord(2)
+        table.run_for(0.5)
+        address = _screen(table)
+        assert address.qr == "http://table.test/" and address.lines == ("table.test", "ok: PIN")
+        table.tap(2, "ok")
+        shown = _screen(table)
+        assert shown.title == "Web page PIN"
         pin = shown.big.replace(" ", "")
         assert len(pin) == 6 and pin.isdigit()
-        time.sleep(0.2)  # the 50 ms gap
+        table.run_for(0.05)  # the bulletin's coalescing gap: the PIN screen is published by now
         live = _live(public)
         published = live["web"]["pin"]
         assert published["sha256"] == pin_hash(pin, published["salt"]) and len(published["salt"]) == 32
         assert live["screen"]["big"] == "*** ***" and pin not in json.dumps(live["screen"])
         assert not any(pin in line for line in live["log"])
-        presser.tap(3, "minus")  # any other press closes it; the setup did not move
-        spy.wait_for_screen(lambda stage, s: s.title == "Who starts?")
-        presser.tap(1, "ok")  # the game starts as ever
-        spy.wait_for(lambda p: p.stage == "turn" and p.seats == (1,))
+        table.tap(3, "minus")  # any other press closes it; the setup did not move
+        assert _screen(table).title == "Who starts?"
+        table.tap(1, "ok")  # the game starts as ever (no camera here: the deal waits for the buttons)
+        assert table.controller.state.stage == "deal" and table.controller.game.config.start_seat == 1
+        table.run_for(0.05)
         assert _live(public)["web"]["pin"] == published  # still valid for the page
+    finally:
+        table.close()
 
 
 def test_the_hotspot_join_code_is_shown_by_itself_and_kept_off_the_bulletin(tmp_path):
     join = tmp_path / "hotspot.json"
     join.write_text(HotspotJoin("coyote-pi", "s3cret-key", "http://10.42.0.1/").to_json())
-    config = web_config(tmp_path, 3, start=None).with_web(hotspot_file=join, url="")
-    with running_table(config, fast_sim(players=False)) as (rig, spy):
-        wifi = spy.wait_for_screen(lambda stage, s: s.qr.startswith("WIFI:"))
-        assert wifi.qr == "WIFI:T:WPA;S:coyote-pi;P:s3cret-key;;"
-        time.sleep(0.2)
-        assert "s3cret-key" not in (tmp_path / "public" / "live.json").read_text()
-        QueueFingers(rig.controller.queue).tap(1, "ok")
-        spy.wait_for_screen(lambda stage, s: s.qr == "http://10.42.0.1/")
+    table = SteppedTable(web_config(tmp_path, 3, start=None).with_web(hotspot_file=join, url=""))
+    try:
+        table.run_for(POLL_SECONDS)  # the table looks for the hotspot's join file between games
+        assert _screen(table).qr == "WIFI:T:WPA;S:coyote-pi;P:s3cret-key;;"
+        table.run_for(0.05)  # the bulletin is written by now
+        live = (tmp_path / "public" / "live.json").read_text()
+        assert '"stage"' in live and "s3cret-key" not in live
+        table.tap(1, "ok")
+        assert _screen(table).qr == "http://10.42.0.1/"
+    finally:
+        table.close()
 
 
 def test_page_settings_apply_at_the_next_game_and_bad_ones_are_refused_in_one_line(tmp_path):
@@ -306,7 +317,10 @@ def test_the_camera_view_is_written_between_games_only_and_deleted_when_a_game_s
         assert not (public / "preview.jpg").exists() and not (public / "preview.json").exists()
         (requests / "preview.want").touch()
         spy.wait_for(lambda p: p.stage == "turn")
-        time.sleep(2.5)
+        # During a game the table does not look at the page's requests at all, and what was
+        # being drawn when the game started is dropped (not written late).
+        assert rig.controller.deadlines.when(Timer.REQUESTS) is None
+        rig.controller.web.requests._worker.submit(lambda: None).result()
         assert not (public / "preview.jpg").exists()
         assert not _live(public)["between_games"]
 
