@@ -21,7 +21,7 @@ from typing import cast
 from coyote_pi import json_text
 from coyote_pi.engine import events
 from coyote_pi.engine.events import EventType
-from coyote_pi.files import fsync_folder
+from coyote_pi.files import fsync_folder, write_all
 from coyote_pi.json_text import spelled
 from coyote_pi.record.lines import HASH, Body, LineKind, Opening, RecordError, canonical, sha256_text
 
@@ -84,8 +84,7 @@ class Vault:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             os.fchmod(fd, 0o600)  # in case an older file had another mode
-            os.write(fd, (canonical(data) + "\n").encode("utf-8"))
-            os.fsync(fd)
+            write_all(fd, (canonical(data) + "\n").encode("utf-8"))
         finally:
             os.close(fd)
         os.replace(temporary, path)

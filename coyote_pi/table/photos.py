@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from coyote_pi.contract.records import photos_folder
+from coyote_pi.files import fsync_folder, write_all
 from coyote_pi.record import Photo, Vault
 
 #: JPEG quality of a kept frame: the stickers stay readable, a full-resolution still is a few MB.
@@ -48,8 +49,7 @@ class Photos:
         self.private.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(self.private / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            os.write(fd, data.tobytes())
-            os.fsync(fd)
+            write_all(fd, data.tobytes())
         finally:
             os.close(fd)
         return {"file": name, "sha256": hashlib.sha256(data.tobytes()).hexdigest()}
@@ -70,7 +70,7 @@ class Photos:
         for path in waiting:
             os.chmod(path, 0o640)  # as readable as the record
             os.replace(path, self.public / path.name)
-        _fsync(self.public)
+        fsync_folder(self.public)
 
 
 def prune_photos(records: list[Path], keep: int) -> list[Path]:
@@ -84,10 +84,3 @@ def prune_photos(records: list[Path], keep: int) -> list[Path]:
             removed.append(folder)
     return removed
 
-
-def _fsync(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
