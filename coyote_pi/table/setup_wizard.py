@@ -128,8 +128,8 @@ class SetupWizard:
                 return True
             if event.seat > self.values["players"]:
                 return False
-            if event.button != "ok":
-                self._make_virtual(event.seat, 1 if event.button == "plus" else -1)
+            if event.button != Button.OK:
+                self._make_virtual(event.seat, 1 if event.button == Button.PLUS else -1)
                 return True
             self.values["start"] = event.seat
             self.steps.pop(0)
