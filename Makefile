@@ -33,10 +33,13 @@ PI_OS_TESTS ?= tests/devices tests/vision tests/web tests/sim/test_render.py tes
 
 all: test
 
-# Installs the apt packages only when one is missing, and only where apt exists.
+# Installs the apt packages only when one is missing, and only where apt exists. A package
+# that provides the name counts (on Trixie, libzbar0t64 provides libzbar0).
 system-deps:
-	@missing=""; \
-	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; provided=" $$(dpkg-query -W -f '$${Provides}, ' 2>/dev/null | sed 's/ ([^)]*)//g') "; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || case "$$provided" in *" $$p,"*) ;; *) missing="$$missing $$p";; esac; \
+	done; \
 	if [ -n "$$missing" ]; then \
 	  if command -v apt-get >/dev/null 2>&1; then \
 	    echo "Installing system packages:$$missing"; \

@@ -214,8 +214,12 @@ class FieldReport:
         ]
 
     def libraries(self) -> list[str]:
-        status, out = self.sources.host.query(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n", *APT_PACKAGES])
-        apt = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+        # Every installed package with what it provides: Trixie's libzbar0t64 is the libzbar0 asked for.
+        status, out = self.sources.host.query(["dpkg-query", "-W", "-f", "${Package}\\t${Version}\\t${Provides}\\n"])
+        apt: dict[str, str] = {}
+        for package, version, provides in (line.split("\t") for line in out.splitlines() if line.count("\t") == 2):
+            for name in (package, *(provided.split()[0] for provided in provides.split(",") if provided.strip())):
+                apt.setdefault(name, version if name == package else f"{version} ({package})")
         lines = [f"apt {name}: {apt[name]}" for name in APT_PACKAGES if apt.get(name)]
         if status == 127:
             lines.append("apt: not available (no dpkg-query: not Debian or Raspberry Pi OS)")

@@ -889,12 +889,15 @@ def _block_span(lines: list[str]) -> tuple[int, int] | None:
 
 
 def installed_packages(dpkg_status: str) -> set[str]:
-    """Names of the packages a dpkg status file lists as installed."""
+    """Names of the packages a dpkg status file lists as installed, and the names they
+    provide: on Trixie ``libzbar0t64`` provides ``libzbar0`` (the 64-bit time transition
+    renamed the library packages), which is the name the installer asks apt for."""
     names = set()
     for stanza in dpkg_status.split("\n\n"):
         fields = dict(line.split(": ", 1) for line in stanza.splitlines() if ": " in line and not line.startswith(" "))
         if fields.get("Status", "").endswith(" installed") and "Package" in fields:
             names.add(fields["Package"])
+            names.update(provided.split()[0] for provided in fields.get("Provides", "").split(",") if provided.strip())
     return names
 
 

@@ -160,3 +160,16 @@ def test_doctor_report_on_the_simulated_table_writes_the_file(tmp_path, capsys):
     assert buttons[1].startswith("seat 1 minus: 1 press(es), held ") and "bounce(s)" in buttons[1]
     assert text.split("== display\n")[1].startswith("20 frames: median ")
     assert not np.isnan(float(text.split("median: table reader ")[1].split(" ms")[0]))
+
+
+def test_the_apt_versions_name_the_package_that_provides_a_library(tmp_path):
+    """On Trixie libzbar0t64 provides the libzbar0 the installer asks for."""
+    def trixie(argv) -> tuple[int, str]:
+        if argv[0] == "dpkg-query":
+            return 0, ("python3-picamera2\t0.3.30-1\t\nlibzbar0t64\t0.23.93-8\tlibzbar0 (= 0.23.93-8)\n"
+                       "i2c-tools\t4.4-2\t\n")
+        return no_system(argv)
+
+    lines = FieldReport(Sources(host=Host(root=tmp_path, query=trixie), records=tmp_path)).libraries()
+    assert "apt python3-picamera2: 0.3.30-1" in lines and "apt i2c-tools: 4.4-2" in lines
+    assert "apt libzbar0: 0.23.93-8 (libzbar0t64)" in lines

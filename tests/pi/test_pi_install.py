@@ -524,6 +524,15 @@ def test_installed_packages_reads_only_installed_stanzas():
     assert install.installed_packages(status) == {"a", "c"}
 
 
+def test_a_package_that_provides_the_wanted_name_counts_as_installed():
+    """Trixie's libzbar0t64 provides libzbar0; a removed package provides nothing."""
+    status = (
+        "Package: libzbar0t64\nStatus: install ok installed\nProvides: libzbar0 (= 0.23.93-8), zbar-lib\n\n"
+        "Package: old\nStatus: deinstall ok config-files\nProvides: gone\n"
+    )
+    assert install.installed_packages(status) == {"libzbar0t64", "libzbar0", "zbar-lib"}
+
+
 def test_the_installed_configuration_is_the_annotated_example_with_the_real_defaults():
     """One template: `make install` writes the example that documents every key, and each
     device value it writes is the real table's default, so the two cannot drift apart."""
