@@ -310,7 +310,8 @@ def _report_web(web: ModuleType, args: argparse.Namespace) -> None:
 
 
 def _configure_players(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=2000, help="games per lineup and variant (default 2000)")
+    parser.add_argument("--games", type=int, default=2400,
+                        help="games per lineup and variant (default 2400: a multiple of every lineup's seatings)")
     parser.add_argument("--memory-games", type=int, default=200,
                         help="games traced for the strong level's memory (default 200)")
 
