@@ -95,7 +95,7 @@ test-pi-os: system-deps $(PI_OS_VENVS:%=%/.installed)
 # The project on an arm64 Debian userland under qemu-user (as root; docs/raspberry-pi.md):
 # the release's rootfs (cached outside the checkout), the real installer, an arm64 slice of
 # the tests and a demo that must play the x86 game line for line. Not part of `make test`
-# or CI (a first run builds the rootfs for 16-30 minutes); run it before an ARM change.
+# or CI (a first run builds the rootfs: 5-10 minutes, more on a busy machine); run it before an ARM change.
 RELEASE ?= bookworm
 BOARD   ?= pi4
 test-arm64: venv
