@@ -63,6 +63,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi import schema
 from coyote_pi.devices.buttons import ButtonTiming
 from coyote_pi.devices.errors import DeviceConfigError
 from coyote_pi.devices.focus import GEOMETRY_FOCUS_CM, PLAUSIBLE_M, FocusSettings
@@ -249,20 +250,14 @@ class DevicesConfig:
 
 
 def _check_choice(table: str, key: str, value: str, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise DeviceConfigError(f"[{table}] {key} = {value!r} is not one of {', '.join(choices)}")
+    schema.choice(value, f"[{table}] {key}", choices, fail=DeviceConfigError)
 
 
 def _merge(table: str, base, values: object):
     """``base`` with the keys of ``values`` replaced, each checked against the field's type."""
-    if not isinstance(values, Mapping):
-        raise DeviceConfigError(f"[{table}] must be a table")
-    fields = {f.name: f for f in dataclasses.fields(base)}
-    changes = {}
-    for key, value in values.items():
-        if key not in fields:
-            raise DeviceConfigError(f"[{table}] unknown key {key!r} (known: {', '.join(fields)})")
-        changes[key] = _coerce(table, key, value, getattr(base, key))
+    fields = [f.name for f in dataclasses.fields(base)]
+    checked = schema.table(values, f"[{table}]", fields, fail=DeviceConfigError)
+    changes = {key: _coerce(table, key, value, getattr(base, key)) for key, value in checked.items()}
     return dataclasses.replace(base, **changes)
 
 
@@ -270,13 +265,9 @@ def _coerce(table: str, key: str, value: object, default: object) -> object:
     """``value`` in the type of ``default``, accepting what TOML naturally gives."""
     where = f"[{table}] {key}"
     if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise DeviceConfigError(f"{where} must be true or false, not {value!r}")
-        return value
+        return schema.flag(value, where, fail=DeviceConfigError)
     if isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise DeviceConfigError(f"{where} must be a whole number, not {value!r}")
-        return value
+        return schema.whole_number(value, where, fail=DeviceConfigError)
     if isinstance(default, str):
         if key in ("address", "source") and isinstance(value, int) and not isinstance(value, bool):
             return hex(value) if key == "address" else str(value)  # address = 0x3C, source = 0

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from coyote_pi import schema
 from coyote_pi.devices.errors import PinMapError
 
 #: The buttons every seat has, in the order they sit on the seat's panel.
@@ -147,25 +148,14 @@ class _Validator:
     def fail(self, message: str) -> PinMapError:
         return PinMapError(f"{self.source}: {message}")
 
-    def table(self, value: object, where: str, required: set[str], optional: frozenset[str] = frozenset()) -> dict:
-        if not isinstance(value, dict):
-            raise self.fail(f"{where} must be a table")
-        allowed = required | optional
-        unknown = sorted(set(value) - allowed)
-        if unknown:
-            raise self.fail(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
-        missing = sorted(required - set(value))
-        if missing:
-            raise self.fail(f"{where}: missing key {missing[0]!r}")
-        return value
+    def table(self, value: object, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+        return schema.table(value, where, (*required, *optional), required, fail=self.fail)
 
     def integer(self, value: object, where: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{where} must be a whole number, not {value!r}")
-        return value
+        return schema.whole_number(value, where, fail=self.fail)
 
     def pin(self, value: object, where: str) -> PinRef:
-        raw = self.table(value, where, {"gpio", "header"})
+        raw = self.table(value, where, ("gpio", "header"))
         gpio = self.integer(raw["gpio"], f"{where} gpio")
         header = self.integer(raw["header"], f"{where} header")
         if gpio not in GPIO_TO_HEADER:
@@ -180,8 +170,8 @@ class _Validator:
         return PinRef(gpio=gpio, header=header)
 
     def pinmap(self, data: dict) -> PinMap:
-        self.table(data, "the file", {"i2c", "seat"}, optional=frozenset({"shutdown"}))
-        i2c = self.table(data["i2c"], "[i2c]", {"bus", "sda", "scl"})
+        self.table(data, "the file", ("i2c", "seat"), optional=("shutdown",))
+        i2c = self.table(data["i2c"], "[i2c]", ("bus", "sda", "scl"))
         bus = self.integer(i2c["bus"], "[i2c] bus")
         sda = self.pin(i2c["sda"], "[i2c] sda")
         scl = self.pin(i2c["scl"], "[i2c] scl")
@@ -200,7 +190,7 @@ class _Validator:
             raise self.fail("needs [[seat]] tables, one per seat")
         seats = []
         for index, entry in enumerate(raw, start=1):
-            fields = self.table(entry, f"[[seat]] #{index}", {"number", *BUTTONS})
+            fields = self.table(entry, f"[[seat]] #{index}", ("number", *BUTTONS))
             number = self.integer(fields["number"], f"[[seat]] #{index} number")
             if number != index:
                 raise self.fail(f"[[seat]] #{index} has number {number}: seats must be numbered 1, 2, 3... in order")

@@ -40,6 +40,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi import schema
 from coyote_pi.contract.records import BULLETIN_FOLDER, REQUESTS_FOLDER
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from coyote_pi.players import parse_seats, seats_text
@@ -208,27 +209,14 @@ class _Reader:
         return ConfigError(f"{self.source}: {message}")
 
     def section(self, data: dict, name: str, allowed: tuple[str, ...]) -> dict:
-        value = data.get(name, {})
-        if not isinstance(value, dict):
-            raise self.fail(f"[{name}] must be a table")
-        for key in value:
-            if key not in allowed:
-                raise self.fail(f"[{name}] has an unknown key {key!r} (known: {', '.join(allowed)})")
-        return value
+        return schema.table(data.get(name, {}), f"[{name}]", allowed, fail=self.fail)
 
     def choice(self, value: object, where: str, options: tuple[str, ...]) -> str:
-        if value not in options:
-            raise self.fail(f"{where} must be one of {', '.join(repr(o) for o in options)}, not {value!r}")
-        return value
+        return schema.choice(value, where, options, fail=self.fail)
 
     def number(self, value: object, where: str, low: float, high: float, integer: bool = False) -> float:
-        kinds = (int,) if integer else (int, float)
-        if isinstance(value, bool) or not isinstance(value, kinds):
-            kind = "a whole number" if integer else "a number"
-            raise self.fail(f"{where} must be {kind}, not {value!r}")
-        if not low <= value <= high:
-            raise self.fail(f"{where} must be {low:g} to {high:g}, not {value!r}")
-        return value
+        kind = schema.whole_number if integer else schema.number
+        return schema.within(kind(value, where, fail=self.fail), where, low, high, fail=self.fail)
 
     def config(self, data: dict, base: Path | None) -> TableConfig:
         known = ("game", "table", "record", "vision", "web", *DEVICE_SECTIONS)
@@ -244,7 +232,7 @@ class _Reader:
         devices = {}
         for name in DEVICE_SECTIONS:
             if name in data:
-                if not isinstance(data[name], dict):
+                if not isinstance(data[name], dict):  # its keys are the devices' to check (devices/config.py)
                     raise self.fail(f"[{name}] must be a table")
                 devices[name] = dict(data[name])
         return TableConfig(
@@ -328,9 +316,7 @@ class _Reader:
         return path if path.is_absolute() or base is None else base / path
 
     def web(self, raw: dict, base: Path | None) -> WebSettings:
-        enabled = raw.get("enabled", False)
-        if not isinstance(enabled, bool):
-            raise self.fail(f"[web] enabled must be true or false, not {enabled!r}")
+        enabled = schema.flag(raw.get("enabled", False), "[web] enabled", fail=self.fail)
         listen = raw.get("listen", WebSettings.listen)
         try:
             split_listen(listen)

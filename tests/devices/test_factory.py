@@ -72,7 +72,7 @@ def test_toml_settings_override_the_preset(tmp_path):
 @pytest.mark.parametrize(
     ("tables", "message"),
     [
-        ({"display": {"adress": "0x3C"}}, "[display] unknown key 'adress'"),
+        ({"display": {"adress": "0x3C"}}, "[display] has an unknown key 'adress'"),
         ({"display": {"width": "wide"}}, "[display] width must be a whole number"),
         ({"display": {"rotate": 5}}, "[display] rotate must be 0, 1, 2 or 3"),
         ({"display": {"address": "sixty"}}, "[display] address 'sixty' is not a number"),
@@ -80,11 +80,11 @@ def test_toml_settings_override_the_preset(tmp_path):
         ({"display": {"terminal": "yes"}}, "[display] terminal must be true or false"),
         ({"display": {"fail_calls": [3], "driver": "ssd1306"}}, "fail_calls simulates glitches and needs driver"),
         ({"display": {"luma_args": [1]}}, "[display] luma_args must be a list of strings"),
-        ({"buttons": {"backend": "touch"}}, "[buttons] backend = 'touch' is not one of gpio, mock, keyboard, none"),
+        ({"buttons": {"backend": "touch"}}, "[buttons] backend must be one of 'gpio', 'mock', 'keyboard', 'none', not 'touch'"),
         ({"buttons": {"repeat_ms": 0}}, "[buttons] repeat_ms must be positive"),
         ({"buttons": {"confirm_ms": 31}}, "[buttons] confirm_ms must be 1 to 30, not 31: longer, and a quick tap"),
         ({"camera": {"backend": "folder"}}, "needs folder = "),
-        ({"camera": {"fault": "smoke"}}, "[camera] fault = 'smoke' is not one of error, garbage"),
+        ({"camera": {"fault": "smoke"}}, "[camera] fault must be one of 'error', 'garbage', not 'smoke'"),
         ({"camera": "picamera2"}, "[camera] must be a table"),
     ],
 )

@@ -104,7 +104,7 @@ def test_the_shutdown_button_is_optional():
         (("gpio = 9, header = 21", 'gpio = "9", header = 21'), "seat 2 ok gpio must be a whole number"),
         (("number = 2", "number = 3"), "[[seat]] #2 has number 3: seats must be numbered 1, 2, 3... in order"),
         (("ok = { gpio = 9, header = 21 }", "okay = { gpio = 9, header = 21 }"), "unknown key 'okay'"),
-        (("ok = { gpio = 9, header = 21 }", ""), "[[seat]] #2: missing key 'ok'"),
+        (("ok = { gpio = 9, header = 21 }", ""), "[[seat]] #2 is missing the key 'ok'"),
         (("number = 2", "number = 2\ncolour = 'red'"), "unknown key 'colour'"),
     ],
 )
@@ -137,7 +137,7 @@ def test_i2c_bus_1_must_be_on_gpio_2_and_3():
 def test_seat_count_limits():
     with pytest.raises(PinMapError, match="has 1 seats; Coyote needs 2 to 6"):
         parse_pinmap(_map(SEAT_1))
-    with pytest.raises(PinMapError, match="missing key 'seat'"):
+    with pytest.raises(PinMapError, match="missing the key 'seat'"):
         parse_pinmap(_map(""))
     with pytest.raises(PinMapError, match=r"needs \[\[seat\]\] tables"):
         parse_pinmap("seat = 6\n" + _map(""))
@@ -151,7 +151,7 @@ def test_not_toml_and_missing_file(tmp_path):
 
 
 def test_missing_i2c_table():
-    with pytest.raises(PinMapError, match="the file: missing key 'i2c'"):
+    with pytest.raises(PinMapError, match="the file is missing the key 'i2c'"):
         parse_pinmap(GOOD_SEATS)
 
 
