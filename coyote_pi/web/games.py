@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO
 
-from coyote_pi.contract.records import PHOTOS_SUFFIX, is_record_file
+from coyote_pi.contract.records import PHOTOS_SUFFIX, RECORD_SUFFIX, is_record_file
 from coyote_pi.engine import events
 from coyote_pi.engine.events import EventType
 from coyote_pi.engine.game import OVER, Game, RoundResult
@@ -222,7 +222,8 @@ class Games:
 
     def check_command(self, summary: Summary) -> str:
         """How to check a downloaded record against the fingerprint the table showed."""
-        return f"coyote-pi replay {summary.name}.jsonl --expect {summary.fingerprint} --photos {summary.name}.photos"
+        return (f"coyote-pi replay {summary.name}{RECORD_SUFFIX} --expect {summary.fingerprint} "
+                f"--photos {summary.name}{PHOTOS_SUFFIX}")
 
     def transcript(self, name: str) -> str | None:
         """A printable plain-text account of the game: every line of every closed round,
