@@ -27,6 +27,7 @@ applies the confirmed correction.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from coyote_pi import cards
@@ -36,9 +37,22 @@ from coyote_pi.engine import Correct, RoundResult
 if TYPE_CHECKING:
     from coyote_pi.table.part import Table
 
-ITEM, CARD, CONFIRM = "item", "card", "confirm"
-#: What :meth:`Correction.press` says happened.
-CANCELLED, CONFIRMED, SAME_CARD, NOT_CONFIRMING = "cancelled", "confirmed", "same card", "not confirming"
+
+class Step(StrEnum):
+    """Where the correction stands (the prompt and the page carry it as text)."""
+
+    ITEM = "item"  #: which card
+    CARD = "card"  #: what it is
+    CONFIRM = "confirm"  #: the seats of the challenge confirm
+
+
+class Outcome(StrEnum):
+    """What :meth:`Correction.press` says happened (the log's words)."""
+
+    CANCELLED = "cancelled"
+    CONFIRMED = "confirmed"
+    SAME_CARD = "same card"
+    NOT_CONFIRMING = "not confirming"
 
 
 @dataclass
@@ -48,7 +62,7 @@ class Correction:
     result: RoundResult
     #: The virtual seats of the game: they agree without a press.
     virtual: frozenset[int] = frozenset()
-    step: str = ITEM
+    step: Step = Step.ITEM
     item_index: int = 0
     card_index: int = 0
     confirmed: frozenset[int] = frozenset()
@@ -98,33 +112,33 @@ class Correction:
     def event(self) -> Correct:
         return Correct(self.item, self.card, self.confirmers)
 
-    def press(self, event: ButtonEvent) -> str | None:
+    def press(self, event: ButtonEvent) -> Outcome | None:
         """Take one press (see the module docstring); what happened, or None for a step."""
         if event.kind == CHORD:
-            return CANCELLED
+            return Outcome.CANCELLED
         moves = event.button in REPEATING_BUTTONS and event.kind in (PRESS, REPEAT)
         step = 1 if event.button == Button.PLUS else -1
         ok = event.button == Button.OK and event.kind == PRESS
-        if self.step == ITEM:
+        if self.step == Step.ITEM:
             if moves:
                 self.item_index = (self.item_index + step) % len(self.items)
             elif ok:
-                self.step, self.card_index = CARD, cards.ALL_CARDS.index(self.read())
-        elif self.step == CARD:
+                self.step, self.card_index = Step.CARD, cards.ALL_CARDS.index(self.read())
+        elif self.step == Step.CARD:
             if moves:
                 self.card_index = (self.card_index + step) % len(cards.ALL_CARDS)
             elif ok and self.card == self.read():
-                return SAME_CARD
+                return Outcome.SAME_CARD
             elif ok:
-                self.step, self.confirmed = CONFIRM, frozenset()
+                self.step, self.confirmed = Step.CONFIRM, frozenset()
         elif moves and event.kind == PRESS:  # changing one's mind: dial again
-            self.step = CARD
+            self.step = Step.CARD
         elif ok and self.people and event.seat not in self.people:
-            return NOT_CONFIRMING
+            return Outcome.NOT_CONFIRMING
         elif ok:  # a confirmer's ok, or anyone's when both confirmers are virtual
             self.confirmed |= {event.seat} & set(self.people)
             if not self.waiting:
-                return CONFIRMED
+                return Outcome.CONFIRMED
         return None
 
 
@@ -135,16 +149,16 @@ def on_press(table: Table, event: ButtonEvent) -> None:
     assert correction is not None, "the correct stage is derived from a correction being kept"
     outcome = correction.press(event)
     table.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
-    if outcome == CANCELLED:
+    if outcome == Outcome.CANCELLED:
         table.state.correction = None
         table.flash(table.tr("msg.correction_cancelled"))
-    elif outcome == SAME_CARD:
+    elif outcome == Outcome.SAME_CARD:
         table.flash(table.tr("msg.same_card"))
-    elif outcome == NOT_CONFIRMING:
+    elif outcome == Outcome.NOT_CONFIRMING:
         table.flash(table.tr("msg.not_confirming", seats=table.tr.seats(correction.people)))
-    elif outcome == CONFIRMED:
+    elif outcome == Outcome.CONFIRMED:
         if table.apply(correction.event()):
             table.state.correction = None
             table.flash(table.tr("msg.corrected"))
         else:  # the engine's refusal is on the screen; the card can be dialled again
-            correction.step = CARD
+            correction.step = Step.CARD

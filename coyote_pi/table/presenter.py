@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import OVER, Correct, Game, GameConfig
 from coyote_pi.table import screens, setup_wizard, stages
-from coyote_pi.table.correction import CONFIRM
+from coyote_pi.table.correction import Step
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.part import Table
 from coyote_pi.table.selector import Choice
@@ -320,7 +320,7 @@ class Presenter:
         correction = None
         if stage == stages.CORRECT:
             fix = _correction(table)
-            seats = fix.waiting if fix.step == CONFIRM else ()
+            seats = fix.waiting if fix.step == Step.CONFIRM else ()
             correction = (fix.step, fix.item, fix.card)
         manual = stage in stages.WAITS and table.is_manual()
         entered = None

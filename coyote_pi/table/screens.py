@@ -19,7 +19,7 @@ from coyote_pi import record as game_record
 from coyote_pi.devices.screen import Screen, SeatStatus
 from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
-from coyote_pi.table.correction import CARD, ITEM, Correction
+from coyote_pi.table.correction import Correction, Step
 from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
 from coyote_pi.table.record_hold import HoldKind
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
@@ -148,9 +148,9 @@ def correction_screen(tr: Translator, game: Game, correction: Correction) -> Scr
     Every card shown is of the round just resolved: public already."""
     item, read = item_name(tr, correction.item), tr("correct.read", card=card_text(correction.read()))
     cancel = tr("correct.cancel_hint")
-    if correction.step == ITEM:
+    if correction.step == Step.ITEM:
         return Screen(title=tr("correct.title"), big=item, lines=[read, tr("correct.item_hint"), cancel])
-    if correction.step == CARD:
+    if correction.step == Step.CARD:
         return Screen(title=tr("correct.card_title", item=item), big=card_text(correction.card),
                       lines=[read, dial_hint(tr, correction.card), cancel])
     return Screen(title=tr("correct.confirm_title", item=item, card=card_text(correction.card)),

@@ -17,7 +17,7 @@ from coyote_pi.players.turn import Move, TurnView
 from coyote_pi.table import screens
 from coyote_pi.table.config import ConfigError, GameSettings, load_config_text
 from coyote_pi.table.controller import Controller, ControllerOptions
-from coyote_pi.table.correction import CONFIRMED, NOT_CONFIRMING, Correction
+from coyote_pi.table.correction import Correction, Outcome
 from coyote_pi.table.i18n import Translator
 from coyote_pi.table.stages import DEAL_WAIT, EXTRA_WAIT, GUESS, SETUP, TURN
 from coyote_pi.table.virtual_seats import THINK_SECONDS
@@ -239,8 +239,8 @@ def test_a_correction_needs_only_the_person_of_the_challenge_when_the_other_is_v
     _dial_a_correction(correction)
     person = ({1, 2} - virtual).pop()
     assert correction.people == (person,) and correction.waiting == (person,)
-    assert correction.press(ButtonEvent(3, "ok", PRESS, 0.0)) == NOT_CONFIRMING
-    assert correction.press(ButtonEvent(person, "ok", PRESS, 0.0)) == CONFIRMED
+    assert correction.press(ButtonEvent(3, "ok", PRESS, 0.0)) == Outcome.NOT_CONFIRMING
+    assert correction.press(ButtonEvent(person, "ok", PRESS, 0.0)) == Outcome.CONFIRMED
     assert correction.event().confirmed_by == (1, 2)  # the record names both seats of the challenge
 
 
@@ -252,7 +252,7 @@ def test_a_correction_between_two_virtual_seats_takes_any_persons_ok() -> None:
     assert correction.people == () and correction.waiting == ()
     shown = screens.correction_screen(Translator("en"), game, correction)
     assert "ok at any seat confirms" in " ".join(shown.lines) and "Waiting" not in " ".join(shown.lines)
-    assert correction.press(ButtonEvent(3, "ok", PRESS, 0.0)) == CONFIRMED
+    assert correction.press(ButtonEvent(3, "ok", PRESS, 0.0)) == Outcome.CONFIRMED
 
 
 def test_who_starts_lets_any_seat_be_made_virtual(tmp_path: Path) -> None:
