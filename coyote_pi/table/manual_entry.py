@@ -96,8 +96,8 @@ class ManualEntry:
                 table.log_press(event, "dealt")
                 table.apply(Deal({seat: None for seat in game.active_seats}))
         elif stage == EXTRA_WAIT:
-            layer = game.active_seats if game.turn in table.state.virtual else (game.turn,)
-            if event.button == Button.OK and event.kind == PRESS and event.seat in layer:
+            laying = game.active_seats if game.turn in table.state.virtual else (game.turn,)
+            if event.button == Button.OK and event.kind == PRESS and event.seat in laying:
                 table.log_press(event, "the card lies on the extra slot")
                 table.note(table=store.EXTRA_ON_MAT, round=game.current_round.number, by="button")
         elif event.seat in game.active_seats:
