@@ -10,18 +10,28 @@ import os
 from pathlib import Path
 
 
-def write_atomically(path: Path, data: bytes, *, durable: bool = False) -> None:
+def write_atomically(path: Path, data: bytes, *, durable: bool = False, mode: int = 0o666) -> None:
     """Replace ``path`` with ``data`` whole: a reader sees the old file or the new one.
     The bulletin needs no fsync (it lives in a tmpfs, and a power cut ends its meaning
     anyway); a file that must outlive one (``durable``) is flushed to the card before the
-    rename, and the rename itself after it."""
+    rename, and the rename itself after it. A new file gets ``mode`` less the umask (the
+    hotspot's join file, which holds its password, is not for everyone). A write that
+    fails leaves the old file and no temporary beside it."""
     temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "wb") as file:
-        file.write(data)
-        if durable:
-            file.flush()
-            os.fsync(file.fileno())
-    os.replace(temporary, path)
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
     if durable:
         folder = os.open(path.parent, os.O_RDONLY)
         try:

@@ -30,3 +30,25 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         files.write_atomically(target, b"new")
     assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.toml"]  # the temporary is gone too
+
+
+def test_a_new_file_gets_the_mode_asked_for(tmp_path):
+    target = tmp_path / "hotspot.json"
+    files.write_atomically(target, b"{}", mode=0o640)
+    assert target.stat().st_mode & 0o777 == 0o640 & ~_umask()
+
+
+def test_a_write_that_takes_part_of_the_data_at_a_time_is_finished(tmp_path, monkeypatch):
+    real_write = files.os.write
+    monkeypatch.setattr(files.os, "write", lambda fd, data: real_write(fd, bytes(data[:3])))
+    files.write_atomically(tmp_path / "big", b"0123456789")
+    assert (tmp_path / "big").read_bytes() == b"0123456789"
+
+
+def _umask() -> int:
+    import os
+
+    current = os.umask(0)
+    os.umask(current)
+    return current

@@ -17,7 +17,6 @@ in a file only root reads, so a phone that joined once joins again after a reboo
 
 from __future__ import annotations
 
-import os
 import secrets
 import shutil
 import socket
@@ -27,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from coyote_pi.files import write_atomically
 from coyote_pi.table.web_access import HotspotJoin
 
 #: How long NetworkManager has after boot to join a known network.
@@ -86,9 +86,7 @@ def hotspot_key(path: Path) -> str:
     key = "".join(secrets.choice(KEY_ALPHABET) for _ in range(8))
     key = f"{key[:4]}-{key[4:]}"
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        file.write(key + "\n")
+    write_atomically(path, (key + "\n").encode("utf-8"), durable=True, mode=0o600)  # the same key after a power cut
     return key
 
 
@@ -116,9 +114,5 @@ def open_if_alone(out: Path, key_file: Path, *, port: int = 80, ifname: str = "w
         return Outcome(joined=True)
     join = HotspotJoin(ssid or socket.gethostname().split(".")[0], hotspot_key(key_file), page_address(port))
     nmcli(["device", "wifi", "hotspot", "ifname", ifname, "ssid", join.ssid, "password", join.password])
-    temporary = out.with_name(out.name + ".tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        file.write(join.to_json())
-    os.replace(temporary, out)
+    write_atomically(out, join.to_json().encode("utf-8"), mode=0o640)
     return Outcome(joined=False, hotspot=join)
