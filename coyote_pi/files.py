@@ -21,11 +21,7 @@ def write_atomically(path: Path, data: bytes, *, durable: bool = False, mode: in
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            if durable:
-                os.fsync(fd)
+            write_all(fd, data, sync=durable)
         finally:
             os.close(fd)
         os.replace(temporary, path)
@@ -40,12 +36,14 @@ def write_atomically(path: Path, data: bytes, *, durable: bool = False, mode: in
             os.close(folder)
 
 
-def write_all(fd: int, data: bytes) -> None:
-    """Write ``data`` to ``fd`` and fsync it; a write may take only part of it (a disk filling up)."""
+def write_all(fd: int, data: bytes, *, sync: bool = True) -> None:
+    """Write ``data`` to ``fd`` (a write may take only part of it: a disk filling up) and,
+    unless told not to, fsync it."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
-    os.fsync(fd)
+    if sync:
+        os.fsync(fd)
 
 
 def fsync_folder(path: Path) -> None:
