@@ -8,6 +8,9 @@ its own that imports nothing, so the page takes the names from here without load
 the table's controller, and neither side can rename a file the other still looks for.
 """
 
+#: The table's systemd unit: the installer installs it, the page shows its journal.
+TABLE_UNIT = "coyote-pi.service"
+
 # --- the bulletin: written by the table, read by the page
 
 #: The game and the OLED as anyone at the table sees them.

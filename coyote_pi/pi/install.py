@@ -78,6 +78,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.contract.page import TABLE_UNIT  # imports nothing: the installer runs on the bare system python3
+
 #: The repository this module was run from: the installer copies files out of it.
 REPO = Path(__file__).resolve().parents[2]
 
@@ -114,7 +116,7 @@ CONFIG = "/etc/coyote-pi/config.toml"
 STATE_DIR = "/var/lib/coyote-pi"
 MODULES_FILE = "/etc/modules-load.d/coyote-pi.conf"
 MODULES_TEXT = "# coyote-pi: /dev/i2c-1 for the OLED (written by coyote-pi install)\ni2c-dev\n"
-UNIT_NAME = "coyote-pi.service"
+UNIT_NAME = TABLE_UNIT
 UNIT_DIR = "/etc/systemd/system/"
 UNIT = UNIT_DIR + UNIT_NAME
 WANTS_DIR = UNIT_DIR + "multi-user.target.wants/"

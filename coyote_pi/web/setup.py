@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from coyote_pi.contract import page as page_contract
 from coyote_pi.files import write_atomically
 from coyote_pi.table.config import (
     PAGE_SETTABLE,
@@ -45,7 +46,7 @@ from coyote_pi.web.bulletin import SETTINGS, SETTINGS_IN_FORCE, read_json
 EDITABLE: tuple[tuple[str, str], ...] = tuple((section, key) for section, keys in PAGE_SETTABLE.items() for key in keys)
 #: The log's last lines, when the system has a journal (the page's user reads it through
 #: the systemd-journal group).
-JOURNAL = ("journalctl", "-u", "coyote-pi", "-n", "50", "--no-pager", "-o", "short-iso")
+JOURNAL = ("journalctl", "-u", page_contract.TABLE_UNIT, "-n", "50", "--no-pager", "-o", "short-iso")
 #: The settings whose form text is proposed as text, never as a number (``3`` names seat 3
 #: strong, which the table's check wants written as text).
 TEXT_FIELDS = frozenset({"game.virtual"})
