@@ -48,6 +48,7 @@ from coyote_pi.devices.focus import FocusSettings
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.devices.outputs import GifRecorder, TerminalView
 from coyote_pi.devices.pinmap import PinMap, load_pinmap
+from coyote_pi.devices.scheduler import Timers
 
 #: The parts a :class:`Devices` holds, as named in ``make_devices(parts=...)``.
 PARTS = ("display", "buttons", "camera")
@@ -108,9 +109,10 @@ def make_display(config: DisplayConfig, *, outputs: Iterable = ()) -> TableDispl
     return TableDisplay(open_device, size=config.logical_size, outputs=display_outputs(config, outputs))
 
 
-def _pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pinmap: PinMap, pin_factory, clock,
+def _pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pinmap: PinMap, pin_factory, clock, scheduler,
                  **_) -> TableButtons:
-    return TableButtons(pinmap, events, pin_factory=pin_factory, timing=config.timing, clock=clock)
+    return TableButtons(pinmap, events, pin_factory=pin_factory, timing=config.timing, clock=clock,
+                        scheduler=scheduler)
 
 
 def _mock_pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pin_factory, **options) -> TableButtons:
@@ -127,7 +129,7 @@ def _keyboard_buttons(config: ButtonsConfig, events: queue.Queue, *, keyboard, c
 
 
 #: ``[buttons] backend`` -> what builds those buttons, called as ``build(config, events,
-#: pinmap=..., pin_factory=..., keyboard=..., clock=...)`` (each takes what it needs).
+#: pinmap=..., pin_factory=..., keyboard=..., clock=..., scheduler=...)`` (each takes what it needs).
 BUTTONS: dict[str, Callable[..., TableButtons | KeyboardButtons]] = {
     "gpio": _pin_buttons,
     "mock": _mock_pin_buttons,
@@ -161,17 +163,20 @@ def make_buttons(
     pin_factory=None,
     keyboard: TextIO | None = None,
     clock: Callable[[], float] = time.monotonic,
+    scheduler: Timers | None = None,
 ) -> TableButtons | KeyboardButtons | None:
     """The buttons of ``[buttons]`` reporting into ``events``; ``None`` for "none".
 
     ``pin_factory`` overrides gpiozero's (backend "mock" makes a ``MockFactory`` when it is
     omitted); ``keyboard`` is the stream the keyboard backend reads (standard input by default).
+    ``clock`` and ``scheduler`` time the pin buttons' debounce, holds and repeats (None: a
+    scheduler thread of their own; a test hands in a simulated clock and its scheduler).
     """
     config.validate()
     if config.backend == "none":
         return None
     return BUTTONS[config.backend](config, events, pinmap=pinmap, pin_factory=pin_factory, keyboard=keyboard,
-                                   clock=clock)
+                                   clock=clock, scheduler=scheduler)
 
 
 def make_camera(config: CameraConfig, *, focus_from_still: Callable[[np.ndarray], float | None] | None = None,
@@ -196,12 +201,13 @@ def make_devices(
     keyboard: TextIO | None = None,
     outputs: Iterable = (),
     clock: Callable[[], float] = time.monotonic,
+    scheduler: Timers | None = None,
 ) -> Devices:
     """Open everything ``config`` names, except the ``parts`` handed in ready-made.
 
     ``parts`` maps a part's name (:data:`PARTS`) to the part to use instead of the
     configured one (``None``: no such part). ``outputs`` are extra frame sinks for a
-    display built here. The :class:`Devices` owns every part, handed in or built: if
+    display built here; ``clock`` and ``scheduler`` are the buttons' (:func:`make_buttons`). The :class:`Devices` owns every part, handed in or built: if
     one fails to open, all the others are closed before the error goes on.
     """
     # The parts are a display, buttons and a camera of any make (tests hand in doubles),
@@ -217,7 +223,8 @@ def make_devices(
             made["display"] = make_display(config.display, outputs=outputs)
         if "buttons" not in made:
             made["buttons"] = make_buttons(
-                config.buttons, events, pinmap=pinmap, pin_factory=pin_factory, keyboard=keyboard, clock=clock
+                config.buttons, events, pinmap=pinmap, pin_factory=pin_factory, keyboard=keyboard, clock=clock,
+                scheduler=scheduler,
             )
         if "camera" not in made:
             made["camera"] = make_camera(config.camera)

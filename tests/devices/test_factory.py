@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import queue
-import time
 import tomllib
 
 import numpy as np
@@ -21,7 +20,7 @@ from coyote_pi.devices.config import (
     DisplayConfig,
 )
 from coyote_pi.devices.errors import CameraError, DeviceConfigError
-from coyote_pi.devices.events import PRESS
+from coyote_pi.devices.events import PRESS, REPEAT
 from coyote_pi.devices.factory import BUTTONS, CAMERAS, make_camera, make_devices, make_display
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.sim.presser import SimulatedPresser
@@ -195,15 +194,31 @@ def test_folder_camera_from_config(tmp_path):
 
 
 def test_button_timing_comes_from_the_config():
-    factory = MockFactory()
+    """hold_ms 200 and repeat_ms 100: a plus held 0.45 s repeats at 0.2, 0.3 and 0.4 s. On a
+    simulated clock (the buttons' timers and the finger on one scheduler), so no stall
+    of the machine can add a repeat or drop one."""
+    from coyote_pi.sim.clock import SimClock, SimScheduler, sim_pin_factory
+    from coyote_pi.sim.presser import NO_BOUNCE, ScheduledFingers
+    from coyote_pi.sim.table import SimPace
+
+    clock = SimClock(0.0)
+    timers = SimScheduler(clock)
+    factory = sim_pin_factory(clock)
     config = DevicesConfig.from_mapping(
         {"buttons": {"hold_ms": 200, "repeat_ms": 100}, "camera": {"backend": "none"}}, preset="sim"
     )
     events = queue.Queue()
-    with make_devices(config, events, pin_factory=factory) as devices:
-        SimulatedPresser(factory, devices.pinmap).tap(1, "plus", hold=0.45)
-        time.sleep(0.1)
-        kinds = []
+    with make_devices(config, events, pin_factory=factory, clock=clock, scheduler=timers) as devices:
+        ScheduledFingers(factory, devices.pinmap, timers, config.buttons.timing, SimPace(),
+                         bounce=NO_BOUNCE).press(1, "plus", hold=0.45)
+        while (due := timers.next_due()) is not None and due <= 1.0:
+            clock.advance_to(due)
+            timers.run_due()
+        heard = []
         while not events.empty():
-            kinds.append(events.get_nowait().kind)
-    assert kinds[0] == PRESS and 2 <= kinds.count("repeat") <= 3  # at 0.2 s, 0.3 s, 0.4 s
+            heard.append(events.get_nowait())
+    # The press counts once the debounce has confirmed it; the repeats follow it by hold_ms, then every repeat_ms.
+    pressed = heard[0].time
+    assert [(event.kind, round(event.time - pressed, 3)) for event in heard] == [
+        (PRESS, 0.0), (REPEAT, 0.2), (REPEAT, 0.3), (REPEAT, 0.4)]
+    assert 0 < pressed <= config.buttons.timing.debounce
