@@ -94,6 +94,7 @@ from coyote_pi.table.stages import (
     TURN,
     VERDICT,
     WAITS,
+    Question,
     Stage,
 )
 from coyote_pi.table.turn import Turn
@@ -440,7 +441,7 @@ class Controller:
             self.deadlines.cancel(Timer.NOTICE)
         self.presenter.enter()
         if stage == SETUP:
-            if self._setup().step == "players" and self.camera.present:
+            if self._setup().step == Question.PLAYERS and self.camera.present:
                 self.camera.start(camera_wait.Wait.STANDS, None)
         elif stage == TURN:
             self.state.selector = self.turn_buttons.new_selector()

@@ -219,7 +219,7 @@ class Presenter:
             return screens.record_screen(tr, problem.kind, **problem.params)
         if stage == stages.SETUP:
             setup = setup_wizard.wizard(table)
-            if setup.step == "start":
+            if setup.step == stages.Question.START:
                 return self._not_resumed(screens.start_screen(tr, setup.virtual_seats()))
             return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values.get(setup.step),
                                                           table.state.stands, setup.framing))

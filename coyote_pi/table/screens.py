@@ -23,6 +23,7 @@ from coyote_pi.table.correction import Correction, Step
 from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
 from coyote_pi.table.record_hold import HoldKind
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
+from coyote_pi.table.stages import Question
 from coyote_pi.table.verdict_text import explanation_lines, item_name
 
 
@@ -52,20 +53,20 @@ def _problem_lines(tr: Translator, problems: Sequence[Problem], offer_manual: bo
 # --- setup ------------------------------------------------------------------------------
 
 
-def setup_value_text(tr: Translator, step: str, value: object) -> str:
-    if step == "variant":
+def setup_value_text(tr: Translator, step: Question, value: object) -> str:
+    if step == Question.VARIANT:
         return tr(f"variant.{value}")
-    if step == "language":
+    if step == Question.LANGUAGE:
         return LANGUAGE_NAMES[str(value)]  # a language's value is its code, a str already
     return str(value)
 
 
-def setup_screen(tr: Translator, step: str, value: object, stands: int | None = None,
+def setup_screen(tr: Translator, step: Question, value: object, stands: int | None = None,
                  framing: Sequence[Problem] = ()) -> Screen:
     """A setup question; while the players are asked, the stands the camera counted and
     the ones missing or too near the frame's edge (``framing``) come first."""
     lines = [tr("setup.hint")]
-    if step == "players":
+    if step == Question.PLAYERS:
         lines[:0] = ([tr.plural("setup.stands", stands, count=stands)] if stands else []) + [p.text(tr) for p in framing]
     return Screen(title=f"{tr('setup.title')}: {tr('setup.' + step)}", big=setup_value_text(tr, step, value), lines=lines)
 

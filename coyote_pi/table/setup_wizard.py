@@ -18,11 +18,11 @@ shown under the question until they are fine; setup goes on all the same).
     >>> from coyote_pi.devices.events import PRESS, ButtonEvent
     >>> from coyote_pi.table.config import GameSettings
     >>> wizard = SetupWizard(GameSettings(players=None, variant="basic", language="en", start_seat=None), "en")
-    >>> wizard.step, wizard.values["players"]
+    >>> str(wizard.step), wizard.values["players"]
     ('players', 4)
     >>> wizard.press(ButtonEvent(2, "plus", PRESS, 0.0)), wizard.values["players"]
     (True, 5)
-    >>> wizard.press(ButtonEvent(2, "ok", PRESS, 0.0)), wizard.step
+    >>> wizard.press(ButtonEvent(2, "ok", PRESS, 0.0)), str(wizard.step)
     (True, 'start')
     >>> wizard.press(ButtonEvent(6, "ok", PRESS, 0.0))   # seat 6 does not play in a 5-player game
     False
@@ -49,6 +49,7 @@ from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.config import GameSettings
 from coyote_pi.table.i18n import LANGUAGES, Translator
 from coyote_pi.table.part import Table
+from coyote_pi.table.stages import Question
 from coyote_pi.table.virtual_seats import META_KEY, next_level
 
 if TYPE_CHECKING:
@@ -95,18 +96,18 @@ class SetupWizard:
         }
         #: Seat -> level of the seats the table plays itself.
         self.virtual: dict[int, str] = parse_seats(settings.virtual or "")
-        configured = {"players": settings.players, "variant": settings.variant, "language": settings.language,
-                      "start": settings.start_seat}
+        configured = {Question.PLAYERS: settings.players, Question.VARIANT: settings.variant,
+                      Question.LANGUAGE: settings.language, Question.START: settings.start_seat}
         #: The questions still open, the one asked now first.
         self.steps = [step for step, value in configured.items() if value is None]
         #: The questions a seat has changed the value of (a stand count no longer overrides those).
-        self._touched: set[str] = set()
+        self._touched: set[Question] = set()
         #: The stands missing or too near the frame's edge, as shown (see :meth:`see_framing`).
         self.framing: tuple[Problem, ...] = ()
         self._last_framing: tuple[Problem, ...] = ()
 
     @property
-    def step(self) -> str:
+    def step(self) -> Question:
         """The question asked now (only while not :attr:`done`)."""
         return self.steps[0]
 
@@ -123,7 +124,7 @@ class SetupWizard:
         """Answer with one button event. False when a seat that does not play presses ok
         to start (the table says so); True otherwise."""
         step = self.step
-        if step == "start":
+        if step == Question.START:
             if event.kind != PRESS:
                 return True
             if event.seat > self.values["players"]:
@@ -138,9 +139,9 @@ class SetupWizard:
         elif event.button in REPEATING_BUTTONS:
             self._touched.add(step)
             delta = 1 if event.button == Button.PLUS else -1
-            if step == "players":
+            if step == Question.PLAYERS:
                 self.values["players"] = self._players_within(self.values["players"] + delta)
-            elif step == "variant":
+            elif step == Question.VARIANT:
                 self.values["variant"] = _cycle(VARIANTS, self.values["variant"], delta)
             else:
                 self.values["language"] = _cycle(LANGUAGES, self.values["language"], delta)
@@ -149,7 +150,7 @@ class SetupWizard:
     def count_stands(self, stands: int) -> bool:
         """Offer the number of stands the camera counted as the number of players, unless
         a seat has chosen by hand; True if taken."""
-        if "players" in self._touched:
+        if Question.PLAYERS in self._touched:
             return False
         self.values["players"] = self._players_within(stands)
         return True

@@ -38,6 +38,16 @@ class Stage(StrEnum):
     RECORD = "record"
 
 
+class Question(StrEnum):
+    """The ``setup`` stage's questions, in the order they are asked (each only when the
+    configuration leaves it open); the value is what the prompt's ``setup`` carries."""
+
+    PLAYERS = "players"
+    VARIANT = "variant"
+    LANGUAGE = "language"
+    START = "start"  #: who starts, and which seats are virtual
+
+
 #: Short names, as the parts use them (``DEAL_WAIT`` and its kin are the card waits).
 SETUP, TURN, GUESS, VERDICT, CORRECT, GAME_OVER, RECORD = (
     Stage.SETUP, Stage.TURN, Stage.GUESS, Stage.VERDICT, Stage.CORRECT, Stage.OVER, Stage.RECORD)

@@ -126,7 +126,7 @@ class WebAccess:
         return table.state.stage == stages.GAME_OVER and table.deadlines.payload(Timer.NOTICE) is not None
 
     def _asks_who_starts(self) -> bool:
-        return self.table.state.stage == stages.SETUP and setup_wizard.wizard(self.table).step == "start"
+        return self.table.state.stage == stages.SETUP and setup_wizard.wizard(self.table).step == stages.Question.START
 
     def _join(self) -> HotspotJoin:
         """The hotspot's join code the Wi-Fi screen shows (it shows only once one was read)."""
