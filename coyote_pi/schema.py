@@ -10,8 +10,8 @@ what would do, so a person sees one wording whichever file is wrong. ``fail`` tu
 complaint into the exception to raise: :class:`SchemaError` by default, the file's own
 error class (with its source named) when its reader passes one.
 
-The game record's JSON has checks of its own (``json_text.key_problem`` and the
-engine's events): its messages spell values as JSON does (``null``, ``true``).
+The game record's JSON has checks of its own (the engine's events, ``record/lines.py``):
+its messages spell values as JSON does (``null``, ``true``, ``json_text.spelled``).
 
 >>> whole_number(3, "[display] width")
 3

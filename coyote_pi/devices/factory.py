@@ -207,8 +207,9 @@ def make_devices(
 
     ``parts`` maps a part's name (:data:`PARTS`) to the part to use instead of the
     configured one (``None``: no such part). ``outputs`` are extra frame sinks for a
-    display built here; ``clock`` and ``scheduler`` are the buttons' (:func:`make_buttons`). The :class:`Devices` owns every part, handed in or built: if
-    one fails to open, all the others are closed before the error goes on.
+    display built here; ``clock`` and ``scheduler`` are the buttons' (:func:`make_buttons`).
+    The :class:`Devices` owns every part, handed in or built: if one fails to open, all
+    the others are closed before the error goes on.
     """
     # The parts are a display, buttons and a camera of any make (tests hand in doubles),
     # each checked by use, not by class: hence Any.
