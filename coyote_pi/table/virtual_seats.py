@@ -70,15 +70,10 @@ class VirtualSeats:
         if resumed is not None:  # a new game's come from setup (:meth:`Controller.start_record`)
             table.state.virtual = recorded_seats(resumed.meta)
 
-    @property
-    def levels(self) -> dict[int, str]:
-        """Seat -> level of the game on the table (the state's :attr:`~TableState.virtual`)."""
-        return self.table.state.virtual
-
     def acting(self) -> int | None:
         """The virtual seat that has to move now, if any."""
         table = self.table
-        levels = self.levels
+        levels = table.state.virtual
         if not levels or table.state.stage not in (stages.TURN, stages.GUESS):
             return None
         waiting = table.game.legal().seats
@@ -94,7 +89,7 @@ class VirtualSeats:
             return
         self._thinking = (seat, situation)
         table.deadlines.set(Timer.VIRTUAL, table.clock() + THINK_SECONDS, seat)
-        table.log(f"  seat {seat} (virtual, {self.levels[seat]}) thinks")
+        table.log(f"  seat {seat} (virtual, {table.state.virtual[seat]}) thinks")
 
     def screen(self) -> Screen | None:
         """The turn's or the guesses' screen while a virtual seat thinks (None: none does)."""
@@ -115,7 +110,7 @@ class VirtualSeats:
             return
         (seat, situation), self._thinking = self._thinking, None
         table = self.table
-        level = self.levels[seat]
+        level = table.state.virtual[seat]
         try:
             chosen = player(level).decide(turn_view(table.game, seat), table.state.playing().path.name)
         except Exception as error:  # whatever goes wrong, the table goes on: the buttons enter the move

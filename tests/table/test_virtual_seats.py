@@ -267,7 +267,7 @@ def test_who_starts_lets_any_seat_be_made_virtual(tmp_path: Path) -> None:
     table.press(1)  # the youngest starts
     first = json.loads(table.controller.state.recorded.path.read_text().splitlines()[0])
     assert first["meta"]["virtual"] == {"2": "bluffer"}
-    assert table.controller.virtual.levels == {2: "bluffer"}
+    assert table.controller.state.virtual == {2: "bluffer"}
 
 
 def test_a_game_without_virtual_seats_records_no_such_field(tmp_path: Path) -> None:

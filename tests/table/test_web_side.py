@@ -221,7 +221,7 @@ def test_a_virtual_seat_proposed_by_the_page_plays_the_next_game_and_live_json_n
     (requests / "settings.toml").write_text('[game]\nvirtual = "2:cautious"\n')
     table = SteppedTable(web_config(tmp_path, 3))
     try:
-        assert table.controller.virtual.levels == {2: "cautious"}  # the setup the proposal came before
+        assert table.controller.state.virtual == {2: "cautious"}  # the setup the proposal came before
         assert read_record(table.controller.state.recorded.path).meta["virtual"] == {"2": "cautious"}
         assert _live(tmp_path / "public")["virtual"] == {"2": "cautious"}
         published = json.loads((tmp_path / "public" / "settings.json").read_text())
