@@ -1,6 +1,6 @@
 """The checks every configuration file of the project shares, worded once.
 
-The table's configuration (``table/config.py``), the device sections and presets
+The table's configuration (``config.py``), the device sections and presets
 (``devices/config.py``) and the pin map (``devices/pinmap.py``) are TOML that people
 write by hand. Each file's reader walks its own structure; the checks of one value are
 here: a table with known keys, a whole number (TOML's ``true`` is not one, though Python

@@ -31,9 +31,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from coyote_pi.config import GameSettings, Pacing, TableConfig
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.events import PRESS, Button, ButtonEvent
-from coyote_pi.table.config import GameSettings, Pacing, TableConfig
 from coyote_pi.table.stages import Stage
 
 TARGET_VERDICT_MS = 50.0

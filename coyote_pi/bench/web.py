@@ -30,13 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coyote_pi.browser import chromium, wait_for
+from coyote_pi.config import GameSettings, Pacing, TableConfig
 from coyote_pi.contract.records import BULLETIN_FOLDER, REQUESTS_FOLDER
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import SimPace
 from coyote_pi.sim.web_page import page_command
 from coyote_pi.table import stages
-from coyote_pi.table.config import GameSettings, Pacing, TableConfig
 
 TARGET_UPDATE_MS = 200
 TARGET_CPU_PERCENT = 5.0

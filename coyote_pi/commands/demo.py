@@ -41,6 +41,14 @@ from pathlib import Path
 import cv2
 
 from coyote_pi.commands.run import _size
+from coyote_pi.config import (
+    ConfigError,
+    GameSettings,
+    Pacing,
+    TableConfig,
+    check_game_settings,
+    split_listen,
+)
 from coyote_pi.contract.records import BULLETIN_FOLDER, PHOTOS_SUFFIX, REQUESTS_FOLDER, photos_folder
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.outputs import GifRecorder
@@ -49,14 +57,6 @@ from coyote_pi.record import check_photos, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import DEMO_PACE
 from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage
-from coyote_pi.table.config import (
-    ConfigError,
-    GameSettings,
-    Pacing,
-    TableConfig,
-    check_game_settings,
-    split_listen,
-)
 from coyote_pi.vision.annotate import annotate
 
 #: A seed whose game shows most of the rules (see the module docstring).

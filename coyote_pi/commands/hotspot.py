@@ -12,9 +12,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from coyote_pi.config import ConfigError, load_config, split_listen
 from coyote_pi.pi import install
 from coyote_pi.pi.hotspot import WAIT_SECONDS, HotspotError, open_if_alone
-from coyote_pi.table.config import ConfigError, load_config, split_listen
 
 #: Where the join details go for the table (the unit's runtime directory).
 JOIN_FILE = "/run/coyote-pi-hotspot/hotspot.json"

@@ -44,13 +44,13 @@ import sys
 import threading
 from pathlib import Path
 
+from coyote_pi.config import ConfigError, GameSettings, check_game_settings, load_config, split_listen
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.errors import DeviceConfigError, DeviceError, PinMapError
 from coyote_pi.locale import LANGUAGES
 from coyote_pi.memory import tune_malloc
 from coyote_pi.pi import doctor, journal, notify
 from coyote_pi.table import stages
-from coyote_pi.table.config import ConfigError, GameSettings, check_game_settings, load_config, split_listen
 from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import open_rig, resume_newest
 from coyote_pi.table.store import lock_folder

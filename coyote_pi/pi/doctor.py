@@ -56,12 +56,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.config import ConfigError, load_config, split_listen
 from coyote_pi.devices.config import CameraConfig
 from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.focus import FocusSettings, describe, load_focus, save_focus
 from coyote_pi.devices.gpio_lines import SPI0_GPIOS, holder_for
 from coyote_pi.pi import install
-from coyote_pi.table.config import ConfigError, load_config, split_listen
 
 #: The active lines ``firmware/config.txt`` adds (a test keeps the two the same).
 REQUIRED_BOOT_LINES = (

@@ -450,9 +450,9 @@ def _recorder(edges: list[Edge], *, pressed: bool) -> Callable[[], None]:
 
 def pi_sources(config_path: Path, host: Host) -> Sources:
     """The Pi's own devices, as ``config_path`` sets them up (the real table's backends)."""
+    from coyote_pi.config import load_config
     from coyote_pi.devices.config import DevicesConfig
     from coyote_pi.devices.factory import make_camera, make_display
-    from coyote_pi.table.config import load_config
 
     config = load_config(config_path if config_path.is_file() else None)
     devices = DevicesConfig.from_mapping(config.devices)

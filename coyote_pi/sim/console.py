@@ -52,8 +52,8 @@ from coyote_pi.devices.screen import Screen
 from coyote_pi.sim.eyes import knows, seat_sight
 from coyote_pi.sim.table import SimTable, Truths
 from coyote_pi.table import stages
-from coyote_pi.table.i18n import Translator
 from coyote_pi.table.presenter import Listener, Prompt
+from coyote_pi.words.translator import Translator
 
 #: Whose eyes: the seat whose turn it is, or nobody's (else a seat number).
 FOLLOW_TURN, NOBODY = "turn", "nobody"

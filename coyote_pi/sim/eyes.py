@@ -27,8 +27,8 @@ from coyote_pi.cards import display_name
 from coyote_pi.engine import Game
 from coyote_pi.engine.views import open_round
 from coyote_pi.sim.scene import TableScene
-from coyote_pi.table.i18n import Translator
 from coyote_pi.vision.states import SlotState
+from coyote_pi.words.translator import Translator
 
 
 def seat_sight(scene: TableScene, seat: int, *, peeked: bool, drew: bool, tr: Translator | None = None) -> list[str]:

@@ -1,7 +1,7 @@
 """The simulated table assembled: scripted hands and players around the real controller.
 
 The demo, ``run --sim``, the benchmark and the tests build their table here, from a
-:class:`~coyote_pi.table.config.TableConfig`, the device configuration and
+:class:`~coyote_pi.config.TableConfig`, the device configuration and
 :class:`SimOptions`::
 
     with open_sim_rig(config, DevicesConfig.preset("sim"), SimOptions(seed=3)) as rig:
@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.config import TableConfig
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.display import TableDisplay
 from coyote_pi.devices.errors import DeviceConfigError
@@ -34,7 +35,6 @@ from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import NO_BOUNCE, Bounce, PresserFingers, QueueFingers, SimulatedPresser
 from coyote_pi.sim.scene import TableScene
 from coyote_pi.sim.table import SimPace, SimTable
-from coyote_pi.table.config import TableConfig
 from coyote_pi.table.rig import Rig, open_rig
 
 

@@ -89,6 +89,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from coyote_pi.config import GameSettings, TableConfig
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.camera_guard import GuardedCamera
 from coyote_pi.devices.config import DevicesConfig
@@ -105,7 +106,6 @@ from coyote_pi.sim.soak_report import FAULTS, FaultTally, SoakOptions, SoakRepor
 from coyote_pi.sim.table import SimPace, SimTable
 from coyote_pi.table import stages
 from coyote_pi.table.camera_reads import CameraResult
-from coyote_pi.table.config import GameSettings, TableConfig
 from coyote_pi.table.controller import Controller, ControllerOptions
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.presenter import Listener, Prompt

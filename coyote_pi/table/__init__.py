@@ -8,12 +8,13 @@
   :mod:`~coyote_pi.table.record_hold`) and each reading to
   :mod:`~coyote_pi.table.card_waits`.
 - :mod:`~coyote_pi.table.selector` is the per-seat "one pending choice" button scheme.
-- :mod:`~coyote_pi.table.screens` builds the OLED screens, :mod:`~coyote_pi.table.i18n`
-  holds their text in English, German and Russian.
+- :mod:`~coyote_pi.table.screens` builds the OLED screens, in the words of
+  :mod:`coyote_pi.words` (English, German and Russian).
 - :mod:`~coyote_pi.table.camera_wait` decides, from camera readings, whether the cards
   the flow waits for are on the table (and says why not).
 - :mod:`~coyote_pi.table.store` keeps the game records and the table's own notes in them.
-- :mod:`~coyote_pi.table.config` reads the TOML configuration.
+- :mod:`coyote_pi.config` (below the table, the page reads it too) is the configuration
+  the controller is built from.
 - :mod:`~coyote_pi.table.rig` assembles devices, vision, record and controller (the
   simulated table, :mod:`coyote_pi.sim`, hands its own parts to the same assembly).
 

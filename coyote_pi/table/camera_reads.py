@@ -25,9 +25,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from coyote_pi.config import Pacing
 from coyote_pi.engine import Game
 from coyote_pi.table import camera_wait
-from coyote_pi.table.config import Pacing
 from coyote_pi.table.deadlines import Deadlines, Timer
 
 log = logging.getLogger(__name__)

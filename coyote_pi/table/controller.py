@@ -53,6 +53,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from coyote_pi.config import TableConfig
 from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.engine import BIDDING, DEAL, OVER, Event, Game, IllegalAction, Undo
 from coyote_pi.record import Photo, RecordedGame
@@ -70,9 +71,7 @@ from coyote_pi.table import (
     verdict_buttons,
 )
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
-from coyote_pi.table.config import TableConfig
 from coyote_pi.table.deadlines import Deadlines, Timer
-from coyote_pi.table.i18n import Translator
 from coyote_pi.table.manual_entry import ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
 from coyote_pi.table.part import TableState
@@ -100,6 +99,7 @@ from coyote_pi.table.stages import (
 from coyote_pi.table.turn import Turn
 from coyote_pi.table.virtual_seats import VirtualSeats
 from coyote_pi.table.web_side import WebSide
+from coyote_pi.words.translator import Translator
 
 log = logging.getLogger(__name__)
 

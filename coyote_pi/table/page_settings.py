@@ -10,13 +10,13 @@ flags); it is replaced whole and flushed to the card before it counts, and delet
 the page sets every value back to the configuration's.
 
 When the table starts the file goes on top of its configuration through the validator
-the page's proposals pass (:func:`~coyote_pi.table.config.with_page_settings`): the
+the page's proposals pass (:func:`~coyote_pi.config.with_page_settings`): the
 configuration file, then the page's settings. A file that cannot be read or is refused
 is said in the journal and on the setup page (the bulletin's ``settings-result.json``)
 and renamed aside to ``page-settings.toml.bad``: the table starts with its
 configuration alone, and the host can still look at what was set.
 
-The page-settable values in force (:func:`~coyote_pi.table.config.page_values`), and
+The page-settable values in force (:func:`~coyote_pi.config.page_values`), and
 those of the configuration beneath them, are published in the bulletin as
 ``settings.json`` when the table starts and whenever they change; they hold no card::
 
@@ -32,10 +32,10 @@ import logging
 import os
 from typing import TYPE_CHECKING
 
+from coyote_pi.config import ConfigError, TableConfig, page_settings_text, page_values, with_page_settings
 from coyote_pi.contract.page import SETTINGS_IN_FORCE
 from coyote_pi.files import write_atomically
 from coyote_pi.table.bulletin import Bulletin, iso_time
-from coyote_pi.table.config import ConfigError, TableConfig, page_settings_text, page_values, with_page_settings
 
 if TYPE_CHECKING:
     from coyote_pi.table.web_table import WebTable

@@ -29,14 +29,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from coyote_pi.config import Pacing
 from coyote_pi.devices.events import ButtonEvent
 from coyote_pi.engine import Event, Game
 from coyote_pi.record import Photo, RecordedGame
-from coyote_pi.table.config import Pacing
 from coyote_pi.table.deadlines import Deadlines
-from coyote_pi.table.i18n import Translator
 from coyote_pi.table.stages import Stage
 from coyote_pi.table.store import TableMemory
+from coyote_pi.words.translator import Translator
 
 if TYPE_CHECKING:  # the parts that keep a stage's state import this module themselves
     from coyote_pi.table.correction import Correction

@@ -1,7 +1,7 @@
 """Assembling a table: devices, camera reader, record and controller.
 
 ``coyote-pi run`` builds the real table here, from a
-:class:`~coyote_pi.table.config.TableConfig` and the device layer's
+:class:`~coyote_pi.config.TableConfig` and the device layer's
 :class:`~coyote_pi.devices.config.DevicesConfig`::
 
     with store.lock_folder(config.record_dir), \\
@@ -21,13 +21,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from coyote_pi.config import TableConfig
 from coyote_pi.devices.camera import Camera
 from coyote_pi.devices.config import CameraConfig, DevicesConfig
 from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.factory import Devices, make_camera, make_devices
 from coyote_pi.engine import OVER
 from coyote_pi.table import store
-from coyote_pi.table.config import TableConfig
 from coyote_pi.table.controller import Controller, ControllerOptions
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ strip with eyes along the bottom). Screens only ever show what
 :func:`~coyote_pi.engine.views.public_view` allows: turns, bids, eyes, who peeked or
 guessed, and the cards of a round once it is resolved; never a card of an open round.
 
-Texts come from :mod:`coyote_pi.table.i18n`; the functions take a translator ``tr``.
+Texts come from :mod:`coyote_pi.words.translator`; the functions take a translator ``tr``.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from coyote_pi.devices.screen import Screen, SeatStatus
 from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.correction import Correction, Step
-from coyote_pi.table.i18n import LANGUAGE_NAMES, Translator, card_text
 from coyote_pi.table.record_hold import HoldKind
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
 from coyote_pi.table.stages import Question
-from coyote_pi.table.verdict_text import explanation_lines, item_name
+from coyote_pi.words.translator import LANGUAGE_NAMES, Translator, card_text
+from coyote_pi.words.verdict import explanation_lines, item_name
 
 
 def seat_strip(game: Game, highlight: Iterable[int] = ()) -> list[SeatStatus]:

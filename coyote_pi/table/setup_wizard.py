@@ -16,7 +16,7 @@ which stands are missing or too near the frame's edge (:attr:`SetupWizard.framin
 shown under the question until they are fine; setup goes on all the same).
 
     >>> from coyote_pi.devices.events import PRESS, ButtonEvent
-    >>> from coyote_pi.table.config import GameSettings
+    >>> from coyote_pi.config import GameSettings
     >>> wizard = SetupWizard(GameSettings(players=None, variant="basic", language="en", start_seat=None), "en")
     >>> str(wizard.step), wizard.values["players"]
     ('players', 4)
@@ -40,17 +40,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, TypedDict
 
+from coyote_pi.config import GameSettings
 from coyote_pi.devices.events import PRESS, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import GameConfig, Variant
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from coyote_pi.players import parse_seats
 from coyote_pi.table import camera_wait
 from coyote_pi.table.camera_wait import Problem
-from coyote_pi.table.config import GameSettings
-from coyote_pi.table.i18n import LANGUAGES, Translator
 from coyote_pi.table.part import Table
 from coyote_pi.table.stages import Question
 from coyote_pi.table.virtual_seats import META_KEY, next_level
+from coyote_pi.words.translator import LANGUAGES, Translator
 
 if TYPE_CHECKING:
     from coyote_pi.table.camera_reads import CameraResult

@@ -25,10 +25,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coyote_pi.config import KEEP_PHOTOS_GAMES, ConfigError
 from coyote_pi.contract.records import record_file, record_number
 from coyote_pi.engine import Event, Game, GameConfig, Undo
 from coyote_pi.record import Line, RecordedGame, RecordError, RecordVisitor
-from coyote_pi.table.config import KEEP_PHOTOS_GAMES, ConfigError
 from coyote_pi.table.photos import prune_photos
 
 

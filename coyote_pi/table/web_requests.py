@@ -12,7 +12,7 @@
 - ``doctor.want``: between games, the checks that can run inside the table (handed in
   by ``coyote-pi run``: the table does not know the Pi) go into ``doctor.json``.
 - ``settings.toml``: settings the page proposes. Checked again here
-  (:func:`~coyote_pi.table.config.with_page_settings`) and taken between games only,
+  (:func:`~coyote_pi.config.with_page_settings`) and taken between games only,
   for the next game (a start seat counts from the next setup's questions); never during
   one. The file is deleted, and ``settings-result.json`` in the bulletin says whether
   they were taken. What is taken is kept over restarts and published for the page
@@ -32,10 +32,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from coyote_pi.config import PAGE_SETTINGS_LIMIT, ConfigError, with_page_settings
 from coyote_pi.contract import page as page_contract
 from coyote_pi.table.bulletin import Bulletin, between_games, iso_time
 from coyote_pi.table.camera_reads import PREVIEW, CameraResult
-from coyote_pi.table.config import PAGE_SETTINGS_LIMIT, ConfigError, with_page_settings
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.page_settings import PageSettings
 from coyote_pi.vision.framing import framing_problems

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Protocol
 from coyote_pi.table.part import Table
 
 if TYPE_CHECKING:
+    from coyote_pi.config import TableConfig
     from coyote_pi.table.camera_reads import CameraReads
-    from coyote_pi.table.config import TableConfig
     from coyote_pi.table.presenter import Listener, Presenter
     from coyote_pi.table.virtual_seats import VirtualSeats
 

@@ -41,7 +41,7 @@ MAX_CARD_BLUR = 0.3
 #: Weakest black-to-white contrast, grey levels, of a stand marker on a lit table.
 MIN_STAND_CONTRAST = 60.0
 #: The kinds of problem :meth:`StandSharpness.kinds` names (setup's words for them:
-#: ``setup.stand_<kind>`` in :mod:`coyote_pi.table.i18n`).
+#: ``setup.stand_<kind>`` in :mod:`coyote_pi.words.translator`).
 SMALL, SOFT, FAINT = "small", "soft", "faint"
 #: Stands are looked for in a copy of the frame about this wide (as the reader's anchors).
 _SEARCH_WIDTH = 768

@@ -32,8 +32,7 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from coyote_pi.table.config import ConfigError
-from coyote_pi.table.i18n import card_text
+from coyote_pi.config import ConfigError
 from coyote_pi.web import security, setup
 from coyote_pi.web.bulletin import (
     DOCTOR,
@@ -51,6 +50,7 @@ from coyote_pi.web.games import Games
 from coyote_pi.web.push import INTERVAL, Feed
 from coyote_pi.web.texts import Texts
 from coyote_pi.web.views import round_line, step_model, table_model, verdict, virtual_model
+from coyote_pi.words.translator import card_text
 
 HERE = Path(__file__).parent
 #: Open event streams at most: each costs a little memory, and a table has a few dozen watchers.

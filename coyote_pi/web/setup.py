@@ -1,7 +1,7 @@
 """What the setup page may propose to the table, and the device's log.
 
 The page may propose exactly what the table takes from it
-(:data:`coyote_pi.table.config.PAGE_SETTABLE`): the table's pacing and how many games
+(:data:`coyote_pi.config.PAGE_SETTABLE`): the table's pacing and how many games
 keep their photos (``[table]``), who starts the next game (``[game] start_seat``) and
 which seats the table plays itself (``[game] virtual``: ``"3:strong,5:cautious"`` as in
 the configuration file, ``"none"`` for no seat; docs/players.md).
@@ -13,7 +13,7 @@ The page shows the values the table has in force, as it publishes them in the bu
 on top of its configuration file); before the table has published them, the values of
 its configuration file. Only the settings a person changed from those are proposed,
 checked with the validator the table itself applies to the page's settings
-(:func:`coyote_pi.table.config.with_page_settings`) and written atomically to
+(:func:`coyote_pi.config.with_page_settings`) and written atomically to
 ``requests/settings.toml``; the table checks them again, applies them when the next game
 starts and deletes the file, or says why not in the bulletin's ``settings-result.json``.
 """
@@ -29,9 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from coyote_pi.contract import page as page_contract
-from coyote_pi.files import write_atomically
-from coyote_pi.table.config import (
+from coyote_pi.config import (
     PAGE_SETTABLE,
     ConfigError,
     TableConfig,
@@ -40,6 +38,8 @@ from coyote_pi.table.config import (
     page_values,
     with_page_settings,
 )
+from coyote_pi.contract import page as page_contract
+from coyote_pi.files import write_atomically
 from coyote_pi.web.bulletin import SETTINGS, SETTINGS_IN_FORCE, read_json
 
 #: The settings the page offers, (section, key): the ones the table takes from it.

@@ -17,7 +17,7 @@ as everywhere in the catalogs), with the callables :meth:`Texts.template_words` 
 from __future__ import annotations
 
 from coyote_pi.locale import LANGUAGES
-from coyote_pi.table.i18n import Translator
+from coyote_pi.words.translator import Translator
 
 
 class Texts(Translator):

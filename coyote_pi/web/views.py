@@ -15,11 +15,11 @@ from typing import Any, assert_never
 from coyote_pi.engine import events
 from coyote_pi.engine.game import RoundResult
 from coyote_pi.players import TABLE_LEVELS
-from coyote_pi.table.i18n import card_text
-from coyote_pi.table.verdict_text import explanation_lines, item_name
 from coyote_pi.web.bulletin import Live
 from coyote_pi.web.games import Games, Step, percent, photos_by_round
 from coyote_pi.web.texts import Texts
+from coyote_pi.words.translator import card_text
+from coyote_pi.words.verdict import explanation_lines, item_name
 
 
 def cards_of(texts: Texts, result: RoundResult) -> list[dict]:

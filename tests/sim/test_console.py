@@ -101,7 +101,7 @@ def test_a_notice_stays_under_the_oled(console):
 
 def test_the_terminal_speaks_the_tables_language(console):
     """``run --sim --language ru``: the eyes, the record's line, the keys and the help in Russian."""
-    from coyote_pi.table.i18n import Translator
+    from coyote_pi.words.translator import Translator
 
     console._controller.tr = Translator("ru")
     lines = console.lines(80, 24)

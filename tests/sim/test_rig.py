@@ -75,7 +75,7 @@ def test_parts_given_or_real_are_left_alone():
 
 def test_a_real_table_configured_with_a_simulated_part_gets_it_from_the_simulation(tmp_path):
     from coyote_pi.commands.run import _open_real
-    from coyote_pi.table.config import TableConfig
+    from coyote_pi.config import TableConfig
 
     devices_config = DevicesConfig.from_mapping({"camera": {"backend": "failing"}}, preset="sim")
     rig = _open_real(TableConfig(record_dir=tmp_path), devices_config, None)

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi.config import GameSettings, Pacing, TableConfig
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.engine import events
 from coyote_pi.record import Record, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import SimPace
-from coyote_pi.table.config import GameSettings, Pacing, TableConfig
 from coyote_pi.table.controller import Listener
 
 #: Pacing for tests: no pause between camera reads, quick pages and messages.

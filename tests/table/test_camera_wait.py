@@ -7,8 +7,8 @@ import pytest
 from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.table import camera_wait
-from coyote_pi.table.i18n import Translator
 from coyote_pi.vision import SeatRead, SlotRead, TableReader, TableReading
+from coyote_pi.words.translator import Translator
 
 STATUSES = {"missing", "unreadable", "covered", "duplicate", "ambiguous", "no_stand"}
 

@@ -11,7 +11,7 @@ from coyote_pi.devices.render import ScreenRenderer, load_font
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.locale import plural_keys
 from coyote_pi.table import screens
-from coyote_pi.table.i18n import _REFUSALS, CATALOGUE, LANGUAGE_NAMES, LANGUAGES, Translator, placeholders
+from coyote_pi.words.translator import _REFUSALS, CATALOGUE, LANGUAGE_NAMES, LANGUAGES, Translator, placeholders
 
 from .conftest import fast_sim, play, table_config
 

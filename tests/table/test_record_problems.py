@@ -17,8 +17,8 @@ from coyote_pi.engine import GameConfig
 from coyote_pi.record import fingerprint_qr, read_record
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.table import screens, store
-from coyote_pi.table.i18n import CATALOGUE, LANGUAGES, Translator
 from coyote_pi.table.rig import resume_or_none
+from coyote_pi.words.translator import CATALOGUE, LANGUAGES, Translator
 
 from .conftest import fast_sim, game_events, play, running_table, table_config
 

@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from coyote_pi.config import GameSettings
 from coyote_pi.devices.events import PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import GameConfig
 from coyote_pi.sim.camera import SyntheticCamera
@@ -13,11 +14,10 @@ from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.sim.rig import SimOptions
 from coyote_pi.table import screens
 from coyote_pi.table.camera_wait import Problem, stand_framing
-from coyote_pi.table.config import GameSettings
-from coyote_pi.table.i18n import Translator
 from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.vision.reading import SeatRead, TableReading
 from coyote_pi.vision.states import SeatState
+from coyote_pi.words.translator import Translator
 
 from .conftest import TEST_FRAME, running_table, table_config
 

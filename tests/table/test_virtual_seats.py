@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 
 from coyote_pi.cards import shuffled_deck
+from coyote_pi.config import ConfigError, GameSettings, load_config_text
 from coyote_pi.devices.events import CHORD, PRESS, ButtonEvent
 from coyote_pi.engine import BASIC, OVER, TRICKSTER, Bid, Challenge, Deal, Game, GameConfig, UseCoyoteCard
 from coyote_pi.players.strong import Strong
 from coyote_pi.players.turn import Move, TurnView
 from coyote_pi.table import screens
-from coyote_pi.table.config import ConfigError, GameSettings, load_config_text
 from coyote_pi.table.controller import Controller, ControllerOptions
 from coyote_pi.table.correction import Correction, Outcome
-from coyote_pi.table.i18n import Translator
 from coyote_pi.table.stages import DEAL_WAIT, EXTRA_WAIT, GUESS, SETUP, TURN
 from coyote_pi.table.virtual_seats import THINK_SECONDS
+from coyote_pi.words.translator import Translator
 
 from .conftest import Spy, table_config
 

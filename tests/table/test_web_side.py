@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi.config import page_values, with_page_settings
 from coyote_pi.devices.render import ScreenRenderer, split_to_width
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.record import read_record
@@ -21,11 +22,10 @@ from coyote_pi.sim.rig import SimOptions
 from coyote_pi.table import bulletin as bulletin_module
 from coyote_pi.table import screens, web_requests
 from coyote_pi.table.bulletin import Bulletin, TableFacts
-from coyote_pi.table.config import page_values, with_page_settings
 from coyote_pi.table.deadlines import Deadlines, Timer
-from coyote_pi.table.i18n import Translator
 from coyote_pi.table.web_access import HotspotJoin, pin_hash
 from coyote_pi.table.web_requests import POLL_SECONDS
+from coyote_pi.words.translator import Translator
 
 from .conftest import FAST, SteppedTable, fast_sim, play, running_table, sim_devices, table_config
 from .test_record_problems import _decoded
@@ -313,8 +313,11 @@ def test_the_camera_view_is_written_between_games_only_and_deleted_when_a_game_s
         assert json.loads((public / "doctor.json").read_text())["checks"] == checks
         QueueFingers(rig.controller.queue).tap(1, "ok")
         spy.wait_for(lambda p: p.stage in ("deal", "turn"))
-        time.sleep(0.3)
-        assert not (public / "preview.jpg").exists() and not (public / "preview.json").exists()
+        shown = [public / "preview.jpg", public / "preview.json"]
+        deadline = time.monotonic() + 10
+        while any(path.exists() for path in shown) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not any(path.exists() for path in shown)
         (requests / "preview.want").touch()
         spy.wait_for(lambda p: p.stage == "turn")
         # During a game the table does not look at the page's requests at all, and what was

@@ -21,8 +21,8 @@ from coyote_pi.engine.players import simulate
 from coyote_pi.engine.rules import score
 from coyote_pi.table import screens
 from coyote_pi.table.camera_wait import Problem
-from coyote_pi.table.i18n import CATALOGUE, LANGUAGES, Translator, placeholders
 from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
+from coyote_pi.words.translator import CATALOGUE, LANGUAGES, Translator, placeholders
 
 RENDERER = ScreenRenderer((128, 64))
 

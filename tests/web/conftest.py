@@ -26,10 +26,10 @@ from coyote_pi.engine.game import BIDDING, GameConfig
 from coyote_pi.engine.views import open_round
 from coyote_pi.sim.spectated import SpectatedGame
 from coyote_pi.table import bulletin as table_bulletin
-from coyote_pi.table.i18n import card_text
-from coyote_pi.table.verdict_text import explanation_lines
 from coyote_pi.web.app import Options, create_app
 from coyote_pi.web.bulletin import Folders, read_live
+from coyote_pi.words.translator import card_text
+from coyote_pi.words.verdict import explanation_lines
 
 PIN = "246810"
 
@@ -222,7 +222,7 @@ def assert_no_card_of(open_round: int | None, dealt: dict[str, str], results, la
     names a dealt card where it lies, unless a closed round (``results``) said it too.
     Returns how many cards of closed rounds they showed (so a test knows its check saw
     something)."""
-    from coyote_pi.table.i18n import Translator
+    from coyote_pi.words.translator import Translator
 
     cards = html_cards(html) + (json_cards(message) if message is not None else [])
     if open_round is not None:

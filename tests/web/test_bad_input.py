@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from coyote_pi.table.config import ConfigError
+from coyote_pi.config import ConfigError
 from coyote_pi.web import setup
 from tests.web.conftest import PIN, Client, csrf_of, served, spectated
 

@@ -11,12 +11,12 @@ import json
 import re
 import time
 
+from coyote_pi.config import PAGE_SETTABLE, TableConfig, page_values, with_page_settings
 from coyote_pi.contract.page import CAMERA_STATES
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.sim.rig import SimOptions
 from coyote_pi.table import bulletin as table_bulletin
 from coyote_pi.table import stages
-from coyote_pi.table.config import PAGE_SETTABLE, TableConfig, page_values, with_page_settings
 from coyote_pi.web import security, setup
 from coyote_pi.web.app import Options, create_app
 from coyote_pi.web.bulletin import Folders, Live, read_live

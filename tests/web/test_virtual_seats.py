@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from coyote_pi.table.config import ConfigError, GameSettings, TableConfig, with_page_settings
+from coyote_pi.config import ConfigError, GameSettings, TableConfig, with_page_settings
 from coyote_pi.web import setup
 from coyote_pi.web.bulletin import Live, virtual_seats
 from tests.web.conftest import PIN, Client, csrf_of, served, spectated

@@ -11,7 +11,7 @@ import pytest
 
 from coyote_pi.cli import main as coyote_pi
 from coyote_pi.commands import run as run_command
-from coyote_pi.table.config import (
+from coyote_pi.config import (
     ConfigError,
     GameSettings,
     Pacing,

@@ -27,7 +27,7 @@ Any mistake raises :class:`ConfigError` with one line that names the file and th
     >>> load_config_text('[game]\\nplayers = 9\\n', source="config.toml")
     Traceback (most recent call last):
     ...
-    coyote_pi.table.config.ConfigError: config.toml: [game] players must be 2 to 6, not 9
+    coyote_pi.config.ConfigError: config.toml: [game] players must be 2 to 6, not 9
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from pathlib import Path
 from coyote_pi import schema
 from coyote_pi.contract.records import BULLETIN_FOLDER, REQUESTS_FOLDER
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+from coyote_pi.locale import LANGUAGES
 from coyote_pi.players import parse_seats, seats_text
-from coyote_pi.table.i18n import LANGUAGES
 
 SCHEMES = ("aruco", "qr")
 DEVICE_SECTIONS = ("display", "buttons", "camera")
@@ -358,7 +358,7 @@ def with_page_settings(config: TableConfig, text: str, *, source: str = "setting
         >>> with_page_settings(TableConfig(), '[game]\\nplayers = 3\\n')
         Traceback (most recent call last):
         ...
-        coyote_pi.table.config.ConfigError: settings.toml: [game] players is not settable from the web page
+        coyote_pi.config.ConfigError: settings.toml: [game] players is not settable from the web page
     """
     reader = _Reader(source)
     if len(text) > PAGE_SETTINGS_LIMIT:

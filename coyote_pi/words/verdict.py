@@ -9,7 +9,7 @@ the texts, so the web page's process uses it without loading the devices.
 from __future__ import annotations
 
 from coyote_pi.engine import RoundResult
-from coyote_pi.table.i18n import Translator, card_text
+from coyote_pi.words.translator import Translator, card_text
 
 
 def item_name(tr: Translator, item: str) -> str:
