@@ -6,34 +6,51 @@ another process at any moment: each is written beside itself and renamed over it
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 from pathlib import Path
 
 
 def write_atomically(path: Path, data: bytes, *, durable: bool = False, mode: int = 0o666) -> None:
     """Replace ``path`` with ``data`` whole: a reader sees the old file or the new one.
+
     The bulletin needs no fsync (it lives in a tmpfs, and a power cut ends its meaning
-    anyway); a file that must outlive one (``durable``) is flushed to the card before the
-    rename, and the rename itself after it. A new file gets ``mode`` less the umask (the
-    hotspot's join file, which holds its password, is not for everyone). A write that
-    fails leaves the old file and no temporary beside it."""
+    anyway); a file that must outlive one (``durable``: the installer's boot
+    configuration, the page's settings) is flushed to the card before the rename, and the
+    rename itself after it. A replaced file keeps its mode; a new one gets ``mode`` less
+    the umask (the hotspot's join file, which holds its password, is not for everyone). A
+    write that fails leaves the old file and no temporary beside it."""
     temporary = path.with_name(path.name + ".tmp")
     try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
         try:
             write_all(fd, data, sync=durable)
         finally:
             os.close(fd)
+        _keep_mode(path, temporary)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
     if durable:
-        folder = os.open(path.parent, os.O_RDONLY)
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
             os.fsync(folder)
+        except OSError as err:
+            if err.errno != errno.EINVAL:  # FAT (/boot/firmware) cannot sync a folder: nothing to flush
+                raise
         finally:
             os.close(folder)
+
+
+def _keep_mode(original: Path, replacement: Path) -> None:
+    try:
+        shutil.copymode(original, replacement)
+    except FileNotFoundError:
+        pass  # a new file: the mode it was created with
+    except PermissionError:
+        pass  # FAT (the boot partition) has no modes: its mount options decide them
 
 
 def write_all(fd: int, data: bytes, *, sync: bool = True) -> None:

@@ -1,6 +1,9 @@
-"""write_atomically: a file replaced whole, flushed to the card only when it must outlive a power cut."""
+"""write_atomically: a file replaced whole, keeping its mode, flushed to the card only when it
+must outlive a power cut, on FAT too."""
 
 from __future__ import annotations
+
+import errno
 
 import pytest
 
@@ -37,6 +40,43 @@ def test_a_new_file_gets_the_mode_asked_for(tmp_path):
     target = tmp_path / "hotspot.json"
     files.write_atomically(target, b"{}", mode=0o640)
     assert target.stat().st_mode & 0o777 == 0o640 & ~_umask()
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path):
+    target = tmp_path / "config.toml"
+    target.write_bytes(b"old")
+    target.chmod(0o600)
+    files.write_atomically(target, b"new", mode=0o666)
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_file_system_without_modes_or_folder_syncs_is_written_all_the_same(tmp_path, monkeypatch):
+    # FAT, the Pi's boot partition: chmod is refused, and fsync on a folder says EINVAL.
+    target = tmp_path / "config.txt"
+    target.write_bytes(b"old")
+
+    def no_modes(source, destination):
+        raise PermissionError(1, "Operation not permitted")
+
+    def no_folder_sync(fd):
+        if files.os.path.isdir(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.EINVAL, "Invalid argument")
+
+    monkeypatch.setattr(files.shutil, "copymode", no_modes)
+    monkeypatch.setattr(files.os, "fsync", no_folder_sync)
+    files.write_atomically(target, b"new", durable=True)
+    assert target.read_bytes() == b"new"
+
+
+def test_a_folder_sync_that_fails_otherwise_is_reported(tmp_path, monkeypatch):
+    def failing(fd):
+        if files.os.path.isdir(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(files.os, "fsync", failing)
+    with pytest.raises(OSError, match="Input/output"):
+        files.write_atomically(tmp_path / "settings.toml", b"new", durable=True)
+    assert (tmp_path / "settings.toml").read_bytes() == b"new"  # renamed; only its durability is in doubt
 
 
 def test_a_write_that_takes_part_of_the_data_at_a_time_is_finished(tmp_path, monkeypatch):

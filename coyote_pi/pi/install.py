@@ -66,7 +66,6 @@ it is :mod:`coyote_pi.commands.install`.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
@@ -78,7 +77,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from coyote_pi.contract.page import TABLE_UNIT  # imports nothing: the installer runs on the bare system python3
+from coyote_pi import files  # both import nothing: the installer runs on the bare system python3
+from coyote_pi.contract.page import TABLE_UNIT
 
 #: The repository this module was run from: the installer copies files out of it.
 REPO = Path(__file__).resolve().parents[2]
@@ -944,49 +944,15 @@ def _sha256(data: bytes) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically: a power cut leaves the old file or the new one.
-
-    The text goes to a temporary file beside it, is flushed to the disk, renamed over
-    ``path``, and the folder is flushed so that the rename itself is on the disk too (for
-    /boot/firmware/config.txt this decides whether the Pi boots). A new file gets the
-    usual mode (0666 less the umask), a replaced one keeps its mode.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.coyote-pi-new")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    """Replace ``path`` with ``text`` atomically and durably (:func:`files.write_atomically`):
+    a power cut leaves the old file or the new one, and the rename is on the disk too (for
+    /boot/firmware/config.txt this decides whether the Pi boots). A new file gets the usual
+    mode (0666 less the umask), a replaced one keeps its mode."""
     try:
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            if path.exists():
-                _keep_mode(path, temporary)
-            os.replace(temporary, path)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
-        _fsync_folder(path.parent)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        files.write_atomically(path, text.encode("utf-8"), durable=True)
     except OSError as err:
         raise InstallError(f"cannot write {path}: {err.strerror or err}") from None
-
-
-def _keep_mode(original: Path, replacement: Path) -> None:
-    try:
-        shutil.copymode(original, replacement)
-    except PermissionError:
-        pass  # FAT (the boot partition) has no modes: the mount options decide them
-
-
-def _fsync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    except OSError as err:
-        if err.errno != errno.EINVAL:  # a file system that cannot sync a folder has nothing to flush
-            raise
-    finally:
-        os.close(fd)
 
 
 def _remove_if_empty(path: Path) -> None:
