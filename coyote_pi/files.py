@@ -12,23 +12,28 @@ import shutil
 from pathlib import Path
 
 
-def write_atomically(path: Path, data: bytes, *, durable: bool = False, mode: int = 0o666) -> None:
+def write_atomically(path: Path, data: bytes, *, durable: bool = False, mode: int | None = None) -> None:
     """Replace ``path`` with ``data`` whole: a reader sees the old file or the new one.
 
     The bulletin needs no fsync (it lives in a tmpfs, and a power cut ends its meaning
     anyway); a file that must outlive one (``durable``: the installer's boot
-    configuration, the page's settings) is flushed to the card before the rename, and the
-    rename itself after it. A replaced file keeps its mode; a new one gets ``mode`` less
-    the umask (the hotspot's join file, which holds its password, is not for everyone). A
-    write that fails leaves the old file and no temporary beside it."""
+    configuration, the page's settings, the record's private vault) is flushed to the
+    card before the rename, and the rename itself after it. With a ``mode`` the file has
+    exactly that mode, whatever an older one had (the vault's seals and the hotspot's
+    key are the table's alone); without, a replaced file keeps its mode and a new one
+    gets 0666 less the umask. A write that fails leaves the old file and no temporary
+    beside it."""
     temporary = path.with_name(path.name + ".tmp")
     try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600 if mode is not None else 0o666)
         try:
+            if mode is not None:
+                os.fchmod(fd, mode)  # not less the umask, and not an older temporary's mode
             write_all(fd, data, sync=durable)
         finally:
             os.close(fd)
-        _keep_mode(path, temporary)
+        if mode is None:
+            _keep_mode(path, temporary)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)

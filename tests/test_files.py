@@ -36,17 +36,26 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.toml"]  # the temporary is gone too
 
 
-def test_a_new_file_gets_the_mode_asked_for(tmp_path):
+def test_a_file_gets_exactly_the_mode_asked_for_new_or_replaced(tmp_path):
     target = tmp_path / "hotspot.json"
     files.write_atomically(target, b"{}", mode=0o640)
-    assert target.stat().st_mode & 0o777 == 0o640 & ~_umask()
+    assert target.stat().st_mode & 0o777 == 0o640
+    target.chmod(0o666)  # an older file, readable by all: the new one is not
+    files.write_atomically(target, b"{}", mode=0o600)
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_new_file_without_a_mode_asked_for_follows_the_umask(tmp_path):
+    target = tmp_path / "settings.toml"
+    files.write_atomically(target, b"")
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_umask()
 
 
 def test_a_replaced_file_keeps_its_mode(tmp_path):
     target = tmp_path / "config.toml"
     target.write_bytes(b"old")
     target.chmod(0o600)
-    files.write_atomically(target, b"new", mode=0o666)
+    files.write_atomically(target, b"new")
     assert target.stat().st_mode & 0o777 == 0o600
 
 

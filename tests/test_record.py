@@ -265,7 +265,7 @@ def test_each_event_is_fsynced_before_apply_returns(tmp_path, monkeypatch):
     play(table, stop_after=3)
     assert synced.count(str(path)) == 3
     # The deal's opening went to the private file, and was on disk before the deal's line.
-    assert synced.index(str(tmp_path / "private" / "g.round.json.new")) < synced.index(str(path))
+    assert synced.index(str(tmp_path / "private" / "g.round.json.tmp")) < synced.index(str(path))
     assert len(read_record(path, allow_torn_tail=True).lines) == 4
 
 

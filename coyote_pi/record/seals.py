@@ -21,7 +21,7 @@ from typing import cast
 from coyote_pi import json_text
 from coyote_pi.engine import events
 from coyote_pi.engine.events import EventType
-from coyote_pi.files import fsync_folder, write_all
+from coyote_pi.files import fsync_folder, write_atomically
 from coyote_pi.json_text import spelled
 from coyote_pi.record.lines import HASH, Body, LineKind, Opening, RecordError, canonical, sha256_text
 
@@ -79,16 +79,7 @@ class Vault:
         if not self.folder.is_dir():
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             fsync_folder(self.folder.parent)
-        path = self.path(name)
-        temporary = path.with_name(path.name + ".new")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.fchmod(fd, 0o600)  # in case an older file had another mode
-            write_all(fd, (canonical(data) + "\n").encode("utf-8"))
-        finally:
-            os.close(fd)
-        os.replace(temporary, path)
-        fsync_folder(self.folder)
+        write_atomically(self.path(name), (canonical(data) + "\n").encode("utf-8"), durable=True, mode=0o600)
 
     def read(self, name: str) -> dict[str, object] | None:
         """The file's JSON object; None when there is no such file (ValueError when it is
