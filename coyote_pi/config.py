@@ -88,6 +88,32 @@ class Pacing:
 
 #: Games whose reveal and draw photos are kept by default (the oldest go first; records stay).
 KEEP_PHOTOS_GAMES = 50
+#: The least and the most each number of the ``[table]`` section may be: the
+#: configuration file's check, the page's (the same check) and the page's help texts
+#: (``{low}`` to ``{high}``, :func:`range_words`) all read them here. A whole number's
+#: bounds are ints.
+TABLE_RANGES: dict[str, tuple[float, float]] = {
+    "camera_interval": (0.0, 60.0),
+    "stable_reads": (1, 10),
+    "manual_after": (1, 1000),
+    "verdict_seconds": (0.0, 3600.0),
+    "page_seconds": (0.5, 60.0),
+    "message_seconds": (0.2, 30.0),
+    "keep_photos_games": (0, 100_000),
+}
+
+
+def range_words(key: str) -> dict[str, str]:
+    """The bounds of a ``[table]`` number as a help text shows them, written as the field
+    takes them (a decimal point in every language); none for a setting that is not a number::
+
+        >>> range_words("page_seconds"), range_words("start_seat")
+        ({'low': '0.5', 'high': '60'}, {})
+    """
+    if key not in TABLE_RANGES:
+        return {}
+    low, high = TABLE_RANGES[key]
+    return {"low": f"{low:g}", "high": f"{high:g}"}
 
 
 @dataclass(frozen=True)
@@ -239,12 +265,22 @@ class _Reader:
             game=self.game(game),
             pacing=self.pacing(pacing),
             record_dir=self.record_dir(record, base),
-            keep_photos_games=int(self.number(keep_photos, "[table] keep_photos_games", 0, 100_000, integer=True)),
+            keep_photos_games=self.keep_photos_games(keep_photos),
             scheme=self.choice(vision.get("scheme", "aruco"), "[vision] scheme", SCHEMES),
             web=self.web(web, base),
             devices=devices,
             source=self.source,
         )
+
+    def table_number(self, key: str, value: object) -> float:
+        """A ``[table]`` number within its :data:`TABLE_RANGES` (an int where its bounds are)."""
+        low, high = TABLE_RANGES[key]
+        whole = isinstance(low, int) and isinstance(high, int)
+        number = self.number(value, f"[table] {key}", low, high, integer=whole)
+        return int(number) if whole else number
+
+    def keep_photos_games(self, value: object) -> int:
+        return int(self.table_number("keep_photos_games", value))
 
     def game(self, raw: dict) -> GameSettings:
         players = raw.get("players")
@@ -286,22 +322,20 @@ class _Reader:
     def pacing(self, raw: dict) -> Pacing:
         default = Pacing()
 
-        def real(key: str, low: float, high: float, unset: float) -> float:
-            return unset if key not in raw else self.number(raw[key], f"[table] {key}", low, high)
+        def real(key: str, unset: float) -> float:
+            return unset if key not in raw else self.table_number(key, raw[key])
 
-        def whole(key: str, low: int, high: int, unset: int) -> int:
-            if key not in raw:
-                return unset
-            return int(self.number(raw[key], f"[table] {key}", low, high, integer=True))
+        def whole(key: str, unset: int) -> int:
+            return unset if key not in raw else int(self.table_number(key, raw[key]))
 
         # Field by field, so that each reaches Pacing with its own type (a count stays an int).
         return Pacing(
-            camera_interval=real("camera_interval", 0.0, 60.0, default.camera_interval),
-            stable_reads=whole("stable_reads", 1, 10, default.stable_reads),
-            manual_after=whole("manual_after", 1, 1000, default.manual_after),
-            verdict_seconds=real("verdict_seconds", 0.0, 3600.0, default.verdict_seconds),
-            page_seconds=real("page_seconds", 0.5, 60.0, default.page_seconds),
-            message_seconds=real("message_seconds", 0.2, 30.0, default.message_seconds),
+            camera_interval=real("camera_interval", default.camera_interval),
+            stable_reads=whole("stable_reads", default.stable_reads),
+            manual_after=whole("manual_after", default.manual_after),
+            verdict_seconds=real("verdict_seconds", default.verdict_seconds),
+            page_seconds=real("page_seconds", default.page_seconds),
+            message_seconds=real("message_seconds", default.message_seconds),
         )
 
     def record_dir(self, raw: dict, base: Path | None) -> Path:
@@ -379,9 +413,7 @@ def with_page_settings(config: TableConfig, text: str, *, source: str = "setting
         checked = reader.game({**players, **game})
         config = config.with_game(**{key: getattr(checked, key) for key in game})
     if "keep_photos_games" in table:
-        keep = table.pop("keep_photos_games")
-        config = config.replace(keep_photos_games=int(reader.number(keep, "[table] keep_photos_games", 0, 100_000,
-                                                                    integer=True)))
+        config = config.replace(keep_photos_games=reader.keep_photos_games(table.pop("keep_photos_games")))
     if table:
         changed = reader.pacing(table)
         config = config.with_pacing(**{key: getattr(changed, key) for key in table})

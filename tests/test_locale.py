@@ -5,6 +5,7 @@ a complaint; every key the code and the templates name, as Babel extracts them, 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
 import coyote_pi
+from coyote_pi.config import TABLE_RANGES
 from coyote_pi.locale import LANGUAGES, catalog, placeholders, plural_keys, template, translations
 
 PACKAGE = Path(coyote_pi.__file__).parent
@@ -84,3 +86,17 @@ def test_a_new_language_starts_from_the_template_with_its_own_plural_forms():
     assert {m.id if isinstance(m.id, str) else m.id[0] for m in polish if m.id} == set(_messages("en"))
     rounds = polish["history.rounds"]
     assert not any(rounds.string) and "English: {rounds} round | {rounds} rounds" in rounds.auto_comments
+
+
+def test_the_help_of_a_table_number_names_its_range_from_the_configuration_only():
+    # The ranges are config.TABLE_RANGES' alone: a help text writes {low} and {high},
+    # never the numbers, so the page cannot tell another range than the table checks.
+    for key in (message.id for message in catalog("en") if isinstance(message.id, str)):
+        if not (key.startswith("setting.") and key.endswith(".help")):
+            continue
+        setting = key.removeprefix("setting.").removesuffix(".help")
+        wanted = {"low", "high"} if setting in TABLE_RANGES else set()
+        for language in LANGUAGES:
+            text = translations(language).gettext(key)
+            assert placeholders(text) == wanted, (language, key)
+            assert not re.search(r"\([^)]*\d[^)]*(to|bis|до)[^)]*\)", text), (language, key)  # no literal range left

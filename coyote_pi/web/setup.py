@@ -36,6 +36,7 @@ from coyote_pi.config import (
     load_config,
     page_settings_text,
     page_values,
+    range_words,
     with_page_settings,
 )
 from coyote_pi.contract import page as page_contract
@@ -81,8 +82,14 @@ class Field:
 
     @property
     def words(self) -> str:
-        """The catalog key of the field's label; ``<words>.help`` explains it, with its unit."""
+        """The catalog key of the field's label; ``<words>.help`` explains it, with its unit
+        and its range (:attr:`bounds`)."""
         return f"setting.{self.key}"
+
+    @property
+    def bounds(self) -> dict[str, str]:
+        """The help text's ``low`` and ``high``: the range the table checks the value against."""
+        return range_words(self.key) if self.section == "table" else {}
 
 
 def current_fields(bulletin: Path, config_file: Path | None) -> list[Field]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from coyote_pi.config import TABLE_RANGES, range_words
 from coyote_pi.engine import events
 from coyote_pi.engine.game import Game, GameConfig
 from coyote_pi.web import views
@@ -47,7 +48,12 @@ def test_setup_fields_have_labels_units_and_help(tmp_path, folders):
         page = client.get("/setup").text
     labels = re.findall(r'<label class="setting" for="([a-z_.]+)">([^<]+)</label>', page)
     assert len(labels) == len(_form(page)) >= 8 and all("_" not in text for _, text in labels)
-    assert "Sekunden (0,5 bis 60)" in page and "Wer das nächste Spiel beginnt" in page
+    assert "Wer das nächste Spiel beginnt" in page
+    # Every number's help gives the range the table checks it against, as the field takes it.
+    for key in TABLE_RANGES:
+        bounds = range_words(key)
+        assert re.search(rf'id="table.{key}-help">[^<]*\({re.escape(bounds["low"])} bis {bounds["high"]}\)', page), key
+    assert "Sekunden (0.5 bis 60)" in page
 
 
 def test_the_pin_help_the_headlines_and_the_words_of_a_challenge(tmp_path, folders):
