@@ -34,6 +34,7 @@ from pathlib import Path
 from coyote_pi.config import GameSettings, Pacing, TableConfig
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.events import PRESS, Button, ButtonEvent
+from coyote_pi.table.selector import ChoiceKind
 from coyote_pi.table.stages import Stage
 
 TARGET_VERDICT_MS = 50.0
@@ -103,7 +104,7 @@ def verdict_ms(folder: Path) -> float:
         _press(rig, 1, Button.OK)  # seat 1 bids what the selector shows
         watcher.wait(lambda w: w.prompt.seats == (2,))
         _press(rig, 2, Button.MINUS)  # seat 2's selector: COYOTE!
-        watcher.wait(lambda w: w.prompt.choice is not None and w.prompt.choice.kind == "challenge")
+        watcher.wait(lambda w: w.prompt.choice is not None and w.prompt.choice.kind == ChoiceKind.CHALLENGE)
         _, centre = rig.sim.scene().slot("centre")
         rig.sim.lay("centre", "face_up", centre)  # the reveal is already on the table
         pressed = _press(rig, 2, Button.OK)

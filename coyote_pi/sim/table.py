@@ -44,7 +44,7 @@ from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.scene import TableScene
 from coyote_pi.table import stages
 from coyote_pi.table.presenter import Listener, Prompt
-from coyote_pi.table.selector import BID, REPEAT_STEP, SPECIALS, Choice, choice_for
+from coyote_pi.table.selector import REPEAT_STEP, SPECIALS, Choice, ChoiceKind, choice_for
 from coyote_pi.vision.states import SlotState
 
 log = logging.getLogger(__name__)
@@ -355,8 +355,8 @@ class _Player(_Actor):
     def _wanted(self, prompt: Prompt, truth: Game) -> Choice:
         event = self.brain.act(seat_view(truth, self.seat), truth.legal(), decision_rng(self.table.seed, self.seat, truth))
         wanted = choice_for(event)
-        if wanted.kind == BID and self._misclicks(prompt, truth):
-            wanted = Choice(BID, _bid_amount(wanted) + 3)  # a finger slips: this bid will be taken back with minus+plus
+        if wanted.kind == ChoiceKind.BID and self._misclicks(prompt, truth):
+            wanted = Choice(ChoiceKind.BID, _bid_amount(wanted) + 3)  # a finger slips: this bid will be taken back with minus+plus
         return wanted
 
     # -- the scripted misclick (the demo shows an undo) --------------------------------
@@ -417,7 +417,7 @@ def _bid_amount(choice: Choice) -> int:
 
 def _choice_order(choice: Choice, specials: tuple[str, ...]) -> float:
     """Position on the selector's line: bids by amount, specials below the lowest bid."""
-    if choice.kind == BID:
+    if choice.kind == ChoiceKind.BID:
         return float(_bid_amount(choice))
     return -1e9 - specials.index(choice.kind)
 
@@ -431,7 +431,7 @@ def _step_towards(shown: Choice, target: Choice, legal) -> str:
 
 def _repeats_for(shown: Choice, wanted: Choice) -> int:
     """Far from the wanted bid, hold the button: each auto-repeat moves it by five."""
-    if shown.kind != BID or wanted.kind != BID:
+    if shown.kind != ChoiceKind.BID or wanted.kind != ChoiceKind.BID:
         return 0
     distance = abs(_bid_amount(wanted) - _bid_amount(shown))
     return (distance - 1) // REPEAT_STEP if distance >= 2 * REPEAT_STEP else 0

@@ -21,7 +21,7 @@ from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.correction import Correction, Step
 from coyote_pi.table.record_hold import HoldKind
-from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
+from coyote_pi.table.selector import Choice, ChoiceKind
 from coyote_pi.table.stages import Question
 from coyote_pi.words.translator import LANGUAGE_NAMES, Translator, card_text
 from coyote_pi.words.verdict import explanation_lines, item_name
@@ -166,9 +166,10 @@ def correction_screen(tr: Translator, game: Game, correction: Correction) -> Scr
 
 
 def choice_text(tr: Translator, choice: Choice) -> str:
-    if choice.kind == BID:
+    if choice.kind == ChoiceKind.BID:
         return str(choice.amount)
-    return tr({CHALLENGE: "choice.coyote", PEEK: "choice.peek", COYOTE_CARD: "choice.coyote_card"}[choice.kind])
+    return tr({ChoiceKind.CHALLENGE: "choice.coyote", ChoiceKind.PEEK: "choice.peek",
+               ChoiceKind.COYOTE_CARD: "choice.coyote_card"}[choice.kind])
 
 
 def turn_screen(tr: Translator, game: Game, seat: int, choice: Choice) -> Screen:
@@ -179,10 +180,10 @@ def turn_screen(tr: Translator, game: Game, seat: int, choice: Choice) -> Screen
         hint = tr("hint.first_bid", amount=choice.amount)
     else:
         title = tr("turn.title", seat=seat, bid=r.bid)
-        if choice.kind == BID:
+        if choice.kind == ChoiceKind.BID:
             must_raise = r.peeked_this_turn or r.coyote_card_this_turn
             hint = tr("hint.must_raise", amount=choice.amount) if must_raise else tr("hint.bid", amount=choice.amount)
-        elif choice.kind == CHALLENGE:
+        elif choice.kind == ChoiceKind.CHALLENGE:
             hint = tr("hint.coyote", bid=r.bid)
         else:
             hint = tr(f"hint.{choice.kind}")  # hint.peek, hint.coyote_card

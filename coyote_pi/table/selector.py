@@ -10,16 +10,16 @@ special choice: repeats stop at the lowest legal bid.
     >>> from coyote_pi.engine import Legal
     >>> s = Selector(Legal("bidding", (2,), bid=True, min_bid=13, challenge=True, peek=True), start=13)
     >>> s.choice
-    Choice(kind='bid', amount=13)
+    Choice(kind=<ChoiceKind.BID: 'bid'>, amount=13)
     >>> s.press("minus")          # True: the choice changed
     True
     >>> s.choice
-    Choice(kind='challenge', amount=None)
+    Choice(kind=<ChoiceKind.CHALLENGE: 'challenge'>, amount=None)
     >>> s.press("minus"); s.choice.kind
     True
-    'peek'
+    <ChoiceKind.PEEK: 'peek'>
     >>> s.press("plus"), s.press("plus"), s.choice
-    (True, True, Choice(kind='bid', amount=13))
+    (True, True, Choice(kind=<ChoiceKind.BID: 'bid'>, amount=13))
 
 For the first bid of a round any whole number is legal, so minus simply counts down
 (negative bids included). The selector never offers an illegal choice; the engine still
@@ -29,22 +29,32 @@ Confirming a choice gives the engine event of the same name; :data:`CHOICE_EVENT
 the one table between the two, read both ways (the controller turns a confirmed choice
 into an event, the simulated players turn the event they want into the choice to dial)::
 
-    >>> event_for(3, Choice(BID, 20))
+    >>> event_for(3, Choice(ChoiceKind.BID, 20))
     Bid(seat=3, amount=20)
     >>> choice_for(Challenge(2))
-    Choice(kind='challenge', amount=None)
+    Choice(kind=<ChoiceKind.CHALLENGE: 'challenge'>, amount=None)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from coyote_pi.devices.events import Button
 from coyote_pi.engine import Bid, Challenge, Event, Game, Legal, Peek, UseCoyoteCard
 
-BID, CHALLENGE, PEEK, COYOTE_CARD = "bid", "challenge", "peek", "coyote_card"
+
+class ChoiceKind(StrEnum):
+    """What a seat's pending choice is: a bid, or a special choice below the lowest bid."""
+
+    BID = "bid"
+    CHALLENGE = "challenge"
+    PEEK = "peek"
+    COYOTE_CARD = "coyote_card"
+
+
 #: Special choices in the order minus reaches them below the lowest bid.
-SPECIALS: tuple[str, ...] = (CHALLENGE, PEEK, COYOTE_CARD)
+SPECIALS: tuple[ChoiceKind, ...] = (ChoiceKind.CHALLENGE, ChoiceKind.PEEK, ChoiceKind.COYOTE_CARD)
 #: Bids shown are kept within this range (the OLED has room for four characters).
 BID_LIMIT = 999
 #: How far one auto-repeat step of a held button moves a bid.
@@ -55,18 +65,19 @@ FIRST_BID_PER_CARD = 4
 
 @dataclass(frozen=True)
 class Choice:
-    kind: str
+    kind: ChoiceKind
     amount: int | None = None
 
 
 #: The engine event each kind of choice confirms.
-CHOICE_EVENTS: dict[str, type] = {BID: Bid, CHALLENGE: Challenge, PEEK: Peek, COYOTE_CARD: UseCoyoteCard}
+CHOICE_EVENTS: dict[ChoiceKind, type] = {ChoiceKind.BID: Bid, ChoiceKind.CHALLENGE: Challenge,
+                                         ChoiceKind.PEEK: Peek, ChoiceKind.COYOTE_CARD: UseCoyoteCard}
 _CHOICE_KINDS = {event: kind for kind, event in CHOICE_EVENTS.items()}
 
 
 def event_for(seat: int, choice: Choice) -> Event:
     """The engine event ``seat`` asks for by confirming ``choice``."""
-    if choice.kind == BID:
+    if choice.kind == ChoiceKind.BID:
         if choice.amount is None:
             raise ValueError("a bid choice carries its amount")
         return Bid(seat, choice.amount)
@@ -94,7 +105,8 @@ class Selector:
 
     def __init__(self, legal: Legal, start: int) -> None:
         self.min_bid = legal.min_bid
-        legal_now = {CHALLENGE: legal.challenge, PEEK: legal.peek, COYOTE_CARD: legal.coyote_card}
+        legal_now = {ChoiceKind.CHALLENGE: legal.challenge, ChoiceKind.PEEK: legal.peek,
+                     ChoiceKind.COYOTE_CARD: legal.coyote_card}
         self.specials = tuple(kind for kind in SPECIALS if legal_now[kind])
         self.amount = self._clamp(start)
         self.special: int | None = None  #: index into :attr:`specials` while one is shown
@@ -103,7 +115,7 @@ class Selector:
     def choice(self) -> Choice:
         if self.special is not None:
             return Choice(self.specials[self.special])
-        return Choice(BID, self.amount)
+        return Choice(ChoiceKind.BID, self.amount)
 
     def press(self, button: Button, repeat: bool = False) -> bool:
         """Move the choice for a ``minus`` or ``plus`` press (or repeat); True if it changed."""

@@ -24,7 +24,7 @@ from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Bu
 from coyote_pi.engine import GUESSING, Bid, Guess, Undo
 from coyote_pi.table import screens
 from coyote_pi.table.deadlines import Timer
-from coyote_pi.table.selector import PEEK, Selector, event_for, opening_bid
+from coyote_pi.table.selector import ChoiceKind, Selector, event_for, opening_bid
 
 if TYPE_CHECKING:
     from coyote_pi.table.part import Table
@@ -73,7 +73,7 @@ class Turn:
             choice = selector.choice
             table.log_press(event, "confirm")
             table.apply(event_for(seat, choice))
-            if choice.kind == PEEK and game.current_round.peeked_this_turn:
+            if choice.kind == ChoiceKind.PEEK and game.current_round.peeked_this_turn:
                 notice = screens.peek_screen(table.tr, game, seat)
                 table.deadlines.set(Timer.NOTICE, table.clock() + 2 * table.pacing.page_seconds, notice)
 

@@ -23,6 +23,7 @@ from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import SimPace
 from coyote_pi.table.controller import STOP, Controller, ControllerOptions
 from coyote_pi.table.presenter import Listener
+from coyote_pi.table.selector import ChoiceKind
 
 from .conftest import (
     FAST,
@@ -143,7 +144,7 @@ def test_presses_of_many_seats_at_once(tmp_path):
 
         table.tap(1, "ok")  # seat 1 bids, seat 2 says Coyote!
         table.tap(2, "minus")
-        assert table.controller.state.selector.choice.kind == "challenge"
+        assert table.controller.state.selector.choice.kind == ChoiceKind.CHALLENGE
         table.tap(2, "ok")
         assert table.controller.state.stage == "guess"
         for seat, button in ((3, "plus"), (4, "minus"), (1, "plus")):  # seat 1 bid: no guess
@@ -360,7 +361,7 @@ def test_the_verdict_pages_and_moves_on_by_itself_when_configured(tmp_path):
         fingers.tap(1, "ok")
         _at_first_turn(spy, 2)
         fingers.tap(2, "minus")
-        spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
+        spy.wait_for(lambda p: p.choice is not None and p.choice.kind == ChoiceKind.CHALLENGE)
         fingers.tap(2, "ok")
         spy.wait_for(lambda p: p.stage == "verdict")
         spy.wait_for(lambda p: p.stage == "deal", timeout=5)

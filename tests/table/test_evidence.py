@@ -17,6 +17,7 @@ from coyote_pi.sim.table import truth_game
 from coyote_pi.table.controller import Listener
 from coyote_pi.table.photos import Photos
 from coyote_pi.table.rig import resume_or_none
+from coyote_pi.table.selector import ChoiceKind
 from coyote_pi.table.stages import CORRECT, DEAL_WAIT, GAME_OVER, SETUP, VERDICT
 from coyote_pi.table.store import RecordStore, Unresumable
 
@@ -164,7 +165,7 @@ def _to_verdict(rig, spy) -> Game:
     fingers.tap(1, "ok")
     spy.wait_for(lambda p: p.stage == "turn" and p.seats == (2,))
     fingers.tap(2, "minus")
-    spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
+    spy.wait_for(lambda p: p.choice is not None and p.choice.kind == ChoiceKind.CHALLENGE)
     fingers.tap(2, "ok")
     spy.wait_for(lambda p: p.stage == VERDICT)
     return rig.controller.game

@@ -62,9 +62,9 @@ def test_russian_screens_render_on_a_128x64_panel():
     game = Game(GameConfig(players=3, variant="trickster"))
     game.deal_from_deck(seed=1)
     renderer = ScreenRenderer((128, 64))
-    from coyote_pi.table.selector import Choice
+    from coyote_pi.table.selector import Choice, ChoiceKind
 
-    for screen in (screens.turn_screen(tr, game, 1, Choice("challenge")), screens.start_screen(tr),
+    for screen in (screens.turn_screen(tr, game, 1, Choice(ChoiceKind.CHALLENGE)), screens.start_screen(tr),
                    screens.setup_screen(tr, "language", "ru"), screens.message_screen(tr("msg.not_your_turn", seat=4))):
         image = renderer.render(screen)
         assert image.getbbox() is not None  # something was drawn
@@ -96,12 +96,12 @@ def test_a_whole_game_is_shown_in_the_chosen_language(tmp_path, language, word):
 def test_a_turn_fits_one_page_in_every_language(language):
     """The screen players read most never pages: whose turn, the bid, the choice, what ok does."""
     from coyote_pi.engine import Bid, Game, GameConfig, Peek
-    from coyote_pi.table.selector import Choice
+    from coyote_pi.table.selector import Choice, ChoiceKind
 
     tr, renderer = Translator(language), ScreenRenderer((128, 64))
     opening = Game(GameConfig(players=6, variant="trickster"))
     opening.deal_from_deck(seed=1)
-    shown = [screens.turn_screen(tr, opening, 1, Choice("bid", -120))]
+    shown = [screens.turn_screen(tr, opening, 1, Choice(ChoiceKind.BID, -120))]
     raised = opening.copy()
     raised.apply(Bid(1, 20))
     shown += [screens.turn_screen(tr, raised, 2, Choice(kind, 121 if kind == "bid" else None))

@@ -18,6 +18,7 @@ from coyote_pi.record import fingerprint_qr, read_record
 from coyote_pi.sim.presser import QueueFingers
 from coyote_pi.table import screens, store
 from coyote_pi.table.rig import resume_or_none
+from coyote_pi.table.selector import ChoiceKind
 from coyote_pi.words.translator import CATALOGUE, LANGUAGES, Translator
 
 from .conftest import fast_sim, game_events, play, running_table, table_config
@@ -34,7 +35,7 @@ def _at_verdict(spy, fingers) -> None:
     """Seat 1 bids, seat 2 doubts it: the verdict of round 1."""
     _bid_until_turn(spy, fingers, 2)
     fingers.tap(2, "minus")
-    spy.wait_for(lambda p: p.choice is not None and p.choice.kind == "challenge")
+    spy.wait_for(lambda p: p.choice is not None and p.choice.kind == ChoiceKind.CHALLENGE)
     fingers.tap(2, "ok")
     spy.wait_for(lambda p: p.stage == "verdict")
 

@@ -21,7 +21,7 @@ from coyote_pi.engine.players import simulate
 from coyote_pi.engine.rules import score
 from coyote_pi.table import screens
 from coyote_pi.table.camera_wait import Problem
-from coyote_pi.table.selector import BID, CHALLENGE, COYOTE_CARD, PEEK, Choice
+from coyote_pi.table.selector import Choice, ChoiceKind
 from coyote_pi.words.translator import CATALOGUE, LANGUAGES, Translator, placeholders
 
 RENDERER = ScreenRenderer((128, 64))
@@ -89,12 +89,12 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
     for item in ("centre", "extra", "draw", "seat:6"):
         out.append((f"entry {item}", screens.entry_screen(tr, item, "max0")))
     game = _turn_game()
-    out.append(("first bid", screens.turn_screen(tr, game, game.turn, Choice(BID, -10))))
+    out.append(("first bid", screens.turn_screen(tr, game, game.turn, Choice(ChoiceKind.BID, -10))))
     game.apply(Bid(game.turn, 89))
-    for choice in (Choice(BID, 90), Choice(CHALLENGE), Choice(PEEK), Choice(COYOTE_CARD)):
+    for choice in (Choice(ChoiceKind.BID, 90), Choice(ChoiceKind.CHALLENGE), Choice(ChoiceKind.PEEK), Choice(ChoiceKind.COYOTE_CARD)):
         out.append((f"turn {choice.kind}", screens.turn_screen(tr, game, game.turn, choice)))
     game.apply(Peek(game.turn))
-    out.append(("must raise", screens.turn_screen(tr, game, game.turn, Choice(BID, -10))))
+    out.append(("must raise", screens.turn_screen(tr, game, game.turn, Choice(ChoiceKind.BID, -10))))
     out.append(("peek", screens.peek_screen(tr, game, game.turn)))
     for players in (6, 3):
         out.append((f"guess {players}", screens.guess_screen(tr, _guess_game(players))))
