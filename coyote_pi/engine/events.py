@@ -54,6 +54,16 @@ def seat_place(seat: int) -> str:
     return f"seat:{seat}"
 
 
+def place_seat(place: str) -> int | None:
+    """The seat whose card lies at ``place`` (3 for ``seat:3``); None for a
+    :class:`CardPlace`.
+
+        >>> place_seat(seat_place(3)), place_seat(CardPlace.CENTRE)
+        (3, None)
+    """
+    return int(place.removeprefix("seat:")) if place.startswith("seat:") else None
+
+
 @dataclass(frozen=True)
 class Deal:
     """The cards of a new round.
@@ -147,7 +157,7 @@ class Correct:
     @property
     def seat(self) -> int | None:
         """The seat whose card is corrected (None for the centre, extra and draw cards)."""
-        return int(self.item[5:]) if self.item.startswith("seat:") else None
+        return place_seat(self.item)
 
 
 Event = Deal | Bid | Challenge | Peek | UseCoyoteCard | Guess | Reveal | DrawReplacement | Undo | Correct
@@ -298,7 +308,7 @@ def _seat_key(key: object) -> int:
 
 def _item(value: object) -> str:
     """A card's place as a correction names it: centre, extra, draw or ``seat:N``."""
-    if isinstance(value, str) and (value in CORRECTABLE or (value.startswith("seat:") and _seat_key(value[5:]))):
+    if isinstance(value, str) and (value in CORRECTABLE or (value.startswith("seat:") and _seat_key(value.removeprefix("seat:")))):
         return value
     raise _bad(f"{spelled(value)} is not a card's place (centre, extra, draw or seat:N)")
 

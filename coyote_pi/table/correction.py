@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from coyote_pi import cards
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import Correct, RoundResult
+from coyote_pi.engine.events import CardPlace, place_seat, seat_place
 
 if TYPE_CHECKING:
     from coyote_pi.table.part import Table
@@ -71,9 +72,9 @@ class Correction:
     def items(self) -> list[str]:
         """The round's cards, as :class:`Correct` names them, in the order they are offered."""
         result = self.result
-        found = [f"seat:{seat}" for seat in sorted(result.seat_cards)] + ["centre"]
-        found += ["extra"] if result.extra is not None else []
-        return found + (["draw"] if result.score.replacement is not None else [])
+        found = [seat_place(seat) for seat in sorted(result.seat_cards)] + [CardPlace.CENTRE]
+        found += [CardPlace.EXTRA] if result.extra is not None else []
+        return found + ([CardPlace.DRAW] if result.score.replacement is not None else [])
 
     @property
     def item(self) -> str:
@@ -82,9 +83,11 @@ class Correction:
     def read(self, item: str | None = None) -> str:
         """The card the verdict has for ``item`` (the one chosen, by default)."""
         result, item = self.result, item or self.item
-        if item.startswith("seat:"):
-            return result.seat_cards[int(item[5:])]
-        card = {"centre": result.centre, "extra": result.extra, "draw": result.score.replacement}[item]
+        seat = place_seat(item)
+        if seat is not None:
+            return result.seat_cards[seat]
+        card = {CardPlace.CENTRE: result.centre, CardPlace.EXTRA: result.extra,
+                CardPlace.DRAW: result.score.replacement}[CardPlace(item)]
         if card is None:  # :attr:`items` lists the extra and the draw only where the verdict has them
             raise ValueError(f"the verdict has no {item} card")
         return card

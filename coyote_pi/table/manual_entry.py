@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Protocol
 from coyote_pi import cards
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import Deal, DrawReplacement, Reveal
+from coyote_pi.engine.events import CardPlace, place_seat, seat_place
 from coyote_pi.table import offers, store
 from coyote_pi.table.part import Table
 from coyote_pi.table.stages import DEAL_WAIT, DRAW_WAIT, EXTRA_WAIT
@@ -106,12 +107,12 @@ class ManualEntry:
     def _items(self) -> list[str]:
         table = self.table
         if table.state.stage == DRAW_WAIT:
-            return ["draw"]
+            return [CardPlace.DRAW]
         r = table.game.current_round
-        items = ["centre"]
+        items: list[str] = [CardPlace.CENTRE]
         if r.extra_used and r.extra is None:
-            items.append("extra")
-        items += [f"seat:{s}" for s, c in sorted(r.seat_cards.items()) if c is None]
+            items.append(CardPlace.EXTRA)
+        items += [seat_place(s) for s, c in sorted(r.seat_cards.items()) if c is None]
         return items
 
     def _entered(self) -> dict[str, str]:
@@ -142,9 +143,9 @@ class ManualEntry:
         entered, round_number, stage = self._entered(), table.game.current_round.number, table.state.stage
         event: DrawReplacement | Reveal
         if stage == DRAW_WAIT:
-            event = DrawReplacement(entered["draw"])
+            event = DrawReplacement(entered[CardPlace.DRAW])
         else:
-            seats = {int(item[5:]): card for item, card in entered.items() if item.startswith("seat:")}
-            event = Reveal(entered["centre"], entered.get("extra"), seats or None)
+            seats = {seat: card for item, card in entered.items() if (seat := place_seat(item)) is not None}
+            event = Reveal(entered[CardPlace.CENTRE], entered.get(CardPlace.EXTRA), seats or None)
         if not table.apply(event) and table.state.unsaved is None:  # refused: enter them again
             table.note(table=store.ENTRIES_CLEARED, round=round_number, wait=stage)

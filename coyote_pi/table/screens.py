@@ -18,6 +18,7 @@ from coyote_pi import cards
 from coyote_pi import record as game_record
 from coyote_pi.devices.screen import Screen, SeatStatus
 from coyote_pi.engine import Correct, Game, RoundResult
+from coyote_pi.engine.events import CardPlace, place_seat
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.correction import Correction, Step
 from coyote_pi.table.record_hold import HoldKind
@@ -123,9 +124,8 @@ def offer_screen(tr: Translator, seat: int, *, correction: bool = False) -> Scre
 
 def entry_item_title(tr: Translator, item: str) -> str:
     """``"centre"``, ``"extra"``, ``"draw"`` or ``"seat:3"`` as a question."""
-    if item.startswith("seat:"):
-        return tr("entry.seat", seat=int(item[5:]))
-    return tr(f"entry.{item}")
+    seat = place_seat(item)
+    return tr(f"entry.{CardPlace(item)}") if seat is None else tr("entry.seat", seat=seat)
 
 
 def dial_hint(tr: Translator, card: str) -> str:

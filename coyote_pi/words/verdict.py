@@ -9,14 +9,14 @@ the texts, so the web page's process uses it without loading the devices.
 from __future__ import annotations
 
 from coyote_pi.engine import RoundResult
+from coyote_pi.engine.events import CardPlace, place_seat
 from coyote_pi.words.translator import Translator, card_text
 
 
 def item_name(tr: Translator, item: str) -> str:
     """``"centre"``, ``"extra"``, ``"draw"`` or ``"seat:3"`` as a name: "Seat 3"."""
-    if item.startswith("seat:"):
-        return tr("item.seat", seat=int(item[5:]))
-    return tr(f"item.{item}")
+    seat = place_seat(item)
+    return tr(f"item.{CardPlace(item)}") if seat is None else tr("item.seat", seat=seat)
 
 
 def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
