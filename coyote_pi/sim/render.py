@@ -177,7 +177,7 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
         board = stand_plane(foot, lean, float(rng.uniform(-10, 10) * jitter))
         stand_planes[seat] = board
         layout = markers.stand
-        sprites.append(_Sprite(("stand", markers, seat), board, (-layout.board_width / 2, 0.0,
+        sprites.append(_Sprite(("stand", markers, seat, scene.board_bgr), board, (-layout.board_width / 2, 0.0,
                                                                   layout.board_width / 2, layout.board_height)))
         for role in [r for r in (stand_role(seat), stand_right_role(seat)) if r in markers.codes]:
             stickers.append(_Sticker(role, role, board, square_corners(markers.stand_marker_centre(role),

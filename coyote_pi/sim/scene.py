@@ -123,6 +123,9 @@ class TableScene:
     stand_lean_deg: float = 15.0
     #: How untidily things are placed: 0 = exactly on their marks, 1 = like people do.
     placement_jitter: float = 1.0
+    #: The stands' boards' colour (blue, green, red), if not light wood: a dark board
+    #: shows that the empty-stand patch needs no white round it.
+    board_bgr: tuple[int, int, int] | None = None
     #: The markers to draw, if not the packaged set for ``scheme`` (the benchmark draws
     #: other dictionaries and sticker sizes this way).
     markers: MarkerSet | None = None

@@ -259,15 +259,17 @@ def card_back(width_mm: float, height_mm: float, rgb: tuple[int, int, int]) -> n
 # ------------------------------------------------------------------------ stands, mat
 
 
-def stand_board(markers: MarkerSet, seat: int) -> np.ndarray:
-    """A stand's face (stand coordinates, image top = top of the board): wood, its two
-    markers and the seat number."""
+def stand_board(markers: MarkerSet, seat: int, board_bgr: tuple[int, int, int] | None = None) -> np.ndarray:
+    """A stand's face (stand coordinates, image top = top of the board): wood (or a board
+    of the colour ``board_bgr``), its two markers, its empty-stand patch and the seat number."""
     ppm = BASE_PPM
     layout = markers.stand
     canvas = _mm_canvas(layout.board_width, layout.board_height, ppm)
     rng = stable_rng("stand", seat)
     h, w = canvas.shape[:2]
     base = np.array((60, 120, 170), np.float32) * rng.uniform(0.8, 1.1)
+    if board_bgr is not None:
+        base = np.array(board_bgr, np.float32)
     rows = np.arange(h, dtype=np.float32)[:, None]
     grain = 0.85 + 0.15 * np.sin(rows / (1.7 * ppm) + 3 * np.sin(np.arange(w, dtype=np.float32)[None, :] / (23 * ppm)))
     _shade(canvas, grain, base, np.zeros(3, np.float32))

@@ -86,6 +86,17 @@ def test_an_empty_stand_patch_stuck_on_a_quarter_turn_still_proves_the_stand_emp
     assert {s: reading.seats[s].card for s in (1, 3, 4)} == {1: "5", 3: "7", 4: "6"}
 
 
+@pytest.mark.parametrize("board_bgr", [(25, 25, 25), (235, 235, 235)])
+def test_the_empty_stand_patch_needs_no_white_round_it_on_a_dark_or_a_light_board(board_bgr):
+    """The patch is printed without a quiet zone: the reader samples its squares where the
+    stand's markers put them and never looks for its outline, so the board's colour
+    round it does not matter."""
+    scene = TableScene(seats=4, seat_cards={1: "5", 3: "7"}, board_bgr=board_bgr, **LOW_MAST)  # 2, 4 empty
+    reading = read(scene, seats=(1, 2, 3, 4))
+    assert {s: reading.seats[s].status for s in (2, 4)} == {2: "missing", 4: "missing"}
+    assert {s: reading.seats[s].card for s in (1, 3)} == {1: "5", 3: "7"}
+
+
 def test_a_card_twice_on_the_table_is_never_given_as_a_value():
     scene = TableScene(seats=3, seat_cards={1: "7", 2: "7", 3: "8"}, **LOW_MAST)
     reading = read(scene)
