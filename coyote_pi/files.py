@@ -1,7 +1,10 @@
 """Replacing a file whole, so that a reader sees the old file or the new one, never half.
 
 The table's bulletin, the page's settings and the page's settings requests are read by
-another process at any moment: each is written beside itself and renamed over itself.
+another process at any moment; the record's private vault, the installer's system files
+(the boot configuration among them) and the hotspot's key must survive a power cut
+whole. Each is written beside itself and renamed over itself, by
+:func:`write_atomically` alone.
 """
 
 from __future__ import annotations
