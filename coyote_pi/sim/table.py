@@ -487,6 +487,7 @@ class SimTable(Listener):
         self.pace = pace
         self.clock = clock
         self._started = False
+        self._closing = False
         self.misclick = misclick
         self.setup_answers = {"players": seats, **(setup_answers or {})}
         self.dealt_round = 0
@@ -556,13 +557,13 @@ class SimTable(Listener):
         return self.controller_queue is not None and self.controller_queue.unfinished_tasks > 0
 
     def wait_for_presses(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds until no press is waiting for the controller;
-        whether any was (the screen may have changed since)."""
+        """Wait up to ``timeout`` seconds until no press is waiting for the controller, or
+        the table closes; whether any was (the screen may have changed since)."""
         events = self.controller_queue
         if events is None or not self.presses_waiting():
             return False
         with events.all_tasks_done:  # queue.Queue's own condition, as its join() waits on it
-            events.all_tasks_done.wait_for(lambda: events.unfinished_tasks == 0, timeout)
+            events.all_tasks_done.wait_for(lambda: events.unfinished_tasks == 0 or self._closing, timeout)
         return True
 
     def on_prompt(self, prompt: Prompt) -> None:
@@ -588,6 +589,13 @@ class SimTable(Listener):
     def close(self) -> None:
         for actor in self._actors:
             actor.prompts.put(None)
+        # A controller that stopped (or crashed) with presses in its queue never marks them
+        # done: the players waiting for that are told to stop waiting, not left to time out.
+        self._closing = True
+        events = self.controller_queue
+        if events is not None:
+            with events.all_tasks_done:
+                events.all_tasks_done.notify_all()
         for actor in self._actors:
             if actor.thread.is_alive():
                 actor.thread.join(timeout=5)

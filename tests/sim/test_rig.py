@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import queue
+import threading
 
 import pytest
 
@@ -18,7 +19,7 @@ from coyote_pi.sim.camera import FailingCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import Bounce, SimulatedPresser
 from coyote_pi.sim.rig import simulated_parts
-from coyote_pi.sim.table import SimPace
+from coyote_pi.sim.table import SimPace, SimTable
 
 
 def test_sim_devices_work_together(tmp_path):
@@ -98,3 +99,18 @@ def test_simulated_fingers_press_longer_than_the_confirmation_and_chatter_shorte
     assert bounce.max_gap < timing.confirm
     assert pace.hold > timing.confirm + bounce.longest()
     assert pace.gap > max(timing.confirm, timing.debounce)
+
+
+def test_closing_the_simulated_table_wakes_players_waiting_for_presses_a_dead_controller_holds():
+    # A controller that stopped (a crash, a kill) with presses in its queue never marks
+    # them done: a player waiting for that must stop when the table closes, not at its
+    # retry time (here an hour).
+    table = SimTable(seats=2, seed=1, pace=SimPace(retry=3600.0))
+    table.controller_queue = queue.Queue()
+    table.controller_queue.put("a press the controller never handled")
+    waiting = threading.Thread(target=table.wait_for_presses, args=(3600.0,), daemon=True)
+    waiting.start()
+    table.close()
+    waiting.join(timeout=10)
+    assert not waiting.is_alive()
+    assert table.presses_waiting()  # still unhandled: only the waiting ended
