@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from coyote_pi.config import GameSettings
-from coyote_pi.devices.events import PRESS, REPEATING_BUTTONS, Button, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import GameConfig, Variant
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from coyote_pi.players import parse_seats
@@ -105,6 +105,9 @@ class SetupWizard:
         #: The stands missing or too near the frame's edge, as shown (see :meth:`see_framing`).
         self.framing: tuple[Problem, ...] = ()
         self._last_framing: tuple[Problem, ...] = ()
+        #: Seat -> its level before its last minus or plus on "Who starts?", while that
+        #: press is the last the wizard heard from the seat (:meth:`take_back`).
+        self._before_press: dict[int, str | None] = {}
 
     @property
     def step(self) -> Question:
@@ -125,11 +128,16 @@ class SetupWizard:
         to start (the table says so); True otherwise."""
         step = self.step
         if step == Question.START:
+            if event.kind == CHORD:
+                self.take_back(event.seat)
+                return True
+            self._before_press.pop(event.seat, None)
             if event.kind != PRESS:
                 return True
             if event.seat > self.values["players"]:
                 return False
             if event.button != Button.OK:
+                self._before_press[event.seat] = self.virtual.get(event.seat)
                 self._make_virtual(event.seat, 1 if event.button == Button.PLUS else -1)
                 return True
             self.values["start"] = event.seat
@@ -162,6 +170,17 @@ class SetupWizard:
         first reading without it."""
         self.framing = tuple(problem for problem in problems if problem in self._last_framing)
         self._last_framing = problems
+
+    def take_back(self, seat: int) -> None:
+        """Minus and plus went down together at ``seat`` (a chord, which follows the press of
+        the one that went down first): that press was no answer, so the seat's level is
+        what it was before it. Nothing when the seat's last press was not a minus or plus."""
+        if seat in self._before_press:
+            level = self._before_press.pop(seat)
+            if level is None:
+                self.virtual.pop(seat, None)
+            else:
+                self.virtual[seat] = level
 
     def _make_virtual(self, seat: int, step: int) -> None:
         level = next_level(self.virtual.get(seat), step)

@@ -91,15 +91,26 @@ class WebAccess:
         self._pin = ""
         self._hotspot: HotspotJoin | None = None
         self._hotspot_shown: HotspotJoin | None = None
+        #: The seats whose last press this part passed on to the table (not used here).
+        self._passed_on: set[int] = set()
 
     # -- presses
 
     def button(self, event: ButtonEvent) -> bool:
         """Act on a press if it is the gesture or a screen of this part shows; True: used."""
+        used = self._button(event)
+        (self._passed_on.discard if used else self._passed_on.add)(event.seat)
+        return used
+
+    def _button(self, event: ButtonEvent) -> bool:
         table = self.table
         if self.showing is None:
             if event.kind != CHORD or not self._chord_is_free():
                 return False
+            if self._asks_who_starts() and event.seat in self._passed_on:
+                # The chord's first press went on to "Who starts?" as a minus or plus:
+                # it asked for no virtual seat.
+                setup_wizard.wizard(table).take_back(event.seat)
             table.deadlines.cancel(Timer.NOTICE)  # the record's QR code makes way
             table.log_press(event, "the web page's address")
             self._hotspot = HotspotJoin.read(self.hotspot_file)

@@ -270,6 +270,20 @@ def test_who_starts_lets_any_seat_be_made_virtual(tmp_path: Path) -> None:
     assert table.controller.state.virtual == {2: "bluffer"}
 
 
+def test_a_chord_at_who_starts_makes_no_seat_virtual_and_keeps_the_ones_chosen(tmp_path: Path) -> None:
+    # The chord follows the press of whichever of minus and plus went down first: that
+    # press is taken back, and only that one.
+    table = Table(tmp_path, virtual=None, start=None)
+    table.press(2, "plus")  # seat 2: strong, on purpose
+    table.press(2, "minus")  # then a chord at seat 2: minus first ...
+    table.press(2, "minus+plus", CHORD)  # ... and plus with it
+    table.press(3, "plus")  # a chord at seat 3, plus first
+    table.press(3, "minus+plus", CHORD)
+    table.press(3, "minus+plus", CHORD)  # a second chord takes back nothing more
+    assert table.controller.state.setup is not None
+    assert table.controller.state.setup.virtual_seats() == {2: "strong"}
+
+
 def test_a_game_without_virtual_seats_records_no_such_field(tmp_path: Path) -> None:
     table = Table(tmp_path, virtual=None)
     first = json.loads(table.controller.state.recorded.path.read_text().splitlines()[0])

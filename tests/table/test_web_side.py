@@ -156,6 +156,9 @@ def test_the_chord_shows_the_address_then_a_pin_whose_hash_alone_is_published(tm
         table.run_for(0.5)
         address = _screen(table)
         assert address.qr == "http://table.test/" and address.lines == ("table.test", "ok: PIN")
+        # The chord's first press (minus) reached "Who starts?" before the chord did: it
+        # asked for no virtual seat.
+        assert table.controller.state.setup.virtual_seats() == {}
         table.tap(2, "ok")
         shown = _screen(table)
         assert shown.title == "Web page PIN"
@@ -171,6 +174,7 @@ def test_the_chord_shows_the_address_then_a_pin_whose_hash_alone_is_published(tm
         assert _screen(table).title == "Who starts?"
         table.tap(1, "ok")  # the game starts as ever (no camera here: the deal waits for the buttons)
         assert table.controller.state.stage == "deal" and table.controller.game.config.start_seat == 1
+        assert table.controller.state.virtual == {}  # every seat a person, as before the chord
         table.run_for(0.05)
         assert _live(public)["web"]["pin"] == published  # still valid for the page
     finally:

@@ -121,6 +121,8 @@ def test_the_real_table_plays_while_the_page_follows_it_in_a_browser(tmp_path, b
         said = [Texts("en")("refused.game_on"), Texts("en")("refused.round_open")]
         assert [(reply.status, words in reply.text) for reply, words in zip(refusals, said)] == [(409, True)] * 2
         assert rig.controller.game.winner is not None and checked > 20
+        # The chord that asked for the PIN made no seat virtual: the scripted people played both.
+        assert "virtual" not in read_record(rig.controller.state.recorded.path).meta
 
         # Every message the page's script put into the page, checked against the table's
         # truth as it wrote that live.json: whose turn, the last bid, no card of the open round.
