@@ -131,9 +131,9 @@ class SetupWizard:
             if event.kind == CHORD:
                 self.take_back(event.seat)
                 return True
-            self._before_press.pop(event.seat, None)
             if event.kind != PRESS:
-                return True
+                return True  # (a held minus or plus repeats: still the same press)
+            self._before_press.pop(event.seat, None)
             if event.seat > self.values["players"]:
                 return False
             if event.button != Button.OK:

@@ -11,7 +11,7 @@ import pytest
 
 from coyote_pi.cards import shuffled_deck
 from coyote_pi.config import ConfigError, GameSettings, load_config_text
-from coyote_pi.devices.events import CHORD, PRESS, ButtonEvent
+from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import BASIC, OVER, TRICKSTER, Bid, Challenge, Deal, Game, GameConfig, UseCoyoteCard
 from coyote_pi.players.strong import Strong
 from coyote_pi.players.turn import Move, TurnView
@@ -280,6 +280,9 @@ def test_a_chord_at_who_starts_makes_no_seat_virtual_and_keeps_the_ones_chosen(t
     table.press(3, "plus")  # a chord at seat 3, plus first
     table.press(3, "minus+plus", CHORD)
     table.press(3, "minus+plus", CHORD)  # a second chord takes back nothing more
+    table.press(1, "minus")  # at seat 1 minus is held a while (it repeats) before plus joins it
+    table.press(1, "minus", REPEAT)
+    table.press(1, "minus+plus", CHORD)
     assert table.controller.state.setup is not None
     assert table.controller.state.setup.virtual_seats() == {2: "strong"}
 
