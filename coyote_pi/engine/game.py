@@ -223,6 +223,15 @@ class RoundResult:
     next_start: int | None
     coyote_holder: int | None
 
+    def card_at(self, place: str) -> str | None:
+        """The card this verdict has at ``place`` (a :class:`~coyote_pi.engine.events.CardPlace`
+        or ``seat:N``); None for the extra or the draw when the round had none."""
+        seat = events.place_seat(place)
+        if seat is not None:
+            return self.seat_cards[seat]
+        return {events.CardPlace.CENTRE: self.centre, events.CardPlace.EXTRA: self.extra,
+                events.CardPlace.DRAW: self.score.replacement}[events.CardPlace(place)]
+
     def explanation(self) -> list[str]:
         """The verdict, line by line, in plain English."""
         lines = [f"Seat {s}: {display_name(c)}." for s, c in sorted(self.seat_cards.items())]

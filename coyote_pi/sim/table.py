@@ -38,7 +38,6 @@ from dataclasses import dataclass
 
 from coyote_pi import cards
 from coyote_pi.engine import Correct, Deal, DrawReplacement, Event, Game, GameConfig, Reveal, seat_view
-from coyote_pi.engine.events import CardPlace, place_seat
 from coyote_pi.engine.game import TRICKSTER, RoundState
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
 from coyote_pi.sim.deals import DealPlan
@@ -448,12 +447,7 @@ def _card_step(shown: str, wanted: str) -> str:
 
 def _true_card(truth: Game, item: str) -> str:
     """The real card for an item the table asks to enter (the round is resolved in the truth)."""
-    result = truth.results[-1]
-    seat = place_seat(item)
-    if seat is not None:
-        return result.seat_cards[seat]
-    return _known({CardPlace.CENTRE: result.centre, CardPlace.EXTRA: result.extra,
-                   CardPlace.DRAW: result.score.replacement}[CardPlace(item)])
+    return _known(truth.results[-1].card_at(item))
 
 
 class SimTable(Listener):

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from coyote_pi import cards
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import Correct, RoundResult
-from coyote_pi.engine.events import CardPlace, place_seat, seat_place
+from coyote_pi.engine.events import CardPlace, seat_place
 
 if TYPE_CHECKING:
     from coyote_pi.table.part import Table
@@ -82,12 +82,8 @@ class Correction:
 
     def read(self, item: str | None = None) -> str:
         """The card the verdict has for ``item`` (the one chosen, by default)."""
-        result, item = self.result, item or self.item
-        seat = place_seat(item)
-        if seat is not None:
-            return result.seat_cards[seat]
-        card = {CardPlace.CENTRE: result.centre, CardPlace.EXTRA: result.extra,
-                CardPlace.DRAW: result.score.replacement}[CardPlace(item)]
+        item = item or self.item
+        card = self.result.card_at(item)
         if card is None:  # :attr:`items` lists the extra and the draw only where the verdict has them
             raise ValueError(f"the verdict has no {item} card")
         return card

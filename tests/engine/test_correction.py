@@ -132,3 +132,13 @@ def test_the_card_drawn_for_question_counts_toward_a_card_twice(refused):
     game.apply(DrawReplacement("7"))
     refused(game, Correct("draw", "3", (1, 2)), "bad_replacement", "cannot be the card drawn for ?")
     refused(game, Correct("seat:2", "7", (1, 2)), "bad_replacement", "cannot be the card drawn for ?")
+
+
+def test_a_verdict_names_the_card_at_each_place_a_correction_can_name():
+    game = Game(GameConfig(players=2))
+    physical_round(game, {1: "4", 2: "?"}, "10", 12, draw="7")
+    result = game.last_result
+    assert [result.card_at(place) for place in ("seat:1", "seat:2", "centre", "draw", "extra")] == \
+        ["4", "?", "10", "7", None]  # no Coyote card was used: no extra card
+    with pytest.raises(ValueError):
+        result.card_at("table")  # not a place of a round's cards
