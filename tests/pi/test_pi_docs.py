@@ -1,14 +1,21 @@
-"""The parts list agrees with the set-up guide: every supported board, the default
-release, a lamp, and the edition of the game the markers are made for."""
+"""The parts list and the README agree with the set-up guide and the code: every supported
+board, the default release, a lamp, the edition of the game the markers are made for, the
+sticker counts of the marker sheet, and what `make test` runs."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from coyote_pi.pi import install
+from coyote_pi.vision.markerset import load_markers
+from coyote_pi.vision.sheets import sticker_sheet
 
 BOM = (install.REPO / "hardware" / "bom.md").read_text(encoding="utf-8")
 GUIDE = (install.REPO / "docs" / "raspberry-pi.md").read_text(encoding="utf-8")
+README = (install.REPO / "README.md").read_text(encoding="utf-8")
+MAKEFILE = (install.REPO / "Makefile").read_text(encoding="utf-8")
+PYPROJECT = (install.REPO / "pyproject.toml").read_text(encoding="utf-8")
 
 
 def supported_boards() -> list[str]:
@@ -35,3 +42,46 @@ def test_the_sd_card_gets_the_release_the_guide_calls_the_default():
 def test_the_parts_list_has_a_lamp_and_names_the_edition():
     assert re.search(r"^\| 1 \| A lamp over the table", BOM, re.MULTILINE)
     assert "**HeidelBÄR** edition" in BOM
+
+
+def test_the_readme_parts_line_names_every_supported_board():
+    parts = next(line for line in README.split("\n1. ") if line.startswith("**Parts**"))
+    named = re.search(r"\(a (.*?), Camera Module", " ".join(parts.split())).group(1)
+    assert re.split(r", | or ", named) == [board.removesuffix(" Model B") for board in supported_boards()]
+
+
+def test_the_sticker_counts_of_the_parts_list_are_the_marker_sheets():
+    """One count, from markers.toml as `coyote-pi markers` prints it: the stickers to cut
+    out, the markers printed on the mat's page, and all of them together."""
+    markers = load_markers()
+    _, placed = sticker_sheet(markers, "a4")
+    mat_page = max(sticker.page for sticker in placed)
+    kind = {sticker.role: sticker.role.split(":")[0] for sticker in placed}  # card:5, empty-patch:1, slot:draw
+    cut = Counter(kind[sticker.role] for sticker in placed if sticker.page != mat_page)
+    on_mat = Counter(kind[sticker.role] for sticker in placed if sticker.page == mat_page)
+    paper = next(line for line in BOM.splitlines() if "self-adhesive sticker paper" in line)
+    said = re.search(
+        r"^\| (\d+) \| A4 sheets.*\| (\d+) stickers to cut out: (\d+) card stickers \((\d+) mm, two per card\), "
+        r"(\d+) for the Coyote card \((\d+) mm\), (\d+) left stand markers \((\d+) mm\), (\d+) right stand markers "
+        r"\((\d+) mm\) and (\d+) empty-stand patches \((\d+) mm\)\. The PDF's last page is the centre mat with its "
+        r"(\d+) markers \((\d+) locators, (\d+) slots\), printed on card \(below\): `coyote-pi markers` counts all "
+        r"(\d+)\.", paper)
+    assert said, paper
+    numbers = [int(number) for number in said.groups()]
+    size = markers.marker_mm
+    assert numbers == [
+        mat_page - 1, sum(cut.values()),
+        cut["card"], size("card:5"), cut["coyote"], size("coyote"), cut["stand"], size("stand:1"),
+        cut["stand-right"], size("stand-right:1"), cut["empty-patch"], markers.stand.empty_patch_side,
+        sum(on_mat.values()), on_mat["mat"], on_mat["slot"], len(placed),
+    ]  # fmt: skip
+    assert cut["card"] == 2 * 17 == markers.card_prints * 17  # two per card, as the line says
+
+
+def test_the_readme_says_what_make_test_runs():
+    """The comment beside `make test` quotes the command the Makefile runs (slow tests and all)."""
+    recipe = re.search(r"^test: .*\n\t(.+)$", MAKEFILE, re.MULTILINE).group(1)
+    said = re.search(r"^make test +# .*?\((.+?)\)", README, re.MULTILINE).group(1)
+    assert said == recipe.replace("$(BIN)", ".venv/bin")
+    pytest_options = re.search(r"^addopts = (.*)$", PYPROJECT, re.MULTILINE).group(1) + " " + recipe
+    assert "not slow" not in pytest_options  # no test is left out, as the README says
