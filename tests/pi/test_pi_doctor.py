@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import errno
 import re
+import socket
 import zlib
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from coyote_pi.commands import doctor as doctor_command
 from coyote_pi.devices.errors import CameraError, CameraLibraryError
-from coyote_pi.devices.focus import load_focus
+from coyote_pi.devices.focus import load_focus, save_focus
 from coyote_pi.pi import doctor, install
 from coyote_pi.pi.doctor import FAIL, PASS, SKIP, Doctor, Host, Options
 
@@ -131,6 +132,30 @@ def test_a_healthy_running_device_passes_and_says_what_it_could_not_test(pi, pro
     assert "sudo systemctl stop coyote-pi" in results["camera"].detail
     assert "sudo systemctl stop coyote-pi" in results["button pins"].detail
     assert results["GPIO chip"].detail == "gpiochip0, gpiochip4"
+
+
+GUIDE = install.REPO / "docs" / "raspberry-pi.md"
+#: Where the guide's sample has the package: the venv of a Pi running Bookworm's Python 3.11.
+INSTALLED_PACKAGE = install.VENV + "/lib/python3.11/site-packages"
+
+
+def test_the_guides_sample_is_what_the_doctor_prints_on_a_healthy_running_pi(pi, probes, monkeypatch, capsys):
+    """docs/raspberry-pi.md, step 4, line for line: an installed Pi 5 (the installer's
+    configuration, a calibrated lens) named coyote-pi, its service running, the package
+    where the installer puts it."""
+    write(pi, "etc/coyote-pi/config.toml", install.CONFIG_TEMPLATE.read_text())
+    (pi / "var/lib/coyote-pi").mkdir(parents=True)
+    save_focus(pi / "var/lib/coyote-pi/camera-focus.json", 1.59)
+    monkeypatch.setattr(socket, "gethostname", lambda: "coyote-pi")
+    parser = argparse.ArgumentParser()
+    doctor_command.configure(parser)
+
+    assert doctor_command.run(parser.parse_args([]), host=fake_host(pi, probes)) == 0
+
+    printed = capsys.readouterr().out.replace(str(install.REPO), INSTALLED_PACKAGE)
+    sample = re.search(r"```console\n\$ coyote-pi doctor\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.DOTALL)
+    assert sample, "docs/raspberry-pi.md has no sample of `coyote-pi doctor`"
+    assert sample.group(1) == printed
 
 
 def test_with_the_service_stopped_the_camera_and_pins_are_tested(pi, probes):
