@@ -129,20 +129,27 @@ messages: venv
 	  $(BIN)/pybabel compile --statistics -l $$language -i $$po -o /dev/null || exit 1; \
 	done
 
-# A release for Pi owners (docs/raspberry-pi.md, "Where releases come from"): the
-# committed tree at HEAD as dist/coyote-pi-VERSION.tar.gz (VERSION from pyproject.toml),
-# with its SHA-256 beside it. Unpacked on a Pi, `sudo make install` runs from it; no git.
+# A release for Pi owners (docs/raspberry-pi.md, step 3): the committed tree at HEAD as
+# dist/coyote-pi-VERSION.tar.gz (VERSION from pyproject.toml), with its SHA-256 beside it,
+# and the command that copies both to a Pi. Unpacked on a Pi, the installer runs from it; no git.
 DIST    ?= dist
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+# The public page Pi owners download releases from: none yet. Whoever publishes the project
+# writes its address here and on the "Releases page:" line of docs/raspberry-pi.md (a test
+# holds the two together); `make release` then says to publish there.
+RELEASES_PAGE :=
 release:
 	@git diff --quiet HEAD -- || echo "note: uncommitted changes are not in the release (it is HEAD)"
 	mkdir -p $(DIST)
 	git archive --format=tar.gz --prefix=coyote-pi-$(VERSION)/ -o $(DIST)/coyote-pi-$(VERSION).tar.gz HEAD
 	cd $(DIST) && sha256sum coyote-pi-$(VERSION).tar.gz > coyote-pi-$(VERSION).tar.gz.sha256
-	@echo "$(DIST)/coyote-pi-$(VERSION).tar.gz and its .sha256: publish both on the releases page"
+	@echo "$(DIST)/coyote-pi-$(VERSION).tar.gz and its .sha256 are ready. To copy both to the Pi (docs/raspberry-pi.md, step 3):"
+	@echo "  scp $(DIST)/coyote-pi-$(VERSION).tar.gz $(DIST)/coyote-pi-$(VERSION).tar.gz.sha256 <user>@<pi's name>.local:"
+	@$(if $(RELEASES_PAGE),echo "To publish the release: put both on $(RELEASES_PAGE)",true)
 
 # On the Raspberry Pi: `sudo make install` sets the device up, `sudo make uninstall` removes
-# it (docs/raspberry-pi.md). The installer needs only the system python3, not the venv;
+# it (docs/raspberry-pi.md). Shortcuts only: the installer needs just the system python3 (no
+# venv, and no make: `sudo python3 -m coyote_pi.commands.install` is the same);
 # INSTALL_FLAGS=--dry-run prints the steps and changes nothing.
 install:
 	$(PYTHON) -m coyote_pi.commands.install $(INSTALL_FLAGS)

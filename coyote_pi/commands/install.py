@@ -1,8 +1,9 @@
 """``coyote-pi install``: run the installer (:mod:`coyote_pi.pi.install`) and say what it did.
 
-``sudo make install`` runs it as ``python3 -m coyote_pi.commands.install`` with the system
-python3, before the virtual environment exists: like the installer, this module uses
-the standard library only.
+On the Pi, in an unpacked release, ``sudo python3 -m coyote_pi.commands.install`` runs it
+with the system python3, before the virtual environment exists (``sudo make install`` is
+the same, where make is installed): like the installer, this module uses the standard
+library only.
 """
 
 from __future__ import annotations
@@ -47,9 +48,9 @@ def run(args: argparse.Namespace) -> int:
     real_root = root.resolve() == Path("/")
     if real_root and not args.dry_run and os.geteuid() != 0:
         verb = "uninstall" if args.uninstall else "install"
-        print(
-            f"coyote-pi {verb}: needs root: run `sudo make {verb}` (or add --dry-run to see the steps)", file=sys.stderr
-        )
+        command = "sudo python3 -m coyote_pi.commands.install" + (" --uninstall" if args.uninstall else "")
+        print(f"coyote-pi {verb}: needs root: run `{command}` (or `sudo make {verb}`) in the release's folder, "
+              "or add --dry-run to see the steps", file=sys.stderr)
         return 1
     if not root.is_dir():
         print(f"coyote-pi install: --root {root} is not a folder", file=sys.stderr)

@@ -1,10 +1,15 @@
 """Install coyote-pi on Raspberry Pi OS (Bookworm or Trixie), or remove it again.
 
-Run from a clone of the repository, as root::
+Run from an unpacked release (``make release``; a clone of the repository works too), as
+root, with the system python3 (``make`` is only a shortcut: ``sudo make install``)::
 
-    sudo make install                 # the same as: sudo python3 -m coyote_pi.commands.install
-    sudo make uninstall               # python3 -m coyote_pi.commands.install --uninstall
-    python3 -m coyote_pi.commands.install --dry-run    # print every step, change nothing
+    sudo python3 -m coyote_pi.commands.install                  # or: sudo make install
+    sudo python3 -m coyote_pi.commands.install --uninstall      # or: sudo make uninstall
+    python3 -m coyote_pi.commands.install --dry-run             # print every step, change nothing
+
+Run again from a newer release, it updates: it replaces what the release changed and
+keeps the configuration the host edited, the game records and the state under /var/lib
+(docs/raspberry-pi.md, "Updating to a newer release").
 
 (the command line is :mod:`coyote_pi.commands.install`; this module holds the steps
 and never imports it).
@@ -386,7 +391,9 @@ class Installer:
                     lambda: _write(target, text))
 
     def _user_in_web_group(self) -> Step | None:
-        if WEB_USER not in self._group_members() or USER in self._group_members()[WEB_USER]:
+        # The group comes with the web user, made by the step before (in a dry run, planned):
+        # so a dry run names this step too, as the real run will take it.
+        if USER in self._group_members().get(WEB_USER, ()):
             return None
         command = ["usermod", "--append", "--groups", WEB_USER, USER]
 

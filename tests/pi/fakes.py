@@ -9,6 +9,7 @@ whole trees, without touching this machine.
 from __future__ import annotations
 
 import shlex
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -231,4 +232,9 @@ class FakeSystem:
         assert Path(argv[argv.index("--constraint") + 1]).is_file()
         site = self._file(install.VENV + "/lib/python3/site-packages")
         site.mkdir(parents=True, exist_ok=True)
-        (site / "coyote_pi-installed").write_text("")
+        # What pip installed: the source's version (an update replaces it).
+        (site / "coyote_pi-installed").write_text(_version(source / "pyproject.toml") + "\n")
+
+
+def _version(pyproject: Path) -> str:
+    return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]

@@ -5,11 +5,15 @@ sticker counts of the marker sheet, and what `make test` runs."""
 from __future__ import annotations
 
 import re
+import shlex
 from collections import Counter
+from pathlib import Path
 
 from coyote_pi.pi import install
 from coyote_pi.vision.markerset import load_markers
 from coyote_pi.vision.sheets import sticker_sheet
+
+from .fakes import FakeSystem, make_pi_root
 
 BOM = (install.REPO / "hardware" / "bom.md").read_text(encoding="utf-8")
 GUIDE = (install.REPO / "docs" / "raspberry-pi.md").read_text(encoding="utf-8")
@@ -85,3 +89,45 @@ def test_the_readme_says_what_make_test_runs():
     assert said == recipe.replace("$(BIN)", ".venv/bin")
     pytest_options = re.search(r"^addopts = (.*)$", PYPROJECT, re.MULTILINE).group(1) + " " + recipe
     assert "not slow" not in pytest_options  # no test is left out, as the README says
+
+
+def named_by(detail: str) -> set[str]:
+    """What one line of an installer step touches, as a host looks it up in the guide: the
+    packages, users, groups and units of a command, a file's folder and name."""
+    if not detail.startswith("$ "):  # write FILE [from SOURCE], link FILE -> TARGET, back up to FILE
+        path = Path(next(word for word in detail.split() if "/" in word))
+        return {str(path.parent), path.name}
+    argv = shlex.split(detail[2:])
+    if argv[0] in ("apt-get", "systemctl"):
+        return {arg for arg in argv[2:] if not arg.startswith("-")}  # the packages, the units
+    if argv[0] in ("groupadd", "useradd", "usermod"):
+        groups = argv[argv.index("--groups") + 1].split(",") if "--groups" in argv else []
+        return {argv[-1], *groups}
+    if "--constraint" in argv:  # pip, with the release's constraints
+        return {Path(argv[argv.index("--constraint") + 1]).name}
+    return {argv[-1]}  # python3 -m venv ... the venv
+
+
+def test_the_guide_lists_everything_the_installer_does(tmp_path):
+    """Every package, user, group, file and unit of the dry run's plan (on a system that
+    lacks all of them, groups and python3-venv too) is in the guide's list of what the
+    installer does."""
+    root = make_pi_root(tmp_path / "bare")
+    (root / "etc/group").write_text("root:x:0:\npi:x:1000:\n")
+    (root / "var/lib/dpkg/status").write_text("Package: bash\nStatus: install ok installed\n")
+    plan = install.Installer(root, FakeSystem(root), dry_run=True, out=lambda line: None).install().steps
+    listed = GUIDE[GUIDE.index("**What the installer does.**"):GUIDE.index('says "Nothing to do"')]
+
+    missing = {step.summary: sorted({name for detail in step.details for name in named_by(detail) if name not in listed})
+               for step in plan}
+    assert {summary: names for summary, names in missing.items() if names} == {}
+    assert "create the groups gpio, i2c, video (Raspberry Pi OS has them)" in [step.summary for step in plan]
+
+
+def test_the_releases_page_has_one_line_in_the_guide_that_agrees_with_the_makefile():
+    """Its address goes in two places only: RELEASES_PAGE in the Makefile (which `make
+    release` prints) and the guide's "Releases page:" line; until then both say there is none."""
+    lines = re.findall(r"^\*\*Releases page:\*\* (.+)$", GUIDE, re.MULTILINE)
+    address = re.search(r"^RELEASES_PAGE :=(.*)$", MAKEFILE, re.MULTILINE).group(1).strip()
+    assert lines == [f"<{address}>" if address else "none yet."]
+    assert "the project's releases page" not in README + GUIDE  # no page the reader cannot find

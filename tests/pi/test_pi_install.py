@@ -20,9 +20,14 @@ from pathlib import Path
 import pytest
 
 from coyote_pi.commands import install as install_command
+from coyote_pi.config import PAGE_SETTINGS_FILE, TableConfig, page_settings_text, with_page_settings
 from coyote_pi.devices.config import DevicesConfig
+from coyote_pi.devices.focus import save_focus
+from coyote_pi.engine.game import GameConfig
+from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.pi import install
 from coyote_pi.pi.install import Installer, InstallError, merge_block, remove_block
+from coyote_pi.record import RecordedGame
 
 from .fakes import OS_RELEASE, STOCK_CONFIG_TXT, FakeSystem, make_pi_root, snapshot
 
@@ -39,7 +44,7 @@ def quiet(root: Path, system: FakeSystem, **options) -> Installer:
     return Installer(root, system, out=lambda line: None, **options)
 
 
-def test_dry_run_prints_every_step_and_changes_nothing(pi_root, system):
+def test_dry_run_prints_every_step_and_changes_nothing(pi_root, system, tmp_path):
     before = snapshot(pi_root)
     printed: list[str] = []
     report = Installer(pi_root, system, dry_run=True, out=printed.append).install()
@@ -47,8 +52,11 @@ def test_dry_run_prints_every_step_and_changes_nothing(pi_root, system):
     assert snapshot(pi_root) == before
     assert system.commands == []
     summaries = [step.summary for step in report.steps]
-    # apt, user, web user, hotspot user, polkit rule, venv, pip, link, config, modules, boot, units, enable
-    assert len(summaries) == 13, summaries
+    # apt, user, web user, user in the web group, hotspot user, polkit rule, venv, pip, link,
+    # config, modules, boot, units, enable: each step the real install of the same system takes
+    real_root = make_pi_root(tmp_path / "real")
+    assert summaries == [step.summary for step in quiet(real_root, FakeSystem(real_root)).install().steps]
+    assert len(summaries) == 14, summaries
     text = "\n".join(printed)
     missing = [name for name in install.APT_PACKAGES if name != "python3-venv"]
     assert f"$ apt-get install -y --no-install-recommends {' '.join(missing)}" in text
@@ -557,10 +565,13 @@ def cli_args(**overrides) -> argparse.Namespace:
     return args
 
 
-def test_the_real_root_needs_root(monkeypatch, capsys):
+def test_the_real_root_needs_root_and_says_the_command_that_needs_no_make(monkeypatch, capsys):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert install_command.run(cli_args()) == 1
-    assert "sudo make install" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "run `sudo python3 -m coyote_pi.commands.install` (or `sudo make install`)" in error
+    assert install_command.run(cli_args(uninstall=True)) == 1
+    assert "`sudo python3 -m coyote_pi.commands.install --uninstall` (or `sudo make uninstall`)" in capsys.readouterr().err
 
 
 def test_with_root_the_system_commands_are_printed_not_run(pi_root, monkeypatch, capsys):
@@ -598,20 +609,40 @@ def test_the_installer_runs_on_the_standard_library_alone(pi_root):
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert "Dry run: 13 steps would run; nothing was changed." in result.stdout
+    assert "Dry run: 14 steps would run; nothing was changed." in result.stdout
+
+
+# -- releases: installing one, and a newer one over it -------------------------------------
+
+
+def make_release(repo: Path, dist: Path) -> tuple[Path, str]:
+    """`make release` in ``repo`` into ``dist``: the tarball (its .sha256 checked) and what make printed."""
+    made = subprocess.run(["make", "--no-print-directory", "release", f"DIST={dist}"], cwd=repo, check=True,
+                          capture_output=True, text=True, timeout=120)
+    tarball = dist / f"coyote-pi-{version_of(repo)}.tar.gz"
+    checksum = subprocess.run(["sha256sum", "--check", tarball.name + ".sha256"], cwd=dist,
+                              capture_output=True, text=True, check=False)
+    assert checksum.returncode == 0, checksum.stdout + checksum.stderr
+    return tarball, made.stdout
+
+
+def version_of(folder: Path) -> str:
+    return tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+
+
+def unpack(tarball: Path, into: Path) -> Path:
+    """``tar xzf`` as the Pi's owner does it; the release's folder."""
+    into.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-xzf", str(tarball), "-C", str(into)], check=True)
+    return into / tarball.name.removesuffix(".tar.gz")
 
 
 def test_a_release_tarball_installs_without_git(tmp_path, pi_root):
-    """`make release` packs HEAD; unpacked on a Pi, the installer runs from it (docs/raspberry-pi.md)."""
-    subprocess.run(["make", "--no-print-directory", "release", f"DIST={tmp_path / 'dist'}"], cwd=install.REPO,
-                   check=True, capture_output=True, timeout=120)
-    version = tomllib.loads((install.REPO / "pyproject.toml").read_text())["project"]["version"]
-    tarball = tmp_path / "dist" / f"coyote-pi-{version}.tar.gz"
-    checksum = subprocess.run(["sha256sum", "--check", tarball.name + ".sha256"], cwd=tarball.parent,
-                              capture_output=True, text=True, check=False)
-    assert checksum.returncode == 0, checksum.stdout + checksum.stderr
-    subprocess.run(["tar", "-xzf", str(tarball), "-C", str(tmp_path)], check=True)
-    unpacked = tmp_path / f"coyote-pi-{version}"
+    """`make release` packs HEAD and says how to copy it to a Pi; unpacked there, the
+    installer runs from it (docs/raspberry-pi.md, step 3)."""
+    tarball, printed = make_release(install.REPO, tmp_path / "dist")
+    assert f"  scp {tarball} {tarball}.sha256 <user>@<pi's name>.local:\n" in printed
+    unpacked = unpack(tarball, tmp_path)
     assert not (unpacked / ".git").exists()
     result = subprocess.run(
         [sys.executable, "-S", "-m", "coyote_pi.commands.install", "--dry-run", "--root", str(pi_root)],
@@ -620,3 +651,96 @@ def test_a_release_tarball_installs_without_git(tmp_path, pi_root):
     assert result.returncode == 0, result.stderr
     assert f"install coyote-pi from {unpacked} into the virtual environment" in result.stdout
     assert "install the service units " + ", ".join(shipped_units()) in result.stdout
+
+
+#: Runs the installer of an unpacked release, its own code on the bare python3 as on a Pi,
+#: with the fake system commands: ``python3 -S -c DRIVER FAKES ROOT [--uninstall]``; prints
+#: where the installer ran from and its steps.
+DRIVER = """
+import importlib.util, json, sys
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("fakes", sys.argv[1])
+fakes = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fakes)
+from coyote_pi.pi.install import REPO, Installer
+root = Path(sys.argv[2])
+installer = Installer(root, fakes.FakeSystem(root), out=lambda line: None)
+report = installer.uninstall() if "--uninstall" in sys.argv else installer.install()
+print(json.dumps({"repo": str(REPO), "steps": [step.summary for step in report.steps]}))
+"""
+
+
+def install_release(folder: Path, root: Path, *options: str) -> dict:
+    fakes = Path(__file__).with_name("fakes.py")
+    result = subprocess.run([sys.executable, "-S", "-c", DRIVER, str(fakes), str(root), *options], cwd=folder,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def newer_release(tarball: Path, tmp_path: Path) -> Path:
+    """A newer release made as a maintainer makes one: this release's tree with its version
+    bumped, committed in a repository of its own, then `make release`."""
+    source = unpack(tarball, tmp_path / "newer-source")
+    pyproject = source / "pyproject.toml"
+    old = version_of(source)
+    major_minor, patch = old.rsplit(".", 1)
+    pyproject.write_text(pyproject.read_text().replace(f'version = "{old}"', f'version = "{major_minor}.{int(patch) + 1}"'))
+    git = ["git", "-c", "user.name=coyote-pi tests", "-c", "user.email=tests@coyote-pi.invalid"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "a newer release"]):
+        subprocess.run(git + command, cwd=source, check=True, capture_output=True, timeout=120)
+    return make_release(source, tmp_path / "dist-newer")[0]
+
+
+def play(root: Path) -> None:
+    """What an evening at the table leaves: a finished game's record, the settings taken
+    from the web page, the lens's focus, an edited configuration, the page's and the
+    hotspot's own state."""
+    state = root / install.STATE_DIR.lstrip("/")
+    table = RecordedGame.start(state / "games" / "game-0001.jsonl", GameConfig(players=3, variant="basic", start_seat=1))
+    players = {seat: ScriptedPlayer() for seat in table.game.eyes}
+    while (event := next_scripted_event(table.game, players, 7, physical=True)) is not None:
+        table.apply(event)
+    table.writer.close()
+    assert table.game.winner is not None
+    (state / PAGE_SETTINGS_FILE).write_text(page_settings_text({"table": {"page_seconds": 6}, "game": {"start_seat": 2}}))
+    save_focus(state / "camera-focus.json", 1.59)
+    config = root / install.CONFIG.lstrip("/")
+    config.write_text(config.read_text().replace('[display]\n', '[display]\ndriver = "sh1106"\n', 1))
+    for folder, name in (("var/lib/coyote-pi-web/requests", "preview.want"), ("var/lib/coyote-pi-hotspot", "key")):
+        (root / folder).mkdir(parents=True)
+        (root / folder / name).write_text("made by the running services")
+
+
+def test_a_newer_release_installed_over_an_older_one_loses_nothing(tmp_path):
+    """docs/raspberry-pi.md, "Updating to a newer release": install a release, play, install
+    a newer release over it. Only the code in the venv is replaced (and the services
+    restarted); the games, the page's settings, the focus, the edited configuration, the
+    services' state and the install record stay byte for byte."""
+    older_tarball, _ = make_release(install.REPO, tmp_path / "dist")
+    newer_tarball = newer_release(older_tarball, tmp_path)
+    older, newer = unpack(older_tarball, tmp_path / "home"), unpack(newer_tarball, tmp_path / "home")
+    root = make_pi_root(tmp_path / "root")
+    installed = root / install.VENV.lstrip("/") / "lib/python3/site-packages/coyote_pi-installed"
+
+    assert install_release(older, root)["repo"] == str(older)
+    assert installed.read_text() == version_of(older) + "\n"
+    play(root)
+    before = snapshot(root)
+
+    update = install_release(newer, root)
+
+    assert update == {"repo": str(newer), "steps": [f"install coyote-pi from {newer} into the virtual environment",
+                                                     "restart the services with what changed"]}
+    after = snapshot(root)
+    changed = {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+    assert changed == {str(installed.relative_to(root)), install.SOURCE_STAMP.lstrip("/")}
+    assert installed.read_text() == version_of(newer) + "\n" != version_of(older) + "\n"
+    page_settings = (root / install.STATE_DIR.lstrip("/") / PAGE_SETTINGS_FILE).read_text()
+    assert with_page_settings(TableConfig(), page_settings).pacing.page_seconds == 6
+
+    # The install record came through: uninstalling takes back what the first install added.
+    removed = install_release(newer, root, "--uninstall")["steps"]
+    assert "remove the apt packages the installer installed: python3-picamera2 python3-lgpio libzbar0 i2c-tools" in removed
+    assert (root / install.STATE_DIR.lstrip("/") / "games/game-0001.jsonl").read_bytes() == before[
+        install.STATE_DIR.lstrip("/") + "/games/game-0001.jsonl"]
