@@ -60,9 +60,9 @@ def test_the_sticker_counts_of_the_parts_list_are_the_marker_sheets():
     markers = load_markers()
     _, placed = sticker_sheet(markers, "a4")
     mat_page = max(sticker.page for sticker in placed)
-    kind = {sticker.role: sticker.role.split(":")[0] for sticker in placed}  # card:5, empty-patch:1, slot:draw
-    cut = Counter(kind[sticker.role] for sticker in placed if sticker.page != mat_page)
-    on_mat = Counter(kind[sticker.role] for sticker in placed if sticker.page == mat_page)
+    # By kind: card:5 is a card, empty-patch:1 a patch, slot:draw a slot.
+    cut = Counter(sticker.role.split(":")[0] for sticker in placed if sticker.page != mat_page)
+    on_mat = Counter(sticker.role.split(":")[0] for sticker in placed if sticker.page == mat_page)
     paper = next(line for line in BOM.splitlines() if "self-adhesive sticker paper" in line)
     said = re.search(
         r"^\| (\d+) \| A4 sheets.*\| (\d+) stickers to cut out: (\d+) card stickers \((\d+) mm, two per card\), "
@@ -79,7 +79,7 @@ def test_the_sticker_counts_of_the_parts_list_are_the_marker_sheets():
         cut["stand-right"], size("stand-right:1"), cut["empty-patch"], markers.stand.empty_patch_side,
         sum(on_mat.values()), on_mat["mat"], on_mat["slot"], len(placed),
     ]  # fmt: skip
-    assert cut["card"] == 2 * 17 == markers.card_prints * 17  # two per card, as the line says
+    assert markers.card_prints == 2  # "two per card", as the line says
 
 
 def test_the_readme_says_what_make_test_runs():
