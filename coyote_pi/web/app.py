@@ -164,8 +164,8 @@ class _Pages:
             return RedirectResponse(f"/login?next={quote(request.url.path)}", 303)
         return None
 
-    def refuse(self, request: Request, key: str, status: int = 409) -> HTMLResponse:
-        return self.render(request, "refused.html", status, reason=key)
+    def refuse(self, request: Request, key: str, status: int = 409, **words: object) -> HTMLResponse:
+        return self.render(request, "refused.html", status, reason=key, words=words)
 
     def checked_post(self, request: Request, form) -> Response | None:
         """A POST from this page, in a session, with its CSRF token: None; else the refusal.
@@ -224,6 +224,8 @@ class _Pages:
         loaded = self.loaded(game)
         stories = await run_in_threadpool(self.games.stories, game) if loaded else None
         story = next((s for s in stories or () if s.number == number and s.results), None)
+        if loaded is not None and loaded.record is None:
+            return self.refuse(request, "history.unreadable", 404, error=loaded.summary.error)
         if story is None:
             return self.refuse(request, "missing.round", 404)
         texts = Texts(self.live.language)
@@ -253,7 +255,7 @@ class _Pages:
 
     async def records(self, request: Request) -> Response:
         summaries = self.games.summaries()
-        checks = {s.name: self.games.check_command(s) for s in summaries}
+        checks = {s.name: self.games.check_arguments(s) for s in summaries}
         return self.render(request, "records.html", games=summaries, checks=checks)
 
     def download_refusal(self, request: Request, game: str) -> Response | None:
