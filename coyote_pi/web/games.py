@@ -283,7 +283,7 @@ class Games:
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
-        self._cache: dict[str, tuple[tuple[int, int], Loaded]] = {}
+        self._cache: dict[str, tuple[tuple[int, int, bool], Loaded]] = {}
         self._followers: dict[str, RecordFollower] = {}
         # The event loop's watch and the worker threads of the history pages both read.
         self._lock = threading.Lock()

@@ -107,7 +107,7 @@ def test_a_game_cut_before_its_last_resolution_is_never_shown_won(tmp_path, fini
     cut = b"\n".join(lines[:opening + 1]) + b"\n"
     for newer_game, state in ((False, "in_progress"), (True, "ended_early")):
         root = tmp_path / state
-        summary, path = page_summary(root / "games", cut, newer_game=newer_game)
+        summary, _ = page_summary(root / "games", cut, newer_game=newer_game)
         assert summary.state == state and summary.winner is None
         with served(Folders.beside(root / "games")) as port:
             client = Client(port)
