@@ -33,6 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from coyote_pi.config import ConfigError
+from coyote_pi.engine.events import EventType
 from coyote_pi.web import security, setup
 from coyote_pi.web.bulletin import (
     DOCTOR,
@@ -49,7 +50,7 @@ from coyote_pi.web.bulletin import (
 from coyote_pi.web.games import Games
 from coyote_pi.web.push import INTERVAL, Feed
 from coyote_pi.web.texts import Texts
-from coyote_pi.web.views import round_line, step_model, table_model, verdict, virtual_model
+from coyote_pi.web.views import correction_words, round_line, step_model, table_model, verdict, virtual_model
 from coyote_pi.words.translator import card_text
 
 HERE = Path(__file__).parent
@@ -231,11 +232,16 @@ class _Pages:
         texts = Texts(self.live.language)
         verdicts = []
         corrections = list(story.corrections)
+        correction_lines = [step.line for step in story.steps if step.type == EventType.CORRECT]
         # Old games' photos are pruned (``keep_photos_games``): no broken picture for them.
         kept = [(step.photo, step.type) for step in story.steps if step.photo and self.games.photo(game, step.photo)]
         for index, result in enumerate(story.results):
             corrected = corrections[index - 1] if index else None
-            verdicts.append(verdict(texts, game, result, kept if index == 0 else [], corrected))
+            shown = verdict(texts, game, result, kept if index == 0 else [], corrected)
+            if index < len(corrections):  # the next correction's verdict takes its place
+                shown["replaced_by"] = {"line": correction_lines[index],
+                                        "text": correction_words(texts, corrections[index])}
+            verdicts.append(shown)
         numbers = [s.number for s in stories or () if s.results]
         position = numbers.index(number)
         return self.render(request, "round.html", game=game, summary=loaded.summary, number=number,
