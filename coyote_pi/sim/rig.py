@@ -152,31 +152,33 @@ def simulated_checks(devices_config: DevicesConfig) -> list[dict]:
     devices, and the pin map its buttons use. The Pi's own checks (the board, the I2C bus,
     the GPIO chip) have nothing to look at here: ``coyote-pi doctor`` runs them on the device."""
     display, camera, buttons = devices_config.display, devices_config.camera, devices_config.buttons
-    checks = [{"name": "board", "ok": None, "detail": "a simulated table: no Raspberry Pi, I2C bus or GPIO chip here "
-                                                      "(coyote-pi doctor checks them on the device)"}]
+    checks = [_check("board", None, "a simulated table: no Raspberry Pi, I2C bus or GPIO chip here "
+                                    "(coyote-pi doctor checks them on the device)")]
     if display.driver == "none":
-        checks.append({"name": "OLED", "ok": None, "detail": "none configured"})
+        checks.append(_check("OLED", None, "none configured"))
     else:
         glitches = f", failing at its calls {', '.join(map(str, display.fail_calls))}" if display.fail_calls else ""
-        checks.append({"name": "OLED", "ok": True,
-                       "detail": f"simulated: {display.driver} {display.width}x{display.height}{glitches}"})
+        checks.append(_check("OLED", True, f"simulated: {display.driver} {display.width}x{display.height}{glitches}"))
     if camera.backend == "synthetic":
-        checks.append({"name": "camera", "ok": True, "detail": f"simulated: draws the scripted table "
-                                                               f"({camera.width}x{camera.height})"})
+        checks.append(_check("camera", True, f"simulated: draws the scripted table ({camera.width}x{camera.height})"))
     elif camera.backend == "failing":
-        checks.append({"name": "camera", "ok": False, "detail": f"simulated to fail ({camera.fault})"})
+        checks.append(_check("camera", False, f"simulated to fail ({camera.fault})"))
     else:
-        checks.append({"name": "camera", "ok": None, "detail": f"{camera.backend}: not simulated, "
-                                                               "coyote-pi doctor checks it on the device"})
+        checks.append(_check("camera", None, f"{camera.backend}: not simulated, coyote-pi doctor checks it on the device"))
     try:
         pins = load_pinmap(buttons.pinmap or None)
     except PinMapError as error:
-        checks.append({"name": "pin map", "ok": False, "detail": str(error)})
+        checks.append(_check("pin map", False, str(error)))
     else:
         count = sum(len(seat.buttons()) for seat in pins.seats)
-        checks.append({"name": "pin map", "ok": True, "detail": f"{buttons.backend} buttons: {len(pins.seats)} seats, "
-                                                                f"{count} buttons ({pins.source})"})
+        checks.append(_check("pin map", True, f"{buttons.backend} buttons: {len(pins.seats)} seats, {count} buttons "
+                                              f"({pins.source})"))
     return checks
+
+
+def _check(name: str, ok: bool | None, detail: str) -> dict:
+    """One line of ``doctor.json``: ``ok`` None for a check skipped."""
+    return {"name": name, "ok": ok, "detail": detail}
 
 
 def _fingers(sim: SimOptions, devices: Devices, events: queue.Queue, devices_config: DevicesConfig):
