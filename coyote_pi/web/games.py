@@ -296,11 +296,12 @@ class Games:
             return []
         return sorted((name[: -len(".jsonl")] for name in files), reverse=True)
 
-    def load(self, name: str) -> Loaded | None:
-        """The game ``name`` (``game-0003``), or None when there is no such record."""
+    def load(self, name: str, names: list[str] | None = None) -> Loaded | None:
+        """The game ``name`` (``game-0003``), or None when there is no such record;
+        ``names``: the games kept, when the caller has just listed them."""
         path = self.folder / f"{name}.jsonl"
         # Only the newest record can still be finished: the table resumes no other.
-        newest = not any(other > name for other in self.names())
+        newest = not any(other > name for other in (self.names() if names is None else names))
         with self._lock:
             try:
                 stat = path.stat()
@@ -333,7 +334,8 @@ class Games:
         return loaded.stories
 
     def summaries(self) -> list[Summary]:
-        return [loaded.summary for name in self.names() if (loaded := self.load(name)) is not None]
+        names = self.names()
+        return [loaded.summary for name in names if (loaded := self.load(name, names)) is not None]
 
     def photo(self, name: str, file: str) -> Path | None:
         """A public photo of ``name`` (only the records folder's ``game-NNNN.photos/`` holds them)."""
