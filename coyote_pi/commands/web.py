@@ -24,13 +24,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="address and port to serve on (default 127.0.0.1:8080; 0.0.0.0:80 on the Pi)")
     parser.add_argument("--config", type=Path, help="the table's configuration file (read only): its settings show "
                                                    "until the table has published those in force")
+    parser.add_argument("--simulated-table", action="store_true",
+                        help="the table is simulated (run --sim, demo --web start the page so): it has no journal, "
+                             "so the setup page says the device's log is not available")
     parser.add_argument("--test-hook", action="store_true", help=argparse.SUPPRESS)
+
+
+def page_options(args: argparse.Namespace):
+    """The page's :class:`~coyote_pi.web.app.Options` for these arguments."""
+    from coyote_pi.web.app import Options
+    from coyote_pi.web.setup import JOURNAL
+
+    return Options(config_file=args.config, test_hook=args.test_hook,
+                   log_command=None if args.simulated_table else JOURNAL)
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from coyote_pi.web.app import Options, create_app
+    from coyote_pi.web.app import create_app
     from coyote_pi.web.bulletin import Folders
 
     host, _, port = args.listen.rpartition(":")
@@ -38,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"coyote-pi web: --listen wants HOST:PORT, not {args.listen!r}")
         return 2
     folders = Folders.beside(args.records, args.bulletin, args.requests)
-    app = create_app(folders, Options(config_file=args.config, test_hook=args.test_hook))
+    app = create_app(folders, page_options(args))
     print(f"coyote-pi web: http://{host}:{port}/ (records {folders.records}, bulletin {folders.bulletin})", flush=True)
     # Open event streams end within a second of a stop; the page keeps no state worth waiting for.
     uvicorn.run(app, host=host.strip("[]"), port=int(port), log_level="warning", access_log=False,

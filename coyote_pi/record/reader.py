@@ -448,8 +448,8 @@ def read_record(path: str | os.PathLike[str], *, allow_torn_tail: bool = False, 
         raise RecordError(1, "not UTF-8 text: the file begins with the byte order mark of UTF-16 (or UTF-32), "
                              "so an editor saved it in another encoding")
     raw_lines, tail = split_lines(data)
-    if tail and not allow_torn_tail:
-        raise RecordError(len(raw_lines) + 1, unfinished(tail))
+    if not allow_torn_tail and (cut := unfinished_end(len(raw_lines), tail, 0)) is not None:
+        raise cut  # before any line: the end of the file is told first
     if not raw_lines:
         raise RecordError(1, "the setup line is incomplete (the record was cut short)")
     builder = GameBuilder()
@@ -460,9 +460,21 @@ def read_record(path: str | os.PathLike[str], *, allow_torn_tail: bool = False, 
         except SequenceError as error:
             raise error.told(_seq_of(raw_lines[number]) if number < len(raw_lines) else None) from None
     reader.end(_vault_openings(path, reader) if private else None)
-    if reader.pending and not allow_torn_tail:
-        raise RecordError(len(raw_lines), "the record ends before the resolution of its last challenge")
+    if not allow_torn_tail and (unresolved := unfinished_end(len(raw_lines), b"", reader.pending)) is not None:
+        raise unresolved
     return built_record(builder, reader)
+
+
+def unfinished_end(lines: int, tail: bytes, pending: int) -> RecordError | None:
+    """Why ``replay`` refuses a record whose ``lines`` complete lines replayed, ending in
+    ``tail`` (the bytes after the last newline) with ``pending`` resolutions the rules
+    produced and the record has not shown: a last line never finished, or a challenge
+    without its resolution. None: it ends where a record may end."""
+    if tail:
+        return RecordError(lines + 1, unfinished(tail))
+    if pending:
+        return RecordError(lines, "the record ends before the resolution of its last challenge")
+    return None
 
 
 def _seq_of(raw: bytes) -> object:
@@ -518,7 +530,8 @@ class RecordFollower:
 
     It checks exactly what :func:`read_record` with ``allow_torn_tail`` checks, and its
     :class:`Record` is the same: the round still open at the end is left out of the game
-    (:attr:`Record.open_round`). A file that shrank or was replaced is read afresh.
+    (:attr:`Record.open_round`); :attr:`unfinished_end` is what :func:`read_record`
+    without it (``replay``) refuses besides. A file that shrank or was replaced is read afresh.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -529,6 +542,9 @@ class RecordFollower:
         self._builder = GameBuilder()
         self._reader = RecordReader([self._builder])
         self._offset, self._inode = 0, -1
+        #: Why ``replay`` refuses the file as it is now although its complete lines replay
+        #: (:func:`unfinished_end`: a line still being written, a resolution not written yet).
+        self.unfinished_end: RecordError | None = None
 
     def update(self) -> Record:
         """The record as it is now; :class:`RecordError` when a line does not replay."""
@@ -538,7 +554,7 @@ class RecordFollower:
                 self._start()
                 self._inode = stat.st_ino
             file.seek(self._offset)
-            raw_lines, _ = split_lines(file.read())
+            raw_lines, tail = split_lines(file.read())
         try:
             for raw in raw_lines:
                 self._reader.take(self._reader.lines + 1, raw)
@@ -546,6 +562,7 @@ class RecordFollower:
         except RecordError:
             self._start()  # a half-taken line leaves the replay unusable: read afresh next time
             raise
+        self.unfinished_end = unfinished_end(self._reader.lines, tail, self._reader.pending)
         record = built_record(self._builder, self._reader)
         record.open_round = self._reader.open_round()
         return record

@@ -19,6 +19,7 @@ code are the perfect-reading doubles (:class:`~coyote_pi.sim.camera.SceneCamera`
 
 from __future__ import annotations
 
+import functools
 import queue
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -27,8 +28,9 @@ from pathlib import Path
 from coyote_pi.config import TableConfig
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.display import TableDisplay
-from coyote_pi.devices.errors import DeviceConfigError
+from coyote_pi.devices.errors import DeviceConfigError, PinMapError
 from coyote_pi.devices.factory import Devices, display_outputs
+from coyote_pi.devices.pinmap import load_pinmap
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SceneReader, SyntheticCamera
 from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.display import FlakyDummy
@@ -118,8 +120,10 @@ def open_sim_rig(
     :class:`~coyote_pi.sim.display.FlakyDummy`-backed one); ``camera(scene)`` makes the
     camera instead of ``[camera]`` (tests wrap the synthetic one in simulated faults).
     ``listeners``, ``outputs`` and ``controller_options`` are as for
-    :func:`~coyote_pi.table.rig.open_rig`.
+    :func:`~coyote_pi.table.rig.open_rig`; the web page's checks are the simulated
+    devices' (:func:`simulated_checks`) unless ``web_doctor`` says otherwise.
     """
+    controller_options.setdefault("web_doctor", functools.partial(simulated_checks, devices_config))
     resumed = controller_options.get("resumed")
     seats = sim.seats or (resumed[0].game.config.players if isinstance(resumed, tuple) else config.game.players)
     if seats is None:
@@ -140,6 +144,41 @@ def open_sim_rig(
         sim_table.fingers = _fingers(sim, rig.devices, rig.controller.queue, devices_config)
         sim_table.controller_queue = rig.controller.queue
     return SimRig(rig.controller, rig.devices, sim_table)
+
+
+def simulated_checks(devices_config: DevicesConfig) -> list[dict]:
+    """What a simulated table answers to the web page's "Run the checks" (``doctor.json``,
+    as :func:`coyote_pi.pi.doctor.in_table_checks` words a real table's): its simulated
+    devices, and the pin map its buttons use. The Pi's own checks (the board, the I2C bus,
+    the GPIO chip) have nothing to look at here: ``coyote-pi doctor`` runs them on the device."""
+    display, camera, buttons = devices_config.display, devices_config.camera, devices_config.buttons
+    checks = [_check("board", None, "a simulated table: no Raspberry Pi, I2C bus or GPIO chip here "
+                                    "(coyote-pi doctor checks them on the device)")]
+    if display.driver == "none":
+        checks.append(_check("OLED", None, "none configured"))
+    else:
+        glitches = f", failing at its calls {', '.join(map(str, display.fail_calls))}" if display.fail_calls else ""
+        checks.append(_check("OLED", True, f"simulated: {display.driver} {display.width}x{display.height}{glitches}"))
+    if camera.backend == "synthetic":
+        checks.append(_check("camera", True, f"simulated: draws the scripted table ({camera.width}x{camera.height})"))
+    elif camera.backend == "failing":
+        checks.append(_check("camera", False, f"simulated to fail ({camera.fault})"))
+    else:
+        checks.append(_check("camera", None, f"{camera.backend}: not simulated, coyote-pi doctor checks it on the device"))
+    try:
+        pins = load_pinmap(buttons.pinmap or None)
+    except PinMapError as error:
+        checks.append(_check("pin map", False, str(error)))
+    else:
+        count = sum(len(seat.buttons()) for seat in pins.seats)
+        checks.append(_check("pin map", True, f"{buttons.backend} buttons: {len(pins.seats)} seats, {count} buttons "
+                                              f"({pins.source})"))
+    return checks
+
+
+def _check(name: str, ok: bool | None, detail: str) -> dict:
+    """One line of ``doctor.json``: ``ok`` None for a check skipped."""
+    return {"name": name, "ok": ok, "detail": detail}
 
 
 def _fingers(sim: SimOptions, devices: Devices, events: queue.Queue, devices_config: DevicesConfig):

@@ -8,7 +8,7 @@ table it is a child process, started with the table's folders and stopped with i
         rig.run()
 
 The child is ``python -m coyote_pi web --records DIR --bulletin DIR --requests DIR
---listen HOST:PORT`` with this interpreter. It is stopped when the block ends (SIGTERM,
+--listen HOST:PORT --simulated-table`` with this interpreter. It is stopped when the block ends (SIGTERM,
 then SIGKILL after :data:`STOP_SECONDS`), and on Linux the kernel sends it SIGTERM
 should this process die without that (``PR_SET_PDEATHSIG``): no page outlives its table.
 """
@@ -31,9 +31,9 @@ PR_SET_PDEATHSIG = 1
 
 
 def page_command(records: Path, bulletin: Path, requests: Path, listen: str) -> list[str]:
-    """The command line of the page for these folders."""
+    """The command line of the page for these folders (a simulated table's: no journal)."""
     return [sys.executable, "-m", "coyote_pi", "web", "--records", str(records), "--bulletin", str(bulletin),
-            "--requests", str(requests), "--listen", listen]
+            "--requests", str(requests), "--listen", listen, "--simulated-table"]
 
 
 def _die_with_parent() -> None:  # runs in the child, between fork and exec

@@ -33,6 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from coyote_pi.config import ConfigError
+from coyote_pi.engine.events import EventType
 from coyote_pi.web import security, setup
 from coyote_pi.web.bulletin import (
     DOCTOR,
@@ -49,7 +50,7 @@ from coyote_pi.web.bulletin import (
 from coyote_pi.web.games import Games
 from coyote_pi.web.push import INTERVAL, Feed
 from coyote_pi.web.texts import Texts
-from coyote_pi.web.views import round_line, step_model, table_model, verdict, virtual_model
+from coyote_pi.web.views import correction_words, round_line, step_model, table_model, verdict, virtual_model
 from coyote_pi.words.translator import card_text
 
 HERE = Path(__file__).parent
@@ -164,8 +165,8 @@ class _Pages:
             return RedirectResponse(f"/login?next={quote(request.url.path)}", 303)
         return None
 
-    def refuse(self, request: Request, key: str, status: int = 409) -> HTMLResponse:
-        return self.render(request, "refused.html", status, reason=key)
+    def refuse(self, request: Request, key: str, status: int = 409, **words: object) -> HTMLResponse:
+        return self.render(request, "refused.html", status, reason=key, words=words)
 
     def checked_post(self, request: Request, form) -> Response | None:
         """A POST from this page, in a session, with its CSRF token: None; else the refusal.
@@ -224,16 +225,23 @@ class _Pages:
         loaded = self.loaded(game)
         stories = await run_in_threadpool(self.games.stories, game) if loaded else None
         story = next((s for s in stories or () if s.number == number and s.results), None)
+        if loaded is not None and loaded.record is None:
+            return self.refuse(request, "history.unreadable", 404, error=loaded.summary.error)
         if story is None:
             return self.refuse(request, "missing.round", 404)
         texts = Texts(self.live.language)
         verdicts = []
         corrections = list(story.corrections)
+        correction_lines = [step.line for step in story.steps if step.type == EventType.CORRECT]
         # Old games' photos are pruned (``keep_photos_games``): no broken picture for them.
         kept = [(step.photo, step.type) for step in story.steps if step.photo and self.games.photo(game, step.photo)]
         for index, result in enumerate(story.results):
             corrected = corrections[index - 1] if index else None
-            verdicts.append(verdict(texts, game, result, kept if index == 0 else [], corrected))
+            shown = verdict(texts, game, result, kept if index == 0 else [], corrected)
+            if index < len(corrections):  # the next correction's verdict takes its place
+                shown["replaced_by"] = {"line": correction_lines[index],
+                                        "text": correction_words(texts, corrections[index])}
+            verdicts.append(shown)
         numbers = [s.number for s in stories or () if s.results]
         position = numbers.index(number)
         return self.render(request, "round.html", game=game, summary=loaded.summary, number=number,
@@ -253,7 +261,7 @@ class _Pages:
 
     async def records(self, request: Request) -> Response:
         summaries = self.games.summaries()
-        checks = {s.name: self.games.check_command(s) for s in summaries}
+        checks = {s.name: self.games.check_arguments(s) for s in summaries}
         return self.render(request, "records.html", games=summaries, checks=checks)
 
     def download_refusal(self, request: Request, game: str) -> Response | None:

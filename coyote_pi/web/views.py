@@ -46,14 +46,19 @@ def verdict(texts: Texts, game: str, result: RoundResult, photos: list[tuple[str
     what it shows: the reveal, or the card drawn for ``?``)."""
     lines = explanation_lines(texts, result)
     if corrected is not None:
-        lines.insert(0, texts("expl.corrected", seats=texts.seats(corrected.confirmed_by),
-                              item=item_name(texts, corrected.item), card=card_text(corrected.card)))
+        lines.insert(0, correction_words(texts, corrected))
     return {"round": result.round, "total": result.score.total, "bid": result.score.bid, "winner": result.winner,
             "loser": result.loser, "lines": lines, "cards": cards_of(texts, result),
             "photos": [{"url": f"/photos/{game}/{name}",
                         "caption": texts("table.photo_draw") if kind == "draw" else texts("table.photo")}
                        for name, kind in photos],
             "url": f"/history/{game}/round/{result.round}"}
+
+
+def correction_words(texts: Texts, correction: events.Correct) -> str:
+    """"Corrected by seats 1 and 3: the centre card is 5", as the OLED says it."""
+    return texts("expl.corrected", seats=texts.seats(correction.confirmed_by), item=item_name(texts, correction.item),
+                 card=card_text(correction.card))
 
 
 def round_line(texts: Texts, result: RoundResult) -> str:
@@ -165,8 +170,7 @@ def event_text(texts: Texts, event: events.Event) -> str:
         case events.Undo():
             return texts("step.undo", seat=event.seat)
         case events.Correct():
-            return texts("expl.corrected", seats=texts.seats(event.confirmed_by), item=item_name(texts, event.item),
-                         card=card_text(event.card))
+            return correction_words(texts, event)
         case _:
             assert_never(event)
 

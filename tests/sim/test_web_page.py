@@ -60,7 +60,7 @@ def test_the_page_is_the_web_command_on_the_tables_folders(tmp_path):
     command = page_command(tmp_path / "games", tmp_path / "public", tmp_path / "requests", "127.0.0.1:9000")
     assert command == [sys.executable, "-m", "coyote_pi", "web", "--records", str(tmp_path / "games"),
                        "--bulletin", str(tmp_path / "public"), "--requests", str(tmp_path / "requests"),
-                       "--listen", "127.0.0.1:9000"]
+                       "--listen", "127.0.0.1:9000", "--simulated-table"]
     page = WebPage(tmp_path / "games", tmp_path / "public", tmp_path / "requests", "127.0.0.1:9000", tmp_path / "w.log")
     assert page.url == "http://127.0.0.1:9000/" and (tmp_path / "public").is_dir() and (tmp_path / "requests").is_dir()
 

@@ -3,6 +3,8 @@ verdict (once an HTTP 500), undone bids and sealed guesses come out as the recor
 
 from __future__ import annotations
 
+import html
+import re
 import zipfile
 
 from coyote_pi.engine import events
@@ -40,6 +42,21 @@ def test_a_corrected_round_is_told_with_both_verdicts_on_the_page_in_the_transcr
         assert client.get("/history/game-0001").status == 200
         for number in range(1, game.game.round_number + 1):
             assert client.get(f"/history/game-0001/round/{number}").status == 200, number
+
+
+def test_a_verdict_a_correction_replaced_says_so_and_by_which_correction(tmp_path, folders):
+    game = _corrected_game(tmp_path)
+    correction = next(number for number, line in enumerate(read_record(game.path).lines, start=1)
+                      if line.get("event", {}).get("type") == "correct")
+    with served(folders) as port:
+        page = Client(port).get("/history/game-0001/round/1").text
+    titles = re.findall(r'<section class="verdict[^"]*" data-verdict-round="1">\s*<h2>([^<]*)</h2>', page)
+    assert titles == ["Verdict of round 1, replaced", "Verdict of round 1"]
+    replaced = re.search(r'<section class="verdict replaced".*?</section>', page, re.S).group(0)
+    notice = html.unescape(re.search(r'<p class="notice">(.*?)</p>', replaced).group(1))
+    right = game.game.results[1].centre
+    assert re.fullmatch(rf"Replaced by the verdict after the correction at line {correction}: Corrected by seats "
+                        rf"\d, \d: Centre is {right}", notice), notice
 
 
 def test_every_line_of_every_closed_round_is_told_once_in_order(tmp_path, folders):

@@ -3,20 +3,24 @@ round, the headers; and what the history, records and setup pages show."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import re
 import zipfile
 from fractions import Fraction
 
 from coyote_pi.cli import main
+from coyote_pi.commands import web as web_command
 from coyote_pi.engine import events
 from coyote_pi.engine.game import Game
 from coyote_pi.engine.odds import bid_odds
 from coyote_pi.engine.views import seat_view
 from coyote_pi.record import read_record
+from coyote_pi.sim.web_page import page_command
 from coyote_pi.web import security
 from coyote_pi.web.app import Options
 from coyote_pi.web.games import percent
+from coyote_pi.web.setup import JOURNAL
 from tests.web.conftest import PIN, Client, Events, csrf_of, open_round_number, served, spectated
 
 
@@ -48,7 +52,7 @@ def test_setup_and_downloads_need_the_pin_and_wait_for_the_round_and_the_game(tm
         assert archive.status == 200 and archive.headers["content-type"] == "application/zip"
         assert client.get("/setup").status == 200
         transcript = client.get("/records/game-0001.txt").text
-        assert read_record(game.path).fingerprint in transcript and "coyote-pi replay game-0001.jsonl" in transcript
+        assert read_record(game.path).fingerprint in transcript and "coyote-pi replay game-0001/game-0001.jsonl" in transcript
     names = zipfile.ZipFile(io.BytesIO(archive.body)).namelist()
     assert "game-0001/game-0001.jsonl" in names and any(".photos/round-01-reveal.jpg" in n for n in names)
     zipfile.ZipFile(io.BytesIO(archive.body)).extractall(tmp_path / "download")
@@ -131,6 +135,25 @@ def test_the_setup_page_shows_the_log_or_says_it_is_missing(tmp_path, folders):
             client = Client(port)
             client.login()
             assert expected in client.get("/setup").text
+
+
+def test_beside_a_simulated_table_the_setup_page_says_the_devices_log_is_not_available(tmp_path, folders):
+    """A simulated table has no journal: its page (as the simulator starts it) shows none,
+    where journalctl would answer "-- No entries --"."""
+    game = spectated(tmp_path, players=2, variant="basic", seed=3)
+    game.set_pin(PIN)
+    parser = argparse.ArgumentParser()
+    web_command.configure(parser)
+    command = page_command(folders.records, folders.bulletin, folders.requests, "127.0.0.1:8080")
+    assert command[2:4] == ["coyote_pi", "web"]
+    options = web_command.page_options(parser.parse_args(command[4:]))
+    assert options.log_command is None
+    assert web_command.page_options(parser.parse_args(command[4:-1])).log_command == JOURNAL  # on the device
+    with served(folders, options) as port:
+        client = Client(port)
+        client.login()
+        page = client.get("/setup").text
+    assert "log is not available here" in page and "<pre>" not in page.split("device-log")[1]
 
 
 def test_a_round_has_its_own_address_with_each_bids_odds_from_the_bidders_view(tmp_path, folders):

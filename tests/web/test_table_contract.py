@@ -121,6 +121,24 @@ def test_what_the_table_answers_is_what_the_setup_page_shows(tmp_path):
     assert json.loads((folders.bulletin / "doctor.json").read_text())["checks"] == checks
 
 
+def test_a_simulated_table_answers_the_checks_with_its_simulated_devices(tmp_path):
+    """``run --sim`` and ``demo`` run no doctor of a Pi: "Run the checks" is answered with
+    the simulated devices (once only a request file, and "No checks run yet." for ever)."""
+    folders = Folders.beside(tmp_path / "games")
+    folders.touch_request("doctor.want")
+    with running_table(web_table(tmp_path, 2, start=None), fast_sim(players=False)) as (_rig, spy):
+        spy.wait_for(lambda p: p.setup == ("start", None))
+        deadline = time.monotonic() + 10
+        while not (folders.bulletin / "doctor.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        message = create_app(folders, Options(log_command=None)).state.pages.setup_message(read_live(folders))
+    checks = {check["name"]: check for check in message["state"]["doctor"]["checks"]}
+    assert list(checks) == ["board", "OLED", "camera", "pin map"]
+    assert checks["board"]["ok"] is None and "simulated table" in checks["board"]["detail"]
+    assert checks["OLED"]["ok"] is True and checks["pin map"]["ok"] is True
+    assert "No checks run yet" not in message["html"] and message["html"].count("check-ok") >= 2
+
+
 def test_a_proposal_the_table_refuses_is_said_on_the_setup_page(tmp_path):
     folders = Folders.beside(tmp_path / "games")
     folders.requests.mkdir(parents=True)
