@@ -333,8 +333,8 @@ class SimConsole(Listener):
         else:
             eyes = tr("console.eyes_seat", seat=self._eyes)
         back = tr("console.back_table") if self._help else tr("console.back_help")
-        for line in (tr("console.keys", seats=seats, eyes=eyes, back=back),
-                     tr("console.keys_short", seats=seats, eyes=eyes, back=back)):
+        for line in (tr("console.keys", seat_keys=seats, eyes=eyes, back=back),
+                     tr("console.keys_short", seat_keys=seats, eyes=eyes, back=back)):
             if len(line) <= columns:
                 return line
         return _cut(line, columns)

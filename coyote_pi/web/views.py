@@ -46,8 +46,8 @@ def verdict(texts: Texts, game: str, result: RoundResult, photos: list[tuple[str
     what it shows: the reveal, or the card drawn for ``?``)."""
     lines = explanation_lines(texts, result)
     if corrected is not None:
-        lines.insert(0, texts("expl.corrected", seats=texts.seats(corrected.confirmed_by),
-                              item=item_name(texts, corrected.item), card=card_text(corrected.card)))
+        lines.insert(0, texts.for_seats("expl.corrected", corrected.confirmed_by, item=item_name(texts, corrected.item),
+                                        card=card_text(corrected.card)))
     return {"round": result.round, "total": result.score.total, "bid": result.score.bid, "winner": result.winner,
             "loser": result.loser, "lines": lines, "cards": cards_of(texts, result),
             "photos": [{"url": f"/photos/{game}/{name}",
@@ -165,8 +165,8 @@ def event_text(texts: Texts, event: events.Event) -> str:
         case events.Undo():
             return texts("step.undo", seat=event.seat)
         case events.Correct():
-            return texts("expl.corrected", seats=texts.seats(event.confirmed_by), item=item_name(texts, event.item),
-                         card=card_text(event.card))
+            return texts.for_seats("expl.corrected", event.confirmed_by, item=item_name(texts, event.item),
+                                   card=card_text(event.card))
         case _:
             assert_never(event)
 
