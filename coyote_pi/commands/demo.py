@@ -194,8 +194,8 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
             rig.close()  # closing the display writes the GIF
             reporter.close()
     finally:
-        if page is not None and (trouble := page.stop()) is not None:
-            print(f"coyote-pi demo: {trouble}", flush=True)
+        if page is not None and (status := page.stop()) is not None:
+            print(f"coyote-pi demo: the web page ended by itself (exit status {status}): see {page.log_file}", flush=True)
     table = rig.controller.state.playing()  # the demo ran until its game was over
     record = read_record(table.path)
     photos = photos_folder(table.path)

@@ -127,7 +127,7 @@ class SimConsole(Listener):
         self._controller = None
         #: Lines that stay on screen under the OLED (e.g. a game that could not be resumed).
         self.notices: list[str] = []
-        self._told: str | None = None  #: the last notice :meth:`tell` added (it is the last notice)
+        self._shown: dict[str, str] = {}  #: the notice :meth:`show` shows for each topic
         self._eyes: int | str = FOLLOW_TURN
         self._turn = 1
         self._help = False
@@ -198,11 +198,20 @@ class SimConsole(Listener):
         self._prompt = prompt
         self.wake()
 
-    def tell(self, line: str) -> None:
-        """Show ``line`` with the notices, in place of the last line told (from any thread)."""
-        self.notices = [*self.notices[:len(self.notices) - (self._told is not None)], line]
-        self._told = line
+    def show(self, topic: str, line: str) -> None:
+        """Show ``line`` with the notices, in place of the last one shown on ``topic`` (from any thread)."""
+        notices, old = list(self.notices), self._shown.get(topic)
+        if old in notices:
+            notices[notices.index(old)] = line
+        else:
+            notices.append(line)
+        self._shown[topic] = line
+        self.notices = notices
         self.wake()
+
+    def tell(self, line: str) -> None:
+        """Show ``line`` with the notices, in place of the last line told (a finished game's check)."""
+        self.show("told", line)
 
     def key(self, key: str) -> None:
         """``v``: whose eyes next; ``h`` or ``?``: the key map, or back. Other keys do nothing."""

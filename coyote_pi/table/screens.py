@@ -275,6 +275,11 @@ def address_screen(tr: Translator, url: str) -> Screen:
     return Screen(qr=url, lines=[url.removeprefix("http://").rstrip("/"), tr("web.address_hint")])
 
 
+def no_page_screen(tr: Translator) -> Screen:
+    """Instead of the address: the web page does not run there (another program may)."""
+    return Screen(title=tr("web.no_page_title"), lines=[tr("web.no_page")])
+
+
 def pin_screen(tr: Translator, pin: str) -> Screen:
     """A fresh PIN for the web page's setup and downloads, in two groups of three."""
     return Screen(title=tr("web.pin_title"), big=f"{pin[:3]} {pin[3:]}", lines=[tr("web.pin_hint")])

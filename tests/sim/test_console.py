@@ -162,3 +162,13 @@ def test_a_seats_view_of_the_last_game_is_gone_during_the_next_games_setup(conso
     console.on_prompt(Prompt(stages.SETUP, 0, 0, (1,), None, setup=("start", 1)))  # ok started a new game
     lines = console.lines(80, 24)
     assert not any(" sees: " in line or "[7]" in line for line in lines) and lines[0].startswith("┌ OLED ")
+
+
+def test_a_notice_shown_again_on_its_topic_takes_the_place_of_the_last(console):
+    console.show("page", "the table's web page: http://127.0.0.1:8093/ (its log: web.log)")
+    console.tell("check it: coyote-pi replay game-0007.jsonl --expect NB24")
+    console.show("page", "the web page stopped (exit status 1): see web.log")
+    assert console.notices == ["the web page stopped (exit status 1): see web.log",
+                               "check it: coyote-pi replay game-0007.jsonl --expect NB24"]
+    lines = console.lines(80, 24)
+    assert lines[-4:-2] == console.notices and lines[0].startswith("┌ OLED ")

@@ -85,6 +85,7 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
         for extra in (False, True):
             out.append(("reveal", screens.reveal_screen(tr, 6, 99, extra=extra, problems=problems, offer_manual=True)))
         out.append(("draw", screens.draw_screen(tr, problems, offer_manual=True)))
+    out.append(("no web page", screens.no_page_screen(tr)))
     out.append(("manual offer", screens.offer_screen(tr, 6)))
     out.append(("correction offer", screens.offer_screen(tr, 6, correction=True)))
     for item in ("centre", "extra", "draw", "seat:6"):
