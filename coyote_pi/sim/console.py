@@ -230,8 +230,10 @@ class SimConsole(Listener):
         """The whole screen for a ``columns`` x ``rows`` terminal: at most ``rows`` lines,
         none longer than ``columns``; the key line is the last."""
         ends = self._record_lines(columns) + [self._key_line(columns)]
+        home = str(Path.home()).rstrip(os.sep) + os.sep
+        told = [line.replace(" " + home, " ~" + os.sep) for line in self.notices]  # as a shell takes them, shorter
         # Notices wrapped whole (a check line's --expect at the end), else cut if that leaves no room for the OLED.
-        for notices in (_wrap_whole(self.notices, columns), [_cut(line, columns) for line in self.notices]):
+        for notices in (_wrap_whole(told, columns), [_cut(line, columns) for line in told]):
             footer = notices + ends
             room = max(0, rows - len(footer))
             if self._help:

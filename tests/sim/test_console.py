@@ -148,6 +148,19 @@ def test_a_long_check_line_is_wrapped_whole_at_80x24_not_cut_before_its_expect(c
                                         "--expect NB24-7QX3-KD9F-2M4T"]  # an option and its value on one row
 
 
+def test_a_check_line_names_the_home_folder_as_a_shell_takes_it(console):
+    """At 80x24 with another notice: the record's path under the home folder is written
+    with ~ (as the record's line is), so the check line still fits whole."""
+    console.notices.append("no web page: 127.0.0.1:8093 is in use by another program")
+    check = f"check it: coyote-pi replay {Path.home() / '.local/share/coyote-pi/games/sim/game-0003.jsonl'} " \
+            "--expect NB24-7QX3-KD9F-2M4T"
+    console.tell(check)
+    lines = console.lines(80, 24)
+    assert lines[0].startswith("┌ OLED ")
+    start = lines.index("check it: coyote-pi replay ~/.local/share/coyote-pi/games/sim/game-0003.jsonl")
+    assert lines[start + 1] == "--expect NB24-7QX3-KD9F-2M4T"
+
+
 def test_notices_too_long_to_wrap_beside_the_oled_are_cut_instead(console):
     for game in range(3):
         console.notices.append(f"check it: coyote-pi replay /home/someone/.local/share/coyote-pi/games/sim/"
