@@ -121,7 +121,7 @@ golden: venv
 # of it is translated.
 messages: venv
 	mkdir -p build
-	$(BIN)/pybabel extract -F babel.cfg -k tr -k texts -k plural -k ngettext:1,2 -o build/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k tr -k texts -k plural -k for_seats -k ngettext:1,2 -o build/messages.pot .
 	$(BIN)/python -c 'import sys; from babel.messages.pofile import write_po; from coyote_pi.locale import template; \
 	  write_po(sys.stdout.buffer, template(), width=100)' > build/coyote_pi.pot
 	for po in coyote_pi/locale/*/LC_MESSAGES/coyote_pi.po; do \

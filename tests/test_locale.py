@@ -16,10 +16,12 @@ from babel.messages.pofile import read_po, write_po
 import coyote_pi
 from coyote_pi.config import TABLE_RANGES
 from coyote_pi.locale import LANGUAGES, catalog, placeholders, plural_keys, template, translations
+from coyote_pi.words.translator import Translator
 
 PACKAGE = Path(coyote_pi.__file__).parent
 #: How the code and the templates ask for a text: what `make messages` extracts with.
-KEYWORDS = {"tr": None, "texts": None, "_": None, "gettext": None, "plural": None, "ngettext": (1, 2)}
+KEYWORDS = {"tr": None, "texts": None, "_": None, "gettext": None, "plural": None, "for_seats": None,
+            "ngettext": (1, 2)}
 METHODS = [("**/web/templates/**.html", "jinja2"), ("**.py", "python")]
 
 
@@ -60,6 +62,39 @@ def test_russian_counts_take_three_forms():
     words = [ru.ngettext("history.rounds", "history.rounds", n).format(rounds=n) for n in (1, 2, 5, 11, 21, 22)]
     assert words == ["1 раунд", "2 раунда", "5 раундов", "11 раундов", "21 раунд", "22 раунда"]
     assert plural_keys() >= {"history.rounds", "history.game", "setup.stands", "login.slow_down"}
+
+
+#: Placeholders that hold a count or a list of seats: a text with one says one thing or several.
+COUNTED = {"seats", "count", "rounds", "players", "seconds", "games"}
+#: Counted texts that never speak of one, and why.
+ALWAYS_SEVERAL = {"problem.duplicate": "names two seats or more (one seat's duplicate is problem.duplicate_anywhere)"}
+
+
+def test_every_counted_text_has_plural_forms_and_english_says_one_in_the_singular():
+    """"Seats 2: ok at your seat confirms" for one seat: every text that counts goes
+    through the plural forms, in every language, and English's singular is not its plural."""
+    english = _messages("en")
+    counted = {key for key, forms in english.items() if placeholders(forms[-1]) & COUNTED} - set(ALWAYS_SEVERAL)
+    assert counted >= {"guess.waiting", "correct.confirm_hint", "msg.not_confirming", "expl.corrected"}
+    assert sorted(counted - plural_keys()) == []
+    for key in plural_keys():
+        one, several = english[key]
+        assert one != several, key
+        if "{seats}" in one:  # "seat 2", "seats 2, 5"
+            assert "seats" not in one.replace("{seats}", "").lower() and "seats" in several.replace("{seats}", "").lower(), key
+    for language in LANGUAGES:
+        for key in plural_keys():
+            with pytest.raises(KeyError):  # a counted text asked for without its count
+                Translator(language)(key, **dict.fromkeys(placeholders(english[key][-1]), 2))
+
+
+@pytest.mark.parametrize(("language", "one", "several"), [
+    ("en", "Seat 2 confirms", "Seats 2, 5 confirm"),
+    ("de", "Platz 2 bestätigt", "Plätze 2, 5 bestätigen"),
+    ("ru", "Подтверждает место 2", "Подтверждают места 2, 5")])
+def test_a_list_of_seats_is_worded_for_its_number(language, one, several):
+    tr = Translator(language)
+    assert (tr.for_seats("msg.not_confirming", [2]), tr.for_seats("msg.not_confirming", [2, 5])) == (one, several)
 
 
 def test_every_key_the_code_and_the_templates_name_exists():

@@ -56,8 +56,9 @@ from coyote_pi.locale import LANGUAGES
 from coyote_pi.record import check_photos, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import DEMO_PACE
-from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage
+from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage, address_taken
 from coyote_pi.vision.annotate import annotate
+from coyote_pi.words.translator import Translator
 
 #: A seed whose game shows most of the rules (see the module docstring).
 DEMO_SEED = 33
@@ -74,7 +75,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="demo-output", metavar="DIR", help="output folder (default: demo-output)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N", help="2-6 (default 4)")
     parser.add_argument("--variant", choices=("basic", "trickster"), default="trickster")
-    parser.add_argument("--language", choices=LANGUAGES, default="en", help="language of the OLED")
+    parser.add_argument("--language", choices=LANGUAGES, default="en",
+                        help="language of the OLED and of what the demo prints (its play-by-play stays English)")
     parser.add_argument("--seed", type=int, default=DEMO_SEED, help=f"deal and decisions (default {DEMO_SEED})")
     parser.add_argument("--virtual", metavar="SEATS",
                         help=f'seats the table plays itself (default: the last seat, "N:{DEMO_LEVEL}"; "": none; '
@@ -146,7 +148,7 @@ def _save_annotated(path: Path, frame, reading) -> None:
     cv2.imwrite(str(path), annotate(frame, reading), [cv2.IMWRITE_PNG_COMPRESSION, 3])
 
 
-def _screenshots(page: WebPage, folder: Path) -> None:
+def _screenshots(page: WebPage, folder: Path, tr: Translator) -> None:
     """Phone and wide screenshots of each of the page's pages into ``folder`` (they need
     Debian's Chromium; without it, one line says so and the demo goes on)."""
     from coyote_pi.web.screenshots import save_screenshots  # Selenium: only with --web
@@ -156,7 +158,7 @@ def _screenshots(page: WebPage, folder: Path) -> None:
     except RuntimeError as error:
         print(f"  ({error})", flush=True)
         return
-    print(f"  {len(saved)} screenshots of the web page in {folder}", flush=True)
+    print(f"  {tr.plural('demo.screenshots', len(saved), count=len(saved), folder=folder)}", flush=True)
 
 
 def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
@@ -176,38 +178,55 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     sim = SimOptions(seed=args.seed, pace=DEMO_PACE, setup_answers={"start": youngest}, misclick=True)
     reporter = _Reporter(out)
     gif = GifRecorder(out / "oled.gif", min_frame_seconds=0.1, max_frame_seconds=3.0)
-    virtual = f"; virtual seats {args.virtual}" if args.virtual else ""
-    print(f"coyote-pi demo: {args.players} players, {args.variant}, seed {args.seed}, "
-          f"camera {size[0]}x{size[1]}; seat {youngest} is the youngest{virtual}", flush=True)
+    tr = Translator(args.language)  # what the demo prints for a person (the play-by-play stays English)
+    variant = tr("variant.basic") if args.variant == "basic" else tr("variant.trickster")
+    print(tr.plural("demo.start", args.players, players=args.players, variant=variant, seed=args.seed,
+                    size=f"{size[0]}x{size[1]}", seat=youngest)
+          + (tr("demo.virtual", virtual=args.virtual) if args.virtual else ""), flush=True)
     page = None
-    if args.web is not None:
+    if args.web is not None and address_taken(args.web):
+        print(f"coyote-pi demo: {tr('run.page_busy', address=args.web)}", flush=True)
+    elif args.web is not None:
         page = WebPage(out, *config.web_folders(), args.web, out / "web.log").start()
-        print(f"the table's web page: {page.url}", flush=True)
+        print(tr("demo.page", url=page.url), flush=True)
     try:
         rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif],
                            meta={"source": "demo"}, private_meta={"seed": args.seed})
         try:
             rig.run(until_over=True)
             if page is not None:  # while the table still runs: stopped, the page says so
-                _screenshots(page, out / "web")
+                _screenshots(page, out / "web", tr)
         finally:
             rig.close()  # closing the display writes the GIF
             reporter.close()
     finally:
-        if page is not None and (trouble := page.stop()) is not None:
-            print(f"coyote-pi demo: {trouble}", flush=True)
+        if page is not None and (status := page.stop()) is not None:
+            print(f"coyote-pi demo: {tr('run.page_ended', status=status, log=page.log_file)}", flush=True)
     table = rig.controller.state.playing()  # the demo ran until its game was over
     record = read_record(table.path)
     photos = photos_folder(table.path)
     checked, _ = check_photos(record, photos)
     seconds = time.monotonic() - reporter.started
     print()
-    print(f"seat {record.game.winner} wins after {record.game.round_number} rounds ({seconds:.0f} s)")
-    print(f"written to {out}/:")
-    print(f"  oled.gif            {len(gif)} OLED frames")
-    print(f"  reveal/draw PNGs    {len(reporter.frames)} annotated camera frames")
-    print(f"  {table.path.name}     the game record, {len(record.lines)} lines; check it with")
-    print(f"                      coyote-pi replay {table.path} --expect {record.fingerprint} --photos {photos}")
-    print(f"  {photos.name}/   {checked} photos of the reveals and draws, named in the record")
-    print("  play-by-play.txt    this transcript")
+    print("\n".join(summary(tr, out, record, table.path, photos, checked=checked, oled_frames=len(gif),
+                           camera_frames=len(reporter.frames), seconds=seconds)))
     return 0
+
+
+def summary(tr: Translator, out: Path, record, path: Path, photos: Path, *, checked: int, oled_frames: int,
+            camera_frames: int, seconds: float) -> list[str]:
+    """What the demo says at its end: who won, and each file it wrote (``record`` read from ``path``)."""
+    game = record.game
+
+    def item(name: str, text: str) -> str:
+        return f"  {name:<20}{text}"
+
+    return [tr.plural("demo.winner", game.round_number, seat=game.winner, rounds=game.round_number,
+                      seconds=f"{seconds:.0f}"),
+            tr("demo.written", folder=f"{out}/"),
+            item("oled.gif", tr.plural("demo.gif", oled_frames, count=oled_frames)),
+            item("reveal/draw PNGs", tr.plural("demo.frames", camera_frames, count=camera_frames)),
+            item(path.name, tr.plural("demo.record", len(record.lines), count=len(record.lines))),
+            item("", f"coyote-pi replay {path} --expect {record.fingerprint} --photos {photos}"),
+            item(f"{photos.name}/", tr.plural("demo.photos", checked, count=checked)),
+            item("play-by-play.txt", tr("demo.transcript"))]

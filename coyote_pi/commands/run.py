@@ -54,6 +54,7 @@ from coyote_pi.table import stages
 from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import open_rig, resume_newest
 from coyote_pi.table.store import lock_folder
+from coyote_pi.words.translator import Translator
 
 #: The exit status for a bad configuration file or flag. The unit's RestartPreventExitStatus=
 #: names it: restarting cannot fix a file, so systemd stops instead of looping.
@@ -184,18 +185,20 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _run_table(args, config, devices_config) -> int:
+    # What run prints for a person is in the table's language (at the end: as its setup left it).
+    tr = Translator(config.game.language or "en")
     # A scripted simulation ends with its game: a finished one is not shown again.
     resumption = resume_newest(config, new=args.new, finished=not (args.sim and args.scripted))
     table = resumption.table
     if isinstance(table, tuple):
-        print(_resumed_line(table[0]), file=sys.stderr)
+        print(_resumed_line(table[0], tr), file=sys.stderr)
     elif table is not None:  # the table shows it and waits for ok before a new game
-        print(f"cannot resume {table.path} ({table.reason}); it is kept as it is", file=sys.stderr)
-    page = _start_page(args, config)
+        print(tr("run.not_resumed", path=table.path, reason=table.reason), file=sys.stderr)
+    page = _start_page(args, config, tr)
     try:
         if args.sim:
-            print(f"coyote-pi run --sim: game records go to {config.record_dir}", file=sys.stderr)
-            rig, finished = _open_sim(args, config, devices_config, resumption)
+            print(f"coyote-pi run --sim: {tr('run.records', folder=config.record_dir)}", file=sys.stderr)
+            rig, finished = _open_sim(args, config, devices_config, resumption, page, tr)
         else:
             rig = _open_real(config, devices_config, table, None if resumption.skipped is None else resumption.skipped.stem,
                              args.config)
@@ -207,39 +210,67 @@ def _run_table(args, config, devices_config) -> int:
             if args.sim:
                 _say_where_the_records_are(rig.controller, finished)
     finally:
-        if page is not None and (trouble := page.stop()) is not None:
-            print(f"coyote-pi run --sim: {trouble}", file=sys.stderr)
+        if page is not None and (status := page.stop()) is not None:
+            print(f"coyote-pi run --sim: {tr('run.page_ended', status=status, log=page.log_file)}", file=sys.stderr)
     if signal.SIGINT in signals:
         return 130  # as a shell reports a command ended by Ctrl-C
-    game = rig.controller.state.game
+    game, tr = rig.controller.state.game, rig.controller.tr
     if game is not None and game.winner is not None:
-        print(f"seat {game.winner} wins; record {rig.controller.state.recorded.path} "
-              f"(fingerprint {rig.controller.state.recorded.writer.fingerprint})")
+        recorded = rig.controller.state.playing()
+        print(tr("run.winner", seat=game.winner, path=recorded.path, fingerprint=recorded.writer.fingerprint))
     return 0
 
 
-def _start_page(args, config):
-    """``--sim --web``: the page as a child process on the simulation's folders (None: no page)."""
+def _start_page(args, config, tr):
+    """``--sim --web``: the page as a child process on the simulation's folders, said where
+    it is (None: no page; also when another program holds its address: said so)."""
     if not (args.sim and args.web):
         return None
-    from coyote_pi.sim.web_page import WebPage  # the simulation's: see _sim_settings
+    from coyote_pi.sim.web_page import WebPage, address_taken  # the simulation's: see _sim_settings
 
+    if address_taken(args.web):
+        print(f"coyote-pi run --sim: {tr('run.page_busy', address=args.web)}", file=sys.stderr)
+        return None
     page = WebPage(config.record_dir, *config.web_folders(), args.web, config.record_dir.parent / "web.log").start()
-    print(f"coyote-pi run --sim: the table's web page is at {page.url} (its log: {page.log_file})", file=sys.stderr)
+    print(f"coyote-pi run --sim: {_page_line(page, tr)}", file=sys.stderr)
     return page
 
 
-def _resumed_line(table) -> str:
+def _page_line(page, tr: Translator) -> str:
+    """Where the page is, or why it is not (``page`` a started WebPage)."""
+    if page.serving():
+        return tr("run.page", url=page.url, log=page.log_file)
+    return tr("run.page_ended", status=page.process.returncode if page.process is not None else "?", log=page.log_file)
+
+
+def _watch_page(page, args, tr: Translator, show) -> None:
+    """Show where the page is (``show(line)``), and again if it stops by itself while the
+    table runs (its address is then no longer this table's page)."""
+    if page is None:
+        show(tr("run.page_busy", address=args.web))
+        return
+    show(_page_line(page, tr))
+    process = page.process
+
+    def watch() -> None:
+        process.wait()
+        if page.process is process:  # not stopped by this command: ended by itself
+            show(_page_line(page, tr))
+
+    threading.Thread(target=watch, name="web page watch", daemon=True).start()
+
+
+def _resumed_line(table, tr: Translator) -> str:
     """What the command says of the record it opens: a finished game is not "resumed"."""
     game = table.game
     if game.winner is None:
-        return f"resuming {table.path}"
-    return f"{table.path}: the game is over, seat {game.winner} won; the table shows its result"
+        return tr("run.resuming", path=table.path)
+    return tr("run.over_shown", path=table.path, seat=game.winner)
 
 
-def check_line(table) -> str:
+def check_line(table, tr: Translator) -> str:
     """How to check a finished game's record (``table``, a RecordedGame) with replay."""
-    return f"check it: coyote-pi replay {table.path} --expect {table.writer.fingerprint}"
+    return tr("run.check", path=table.path, fingerprint=table.writer.fingerprint)
 
 
 class FinishedGames(Listener):
@@ -258,7 +289,7 @@ class FinishedGames(Listener):
         table = self.controller.state.recorded
         if prompt.stage != stages.GAME_OVER or table is None or table.path == self._over_before:
             return
-        check = check_line(table)
+        check = check_line(table, self.controller.tr)
         if check not in self.lines:
             self.lines.append(check)
             self._tell(check)
@@ -267,16 +298,16 @@ class FinishedGames(Listener):
 def _say_where_the_records_are(controller, finished: FinishedGames) -> None:
     """At the end of ``run --sim`` (also after Ctrl-C): where the game in play is, and how
     to check every game that ended since the command started (and a finished one it shows)."""
-    table = controller.state.recorded
+    table, tr = controller.state.recorded, controller.tr
     checks = list(finished.lines)
     if table is None and not checks:
-        print(f"no game was started; records are in {controller.store.folder}", file=sys.stderr)
+        print(tr("run.no_game", folder=controller.store.folder), file=sys.stderr)
     elif table is not None and controller.game.winner is None:  # replay would show the open round's cards
-        print(f"record: {table.path} (unfinished: run --sim resumes it)", file=sys.stderr)
-    elif table is not None and check_line(table) not in checks:
-        checks.append(check_line(table))
+        print(tr("run.unfinished", path=table.path), file=sys.stderr)
+    elif table is not None and check_line(table, tr) not in checks:
+        checks.append(check_line(table, tr))
     if checks:
-        print("games finished:" if len(checks) > 1 else "game finished:", *checks, sep="\n  ", file=sys.stderr)
+        print(tr.plural("run.finished", len(checks)), *checks, sep="\n  ", file=sys.stderr)
 
 
 def _open_real(config, devices_config, table, not_resumed=None, config_file=None):
@@ -294,10 +325,12 @@ def _open_real(config, devices_config, table, not_resumed=None, config_file=None
                     web_doctor=functools.partial(doctor.in_table_checks, config_file))
 
 
-def _open_sim(args, config, devices_config, resumption):
+def _open_sim(args, config, devices_config, resumption, page, tr):
     """The simulated table, with the seed and deal plan of the game it resumes (or of
     --seed, --deal), and with a person at the keys, its console; and the
-    :class:`FinishedGames` that tells each game's check line as it ends."""
+    :class:`FinishedGames` that tells each game's check line as it ends. With --web the
+    OLED shows the address only while ``page`` (None: it could not start) serves it, and
+    the console says where the page is, or why it is not."""
     from coyote_pi.sim.console import SimConsole
     from coyote_pi.sim.deals import DealPlan, parse_deal
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
@@ -316,15 +349,18 @@ def _open_sim(args, config, devices_config, resumption):
                      deal=deal)
     console = SimConsole() if _has_console(args) else None
     watchers = [console] if console is not None else []
+    serving = page.serving if page is not None else (lambda: False)
     rig = open_sim_rig(config, devices_config, sim, resumed=table, meta={"source": "sim"}, private_meta=private,
-                       new_game_when_over=not args.scripted,
+                       new_game_when_over=not args.scripted, web_page=serving if args.web else None,
                        not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers)
     finished = FinishedGames(rig.controller, console.tell if console is not None else _tell)
     rig.controller.listeners.append(finished)
     if console is not None:
         console.attach(rig.sim, rig.controller)
         if skipped is not None:
-            console.notices.append(f"could not resume {skipped.name} ({resumption.reason}): new game")
+            console.notices.append(tr("run.not_resumed_new", name=skipped.name, reason=resumption.reason))
+        if args.web:
+            _watch_page(page, args, tr, functools.partial(console.show, "page"))
         rig.devices.buttons.on_other_key = console.key
         console.start()
     return rig, finished

@@ -191,17 +191,19 @@ class ScreenRenderer:
         groups = [wrap_text(chunk, self.small, width) for chunk in chunks]
         return [group[i : i + rows] for group in groups for i in range(0, len(group), rows)]  # a clause over a page
 
-    def _paginate(self, lines: Sequence[str], rows: int) -> list[list[str]]:
-        pages: list[list[str]] = [[]]
-        for line in lines:
+    def _paginate(self, lines: Sequence[str], rows: int) -> list[list[tuple[int, str]]]:
+        """Pages of rows, each row with the index of the line it is part of."""
+        pages: list[list[tuple[int, str]]] = [[]]
+        for index, line in enumerate(lines):
             for group in self._line_groups(line, rows):
                 if pages[-1] and len(pages[-1]) + len(group) > rows:
                     pages.append([])
-                pages[-1].extend(group)
+                pages[-1].extend((index, row) for row in group)
         return pages
 
-    def _layout(self, screen: Screen) -> tuple[int, int, int, list[list[str]]]:
-        """``(title height, strip height, line rows per page, pages of wrapped lines)``."""
+    def _layout(self, screen: Screen) -> tuple[int, int, int, list[list[tuple[int, str]]]]:
+        """``(title height, strip height, line rows per page, pages of wrapped lines)``
+        (each row with the index of its line in ``screen.lines``)."""
         key = dataclasses.replace(screen, page=0)
         if key not in self._layouts:
             if len(self._layouts) >= 64:
@@ -209,7 +211,7 @@ class ScreenRenderer:
             self._layouts[key] = self._lay_out(screen)
         return self._layouts[key]
 
-    def _lay_out(self, screen: Screen) -> tuple[int, int, int, list[list[str]]]:
+    def _lay_out(self, screen: Screen) -> tuple[int, int, int, list[list[tuple[int, str]]]]:
         wanted = sum(len(wrap_text(line, self.small, self.width - 2 * self.margin)) for line in screen.lines)
         strip = self.STRIP_HEIGHT * self.step if screen.seats else 0
         title = self.TITLE_HEIGHT * self.step if screen.title else 0
@@ -233,7 +235,17 @@ class ScreenRenderer:
 
     def pages(self, screen: Screen) -> list[list[str]]:
         """The rows of small text on each page of ``screen``, as drawn."""
-        return [list(page) for page in self._layout(screen)[3]]
+        return [[row for _, row in page] for page in self._layout(screen)[3]]
+
+    def page_lines(self, screen: Screen) -> list[str]:
+        """The small text of the page ``screen`` shows (``screen.page``), one string per
+        line of ``screen.lines`` on it: its rows joined again (a line that goes on over
+        pages gives the part on this page). For a reader of the words without the pixels."""
+        pages = self._layout(screen)[3]
+        lines: dict[int, list[str]] = {}
+        for index, row in pages[screen.page % len(pages)]:
+            lines.setdefault(index, []).append(row)
+        return [" ".join(rows) for rows in lines.values()]
 
     def _plan(self, screen: Screen) -> _Plan:
         title_h, strip_h, rows, pages = self._layout(screen)
@@ -245,7 +257,7 @@ class ScreenRenderer:
         if screen.big:
             big_font = self._largest_bold(screen.big, self.width - 2 * self.margin, lines_top - title_h - 1)
             big = "\n".join(fit_width(line, big_font, self.width - 2 * self.margin) for line in screen.big.split("\n"))
-        return _Plan(title_h, strip_h, title, mark, (title_h, lines_top), big_font, big, pages[page])
+        return _Plan(title_h, strip_h, title, mark, (title_h, lines_top), big_font, big, [row for _, row in pages[page]])
 
     def overflows(self, screen: Screen) -> list[str]:
         """What of ``screen`` does not fit: a title or big text cut short (on any page),

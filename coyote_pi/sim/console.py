@@ -15,12 +15,15 @@ terminal gets half blocks and the eyes beside the OLED)::
   :class:`~coyote_pi.devices.display.TableDisplay`), drawn by
   :func:`~coyote_pi.devices.outputs.fit_lines` as large as the terminal allows.
 - Below an OLED drawn in Braille (too small to read its small text) its **words**,
-  as the presenter built the screen (title, big text, lines), in the rows left.
+  as the presenter built the screen (title, big text, the lines of the page shown), in
+  the rows left.
 - **Whose eyes** (:mod:`coyote_pi.sim.eyes`): the table as one seat sees it. ``v``
   switches: the seat whose turn it is (the default), seat 1, 2, ..., nobody. It comes
-  from the simulation's own knowledge of the cards and is drawn here only.
-- **Status**: notices that must stay visible (a game that could not be resumed) and
-  the path of the game's record.
+  from the simulation's own knowledge of the cards and is drawn here only; while a game
+  is set up there is nothing to see (the cards still lying there are the last game's).
+- **Status**: notices that must stay visible (a game that could not be resumed, the
+  web page's address or why it is not there, each finished game's check line, wrapped
+  whole when the terminal has the rows) and the path of the game's record.
 - The **key line**: the keys of the seats in play; ``h`` shows the whole key map
   instead of the table, ``h`` again goes back.
 
@@ -33,6 +36,7 @@ so the shell's screen comes back as it was when it closes.
 from __future__ import annotations
 
 import os
+import re
 import select
 import signal
 import sys
@@ -48,6 +52,7 @@ from PIL import Image
 from coyote_pi.devices.events import CHORD_BUTTON
 from coyote_pi.devices.keyboard import DEFAULT_KEYMAP, SEAT_KEYS, keymap_help
 from coyote_pi.devices.outputs import boxed, fit_lines, smallest_size
+from coyote_pi.devices.render import ScreenRenderer
 from coyote_pi.devices.screen import Screen
 from coyote_pi.sim.eyes import knows, seat_sight
 from coyote_pi.sim.table import SimTable, Truths
@@ -83,6 +88,24 @@ def _wrap(pieces: list[str], width: int) -> list[str]:
     return lines
 
 
+def _wrap_whole(lines: list[str], width: int) -> list[str]:
+    """``lines`` wrapped to ``width`` at spaces, every character kept: an option stays on
+    one row with its value (``--expect NB24-...``), a path longer than a row is split."""
+    rows: list[str] = []
+    for line in lines:
+        wrapped: list[str] = []
+        for piece in re.findall(r"--\S+ [^-\s]\S*|\S+", line):
+            if wrapped and len(wrapped[-1]) + 1 + len(piece) <= width:
+                wrapped[-1] += " " + piece
+                continue
+            while len(piece) > width > 0:
+                wrapped.append(piece[:width])
+                piece = piece[width:]
+            wrapped.append(piece)
+        rows += wrapped or [""]
+    return rows
+
+
 class SimConsole(Listener):
     """The terminal of the simulated table (see the module docstring).
 
@@ -98,12 +121,13 @@ class SimConsole(Listener):
         self._image: Image.Image | None = None
         self._prompt: Prompt | None = None
         self._screen: Screen | None = None  #: the screen the OLED shows (its words, at small sizes)
+        self._renderer: ScreenRenderer | None = None  #: lays out those words' pages as the OLED does
         self._table: SimTable | None = None
         self._truths: Truths | None = None
         self._controller = None
         #: Lines that stay on screen under the OLED (e.g. a game that could not be resumed).
         self.notices: list[str] = []
-        self._told: str | None = None  #: the last notice :meth:`tell` added (it is the last notice)
+        self._shown: dict[str, str] = {}  #: the notice :meth:`show` shows for each topic
         self._eyes: int | str = FOLLOW_TURN
         self._turn = 1
         self._help = False
@@ -174,11 +198,20 @@ class SimConsole(Listener):
         self._prompt = prompt
         self.wake()
 
-    def tell(self, line: str) -> None:
-        """Show ``line`` with the notices, in place of the last line told (from any thread)."""
-        self.notices = [*self.notices[:len(self.notices) - (self._told is not None)], line]
-        self._told = line
+    def show(self, topic: str, line: str) -> None:
+        """Show ``line`` with the notices, in place of the last one shown on ``topic`` (from any thread)."""
+        notices, old = list(self.notices), self._shown.get(topic)
+        if old in notices:
+            notices[notices.index(old)] = line
+        else:
+            notices.append(line)
+        self._shown[topic] = line
+        self.notices = notices
         self.wake()
+
+    def tell(self, line: str) -> None:
+        """Show ``line`` with the notices, in place of the last line told (a finished game's check)."""
+        self.show("told", line)
 
     def key(self, key: str) -> None:
         """``v``: whose eyes next; ``h`` or ``?``: the key map, or back. Other keys do nothing."""
@@ -196,14 +229,20 @@ class SimConsole(Listener):
     def lines(self, columns: int, rows: int) -> list[str]:
         """The whole screen for a ``columns`` x ``rows`` terminal: at most ``rows`` lines,
         none longer than ``columns``; the key line is the last."""
-        footer = [_cut(line, columns) for line in self.notices] + self._record_lines(columns) + \
-            [self._key_line(columns)]
-        room = max(0, rows - len(footer))
-        if self._help:
-            body = [row for line in self._help_lines()
-                    for row in textwrap.wrap(line, columns, subsequent_indent="    ") or [""]][:room]
-        else:
+        ends = self._record_lines(columns) + [self._key_line(columns)]
+        home = str(Path.home()).rstrip(os.sep) + os.sep
+        told = [line.replace(" " + home, " ~" + os.sep) for line in self.notices]  # as a shell takes them, shorter
+        # Notices wrapped whole (a check line's --expect at the end), else cut if that leaves no room for the OLED.
+        for notices in (_wrap_whole(told, columns), [_cut(line, columns) for line in told]):
+            footer = notices + ends
+            room = max(0, rows - len(footer))
+            if self._help:
+                body = [row for line in self._help_lines()
+                        for row in textwrap.wrap(line, columns, subsequent_indent="    ") or [""]][:room]
+                break
             body = self._table_view(columns, room, len(footer))
+            if body and body[0].startswith("┌"):
+                break
         return (body + footer)[-rows:] if rows > 0 else []
 
     def _table_view(self, columns: int, rows: int, footer: int) -> list[str]:
@@ -234,11 +273,21 @@ class SimConsole(Listener):
 
     def _oled_words(self, drawn: list[str], image: Image.Image, columns: int) -> list[str]:
         """The words of the screen the OLED shows (as the presenter built it), when
-        ``drawn`` is the Braille drawing (fewer columns than the OLED has pixels)."""
+        ``drawn`` is the Braille drawing (fewer columns than the OLED has pixels): its
+        title (with the page mark, as the OLED draws it), big text and the lines of the
+        page it shows."""
         screen = self._screen
         if screen is None or len(drawn[0]) >= image.width:
             return []
-        pieces = [text for text in (screen.title, screen.big, *screen.lines) if text.strip()]
+        if self._renderer is None or (self._renderer.width, self._renderer.height) != image.size:
+            self._renderer = ScreenRenderer(image.size)
+        title, lines = screen.title, list(screen.lines)
+        if not screen.qr:  # beside a QR code every line shows at once
+            pages = self._renderer.page_count(screen)
+            lines = self._renderer.page_lines(screen)
+            if pages > 1:
+                title = f"{title} {screen.page % pages + 1}/{pages}".strip()
+        pieces = [text for text in (title, screen.big, *lines) if text.strip()]
         return textwrap.wrap("OLED: " + " | ".join(pieces), columns, subsequent_indent="  ") if pieces else []
 
     @staticmethod
@@ -268,6 +317,8 @@ class SimConsole(Listener):
         if self._table is None or self._truths is None:  # (attached together)
             return []
         seat, prompt = self._eyes_seat(), self._prompt
+        if prompt is not None and prompt.stage == stages.SETUP:
+            return []  # the cards still lying there are the last game's: nothing to see for the next one
         game = self._truths.of(prompt) if prompt is not None and prompt.config is not None else None
         peeked, drew = knows(game, seat)
         return seat_sight(self._table.scene(), seat, peeked=peeked, drew=drew, tr=self._tr())
@@ -293,8 +344,8 @@ class SimConsole(Listener):
         else:
             eyes = tr("console.eyes_seat", seat=self._eyes)
         back = tr("console.back_table") if self._help else tr("console.back_help")
-        for line in (tr("console.keys", seats=seats, eyes=eyes, back=back),
-                     tr("console.keys_short", seats=seats, eyes=eyes, back=back)):
+        for line in (tr("console.keys", seat_keys=seats, eyes=eyes, back=back),
+                     tr("console.keys_short", seat_keys=seats, eyes=eyes, back=back)):
             if len(line) <= columns:
                 return line
         return _cut(line, columns)

@@ -11,12 +11,18 @@ The child is ``python -m coyote_pi web --records DIR --bulletin DIR --requests D
 --listen HOST:PORT --simulated-table`` with this interpreter. It is stopped when the block ends (SIGTERM,
 then SIGKILL after :data:`STOP_SECONDS`), and on Linux the kernel sends it SIGTERM
 should this process die without that (``PR_SET_PDEATHSIG``): no page outlives its table.
+
+Another program may hold the address already: :func:`address_taken` asks before a page
+is started (the child would only fail in its log), and :meth:`WebPage.serving` says
+whether the page still runs, so that the table shows no address that is not its page's.
 """
 
 from __future__ import annotations
 
 import ctypes
+import errno
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -34,6 +40,24 @@ def page_command(records: Path, bulletin: Path, requests: Path, listen: str) -> 
     """The command line of the page for these folders (a simulated table's: no journal)."""
     return [sys.executable, "-m", "coyote_pi", "web", "--records", str(records), "--bulletin", str(bulletin),
             "--requests", str(requests), "--listen", listen, "--simulated-table"]
+
+
+def address_taken(listen: str) -> bool:
+    """Whether another program listens at ``listen`` ("HOST:PORT") now: a page started
+    there could not bind it. Bound as the page binds (``SO_REUSEADDR``), then let go."""
+    host, _, port = listen.rpartition(":")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except (OSError, ValueError):
+        return False  # an address this machine cannot resolve: the page's own error says so
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return error.errno == errno.EADDRINUSE
+    return False
 
 
 def _die_with_parent() -> None:  # runs in the child, between fork and exec
@@ -63,14 +87,18 @@ class WebPage:
                                             preexec_fn=_die_with_parent)
         return self
 
-    def stop(self) -> str | None:
-        """Stop the page (if it still runs). A page that had ended by itself with an error
-        is told: the line to print (else None)."""
+    def serving(self) -> bool:
+        """Whether the page was started and still runs (not stopped, not ended by itself)."""
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self) -> int | None:
+        """Stop the page (if it still runs). A page that had ended by itself with an error:
+        its exit status, for the caller to tell with :attr:`log_file` (else None)."""
         process, self.process = self.process, None
         if process is None:
             return None
         if process.poll() not in (None, 0):
-            return f"the web page ended by itself (exit status {process.returncode}): see {self.log_file}"
+            return process.returncode
         if process.poll() is None:
             process.terminate()
             try:

@@ -128,7 +128,8 @@ class ControllerOptions:
     prompt carries it), ``new_game_when_over`` lets ok at the game's end start another.
     With ``[web] enabled`` the table publishes for its web page
     (:mod:`~coyote_pi.table.web_side`); ``web_doctor`` runs the checks the page may ask
-    for (``coyote-pi run`` passes the Pi's).
+    for (``coyote-pi run`` passes the Pi's); ``web_page`` says whether the page serves its
+    address now (``run --sim --web``'s child; None: the page is its own service, taken to).
     """
 
     display: Any = None
@@ -146,6 +147,7 @@ class ControllerOptions:
     not_resumed: str | None = None
     camera_problem: str = "problem.no_camera"
     web_doctor: Callable[[], list[dict]] | None = None
+    web_page: Callable[[], bool] | None = None
 
 
 class Controller:
@@ -192,7 +194,7 @@ class Controller:
         self.state.stage = self._derive_stage()  # derived again after every item
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
-        self.web = WebSide(self, options.web_doctor) if config.web.enabled else None
+        self.web = WebSide(self, options.web_doctor, options.web_page) if config.web.enabled else None
         if self.state.recorded is None:
             if self.state.hold is None:
                 self._begin_setup()

@@ -154,7 +154,7 @@ def on_press(table: Table, event: ButtonEvent) -> None:
     elif outcome == Outcome.SAME_CARD:
         table.flash(table.tr("msg.same_card"))
     elif outcome == Outcome.NOT_CONFIRMING:
-        table.flash(table.tr("msg.not_confirming", seats=table.tr.seats(correction.people)))
+        table.flash(table.tr.for_seats("msg.not_confirming", correction.people))
     elif outcome == Outcome.CONFIRMED:
         if table.apply(correction.event()):
             table.state.correction = None

@@ -156,8 +156,8 @@ def correction_screen(tr: Translator, game: Game, correction: Correction) -> Scr
                       lines=[read, dial_hint(tr, correction.card), cancel])
     return Screen(title=tr("correct.confirm_title", item=item, card=card_text(correction.card)),
                   big=tr("correct.confirm_big"),
-                  lines=[tr("correct.confirm_hint", seats=tr.seats(correction.people)),
-                         tr("guess.waiting", seats=tr.seats(correction.waiting)), cancel] if correction.people
+                  lines=[tr.for_seats("correct.confirm_hint", correction.people),
+                         tr.for_seats("guess.waiting", correction.waiting), cancel] if correction.people
                   else [tr("correct.confirm_anyone"), cancel],
                   seats=seat_strip(game, correction.waiting))
 
@@ -198,9 +198,7 @@ def guess_screen(tr: Translator, game: Game) -> Screen:
     """Trickster guesses: who may still guess is highlighted; never which way anyone guessed."""
     legal = game.legal()
     bidder, challenger = legal.guess_options
-    waiting = tr("guess.waiting_one", seat=legal.seats[0]) if len(legal.seats) == 1 else \
-        tr("guess.waiting", seats=tr.seats(legal.seats))
-    lines = [tr("guess.hint", bidder=bidder, challenger=challenger), waiting]
+    lines = [tr("guess.hint", bidder=bidder, challenger=challenger), tr.for_seats("guess.waiting", legal.seats)]
     return Screen(title=tr("guess.title"), big=tr("guess.big"), lines=lines, seats=seat_strip(game, legal.seats))
 
 
@@ -238,8 +236,8 @@ def verdict_screens(tr: Translator, game: Game, result: RoundResult, fingerprint
     )
     lines = explanation_lines(tr, result)
     if corrected is not None:
-        lines.insert(0, tr("expl.corrected", seats=tr.seats(corrected.confirmed_by),
-                           item=item_name(tr, corrected.item), card=card_text(corrected.card)))
+        lines.insert(0, tr.for_seats("expl.corrected", corrected.confirmed_by, item=item_name(tr, corrected.item),
+                                     card=card_text(corrected.card)))
     lines.append(tr("verdict.correct_hint"))
     if not final:
         lines.append(tr("verdict.continue"))
@@ -275,6 +273,11 @@ def qr_screen(digest: str) -> Screen:
 def address_screen(tr: Translator, url: str) -> Screen:
     """The web page's address as a QR code for a phone, and in text beside it."""
     return Screen(qr=url, lines=[url.removeprefix("http://").rstrip("/"), tr("web.address_hint")])
+
+
+def no_page_screen(tr: Translator) -> Screen:
+    """Instead of the address: the web page does not run there (another program may)."""
+    return Screen(title=tr("web.no_page_title"), lines=[tr("web.no_page")])
 
 
 def pin_screen(tr: Translator, pin: str) -> Screen:

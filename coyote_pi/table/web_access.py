@@ -7,7 +7,9 @@ record's QR code shows (the chord that put it there, pressed again). The OLED th
 1. when the device runs its own hotspot (``coyote-pi hotspot`` left its join details in
    ``[web] hotspot_file``): a QR code that joins it (``WIFI:T:WPA;S:...;P:...;;``), the
    network's name and key; ok goes on to
-2. the page's address as a QR code and in text; ok makes
+2. the page's address as a QR code and in text; ok makes (when the table knows the page
+   does not serve that address, as ``run --sim --web`` knows whether its child runs, it
+   says so instead: an address that is not its page's is never shown)
 3. a fresh random six-digit PIN, shown for a minute. ``live.json`` gets only its salted
    SHA-256 and when it expires (ten minutes later); the page checks a typed PIN against it.
 
@@ -38,7 +40,7 @@ from coyote_pi.table.deadlines import Timer
 if TYPE_CHECKING:
     from coyote_pi.table.web_table import WebTable
 
-WIFI, ADDRESS, PIN = "wifi", "address", "pin"
+WIFI, ADDRESS, PIN, NO_PAGE = "wifi", "address", "pin", "no page"
 #: How long the address, the PIN or the Wi-Fi code stays on the OLED unless closed.
 SCREEN_SECONDS = 60.0
 #: How long the page accepts a PIN after it was shown.
@@ -77,16 +79,18 @@ def pin_hash(pin: str, salt: str) -> str:
 class WebAccess:
     """The address, PIN and Wi-Fi screens of the ``table`` (see the module
     docstring). ``url`` is the page's address; ``hotspot_file`` where the hotspot's
-    join details appear; ``wall`` the wall clock the PIN's expiry is told in."""
+    join details appear; ``wall`` the wall clock the PIN's expiry is told in; ``serving``
+    whether the page serves ``url`` now (None: it is taken to)."""
 
     def __init__(self, table: WebTable, bulletin: Bulletin, url: str, hotspot_file: Path | None,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, serving: Callable[[], bool] | None = None) -> None:
         self.table = table
+        self.serving = serving
         self.bulletin = bulletin
         self.url = url
         self.hotspot_file = hotspot_file
         self.wall = wall
-        #: The screen shown now: WIFI, ADDRESS, PIN, or None.
+        #: The screen shown now: WIFI, ADDRESS, PIN, NO_PAGE, or None.
         self.showing: str | None = None
         self._pin = ""
         self._hotspot: HotspotJoin | None = None
@@ -114,13 +118,13 @@ class WebAccess:
             table.deadlines.cancel(Timer.NOTICE)  # the record's QR code makes way
             table.log_press(event, "the web page's address")
             self._hotspot = HotspotJoin.read(self.hotspot_file)
-            self._show(WIFI if self._hotspot is not None else ADDRESS)
+            self._show(WIFI if self._hotspot is not None else self._address())
             return True
         if event.kind == REPEAT:
             return True
-        if event.button == Button.OK and event.kind == PRESS and self.showing != PIN:
+        if event.button == Button.OK and event.kind == PRESS and self.showing in (WIFI, ADDRESS):
             if self.showing == WIFI:
-                self._show(ADDRESS)
+                self._show(self._address())
             else:
                 table.log_press(event, "a new PIN for the web page")  # never its digits
                 self._new_pin()
@@ -135,6 +139,10 @@ class WebAccess:
         if table.state.stage == stages.SETUP:
             return self._asks_who_starts()
         return table.state.stage == stages.GAME_OVER and table.deadlines.payload(Timer.NOTICE) is not None
+
+    def _address(self) -> str:
+        """The address screen, or the screen that says the page does not serve it."""
+        return ADDRESS if self.serving is None or self.serving() else NO_PAGE
 
     def _asks_who_starts(self) -> bool:
         return self.table.state.stage == stages.SETUP and setup_wizard.wizard(self.table).step == stages.Question.START
@@ -183,6 +191,8 @@ class WebAccess:
             return screens.address_screen(tr, self._hotspot.url if self._hotspot is not None else self.url)
         if self.showing == PIN:
             return screens.pin_screen(tr, self._pin)
+        if self.showing == NO_PAGE:
+            return screens.no_page_screen(tr)
         if self._asks_who_starts():
             return dataclasses.replace(shown, lines=(*shown.lines, tr("web.hint")))
         return shown

@@ -17,6 +17,7 @@ The page itself is another process (``coyote-pi web``), which only reads files.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from coyote_pi.devices.events import ButtonEvent
@@ -33,16 +34,18 @@ if TYPE_CHECKING:
 
 class WebSide:
     """The bulletin, the access screens and the requests of the ``table``;
-    ``doctor`` runs the checks the page may ask for (None: it cannot ask)."""
+    ``doctor`` runs the checks the page may ask for (None: it cannot ask); ``serving``
+    says whether the page serves its address now (None: it is taken to)."""
 
-    def __init__(self, table: WebTable, doctor: DoctorChecks | None = None) -> None:
+    def __init__(self, table: WebTable, doctor: DoctorChecks | None = None,
+                 serving: Callable[[], bool] | None = None) -> None:
         self.table = table
         web = table.config.web
         bulletin_folder, requests_folder = table.config.web_folders()
         url = web.address()
         self.bulletin = Bulletin(bulletin_folder, clock=table.clock, deadlines=table.deadlines, url=url,
                                  page_count=table.presenter.page_count, veil=self._veil)
-        self.access = WebAccess(table, self.bulletin, url, web.hotspot_file)
+        self.access = WebAccess(table, self.bulletin, url, web.hotspot_file, serving=serving)
         self.requests = WebRequests(table, requests_folder, self.bulletin, doctor)
         self.requests.restore_settings()  # before the first setup: a kept start seat counts there
         table.listeners.append(BulletinFeed(self.bulletin))

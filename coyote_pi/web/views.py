@@ -57,8 +57,8 @@ def verdict(texts: Texts, game: str, result: RoundResult, photos: list[tuple[str
 
 def correction_words(texts: Texts, correction: events.Correct) -> str:
     """"Corrected by seats 1 and 3: the centre card is 5", as the OLED says it."""
-    return texts("expl.corrected", seats=texts.seats(correction.confirmed_by), item=item_name(texts, correction.item),
-                 card=card_text(correction.card))
+    return texts.for_seats("expl.corrected", correction.confirmed_by, item=item_name(texts, correction.item),
+                           card=card_text(correction.card))
 
 
 def round_line(texts: Texts, result: RoundResult) -> str:

@@ -13,6 +13,8 @@ shipped font draws every character::
     'КОЙОТ!'
     >>> Translator("ru").plural("setup.stands", 4, count=4)
     'Камера видит 4 подставки'
+    >>> Translator("en").for_seats("msg.not_confirming", [5])
+    'Seat 5 confirms'
 
 Refusals from the engine (:class:`~coyote_pi.engine.errors.IllegalAction`) carry a
 ``code``; :func:`refusal_key` maps it to a short message key (the engine's own English
@@ -119,6 +121,12 @@ class Translator:
     def seats(self, seats: Iterable[int]) -> str:
         """A list of seats for a message: ``"2, 5"``."""
         return ", ".join(str(s) for s in seats)
+
+    def for_seats(self, key: str, seats: Iterable[int], /, **params: object) -> str:
+        """The text of ``key`` naming ``seats`` in its ``{seats}``, in the form for their
+        number: ``"Seat 2 confirms"``, ``"Seats 2, 5 confirm"``."""
+        listed = tuple(seats)
+        return self.plural(key, len(listed), seats=self.seats(listed), **params)
 
 
 _PLURALS = plural_keys()

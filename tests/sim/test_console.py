@@ -113,3 +113,75 @@ def test_the_terminal_speaks_the_tables_language(console):
     text = "\n".join(console.lines(120, 40))
     assert "место 1: 1 = минус, 2 = плюс, 3 = ok, 4 = отмена" in text and "Ctrl-C  выход" in text
     assert not any(word in text for word in ("seat", "quit", "sees"))
+
+
+def test_the_oled_words_follow_the_page_the_oled_shows(console):
+    """The verdict's explanation takes several pages; plus turns them: the words under
+    the Braille drawing are those of the page shown, with the OLED's page mark."""
+    why = Screen(title="Round 1: why", lines=["Seat 1: 15", "Seat 2: 20", "Seat 3: 1", "Centre: 8",
+                                              "Total: 15 + 20 + 1 + 8 = 44", "Seat 2 challenged seat 1's 16",
+                                              "44 reaches 16: the bidder wins", "Seat 2 starts next"])
+    renderer = ScreenRenderer((128, 64))
+    pages = renderer.pages(why)
+    assert len(pages) >= 3
+    words = []
+    for page in range(len(pages)):
+        shown = Screen(title=why.title, lines=why.lines, page=page)
+        console.frame(renderer.render(shown), 0.0)
+        console.on_screen(stages.VERDICT, shown)
+        words.append(" ".join(line for line in console.lines(80, 24) if line.startswith(("OLED:", "  "))))
+    assert words[0].startswith(f"OLED: Round 1: why 1/{len(pages)} | Seat 1: 15 |")
+    assert words[1].startswith(f"OLED: Round 1: why 2/{len(pages)} | {pages[1][0]}")
+    assert "Seat 1: 15" not in words[1] and "Seat 2 starts next" in words[-1] and "Seat 2 starts next" not in words[0]
+
+
+def test_a_long_check_line_is_wrapped_whole_at_80x24_not_cut_before_its_expect(console):
+    check = ("check it: coyote-pi replay /home/someone/.local/share/coyote-pi/games/sim/game-0007.jsonl "
+             "--expect NB24-7QX3-KD9F-2M4T")
+    console.tell(check)
+    lines = console.lines(80, 24)
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+    assert lines[0].startswith("┌ OLED ")  # the OLED still whole
+    start = next(i for i, line in enumerate(lines) if line.startswith("check it: "))
+    assert lines[start : start + 3] == ["check it: coyote-pi replay",
+                                        "/home/someone/.local/share/coyote-pi/games/sim/game-0007.jsonl",
+                                        "--expect NB24-7QX3-KD9F-2M4T"]  # an option and its value on one row
+
+
+def test_a_check_line_names_the_home_folder_as_a_shell_takes_it(console):
+    """At 80x24 with another notice: the record's path under the home folder is written
+    with ~ (as the record's line is), so the check line still fits whole."""
+    console.notices.append("no web page: 127.0.0.1:8093 is in use by another program")
+    check = f"check it: coyote-pi replay {Path.home() / '.local/share/coyote-pi/games/sim/game-0003.jsonl'} " \
+            "--expect NB24-7QX3-KD9F-2M4T"
+    console.tell(check)
+    lines = console.lines(80, 24)
+    assert lines[0].startswith("┌ OLED ")
+    start = lines.index("check it: coyote-pi replay ~/.local/share/coyote-pi/games/sim/game-0003.jsonl")
+    assert lines[start + 1] == "--expect NB24-7QX3-KD9F-2M4T"
+
+
+def test_notices_too_long_to_wrap_beside_the_oled_are_cut_instead(console):
+    for game in range(3):
+        console.notices.append(f"check it: coyote-pi replay /home/someone/.local/share/coyote-pi/games/sim/"
+                               f"game-000{game}.jsonl --expect NB24-7QX3-KD9F-2M4T")
+    lines = console.lines(80, 24)
+    assert lines[0].startswith("┌ OLED ") and len(lines) <= 24  # not "the terminal is too small"
+    assert lines[-5].startswith("check it: ") and lines[-5].endswith("…")
+
+
+def test_a_seats_view_of_the_last_game_is_gone_during_the_next_games_setup(console):
+    assert any(line.startswith("Seat 2 sees: ") for line in console.lines(80, 24))
+    console.on_prompt(Prompt(stages.SETUP, 0, 0, (1,), None, setup=("start", 1)))  # ok started a new game
+    lines = console.lines(80, 24)
+    assert not any(" sees: " in line or "[7]" in line for line in lines) and lines[0].startswith("┌ OLED ")
+
+
+def test_a_notice_shown_again_on_its_topic_takes_the_place_of_the_last(console):
+    console.show("page", "the table's web page: http://127.0.0.1:8093/ (its log: web.log)")
+    console.tell("check it: coyote-pi replay game-0007.jsonl --expect NB24")
+    console.show("page", "the web page stopped (exit status 1): see web.log")
+    assert console.notices == ["the web page stopped (exit status 1): see web.log",
+                               "check it: coyote-pi replay game-0007.jsonl --expect NB24"]
+    lines = console.lines(80, 24)
+    assert lines[-4:-2] == console.notices and lines[0].startswith("┌ OLED ")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -17,7 +18,7 @@ import pytest
 
 from coyote_pi.cli import main as coyote_pi
 from coyote_pi.sim import web_page
-from coyote_pi.sim.web_page import WebPage, page_command
+from coyote_pi.sim.web_page import WebPage, address_taken, page_command
 
 #: A stand-in page: says its pid, then waits; with "stubborn" it ignores SIGTERM.
 FAKE_PAGE = textwrap.dedent("""
@@ -85,8 +86,39 @@ def test_a_page_that_ended_by_itself_is_told_with_its_log(tmp_path):
     page = WebPage(tmp_path / "games", tmp_path / "public", tmp_path / "requests", "127.0.0.1:8080",
                    tmp_path / "web.log", command=[sys.executable, "-c", "import sys; sys.exit('no page here')"])
     page.start().process.wait(30)
-    assert page.stop() == f"the web page ended by itself (exit status 1): see {tmp_path / 'web.log'}"
+    assert not page.serving()
+    assert page.stop() == 1  # its exit status, which run and demo tell with the log
     assert "no page here" in (tmp_path / "web.log").read_text()
+
+
+def test_run_sim_shows_where_the_page_is_and_that_it_stopped_while_the_table_runs(tmp_path):
+    from argparse import Namespace
+
+    from coyote_pi.commands.run import _watch_page
+    from coyote_pi.words.translator import Translator
+
+    page = WebPage(tmp_path / "games", tmp_path / "public", tmp_path / "requests", "127.0.0.1:8080",
+                   tmp_path / "web.log", command=[sys.executable, "-c", "import sys, time; time.sleep(1); sys.exit(3)"])
+    shown: list[str] = []
+    _watch_page(page.start(), Namespace(web="127.0.0.1:8080"), Translator("en"), shown.append)
+    deadline = time.monotonic() + 30
+    while len(shown) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert shown == [f"the table's web page: http://127.0.0.1:8080/ (its log: {tmp_path / 'web.log'})",
+                     f"the web page stopped (exit status 3): see {tmp_path / 'web.log'}"]
+    page.stop()
+    stopped: list[str] = []
+    _watch_page(None, Namespace(web="127.0.0.1:8093"), Translator("ru"), stopped.append)
+    assert stopped == ["веб-страницы нет: адрес 127.0.0.1:8093 занят другой программой"]
+
+
+def test_an_address_another_program_listens_at_is_taken(tmp_path):
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        address = f"127.0.0.1:{other.getsockname()[1]}"
+        assert address_taken(address)
+    assert not address_taken(address)  # let go: free for the page
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
@@ -130,9 +162,24 @@ def test_run_sim_web_starts_the_real_page_command_and_leaves_no_child(tmp_path, 
     (page,) = started
     assert page.command[1:5] == ["-m", "coyote_pi", "web", "--records"] and page.process is None
     said = capsys.readouterr().err
-    assert "the table's web page is at http://127.0.0.1:18431/" in said
+    assert "the table's web page: http://127.0.0.1:18431/" in said
     live = json.loads((tmp_path / "public" / "live.json").read_text())
     assert live["stage"] == "over" and live["web"]["url"] == "http://127.0.0.1:18431/"
+
+
+def test_run_sim_web_at_an_address_another_program_holds_says_so_and_starts_no_page(tmp_path, capsys, monkeypatch):
+    started: list[WebPage] = []
+    monkeypatch.setattr(WebPage, "start", lambda self: started.append(self) or self)
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        listen = f"127.0.0.1:{other.getsockname()[1]}"
+        status = coyote_pi(["run", "--sim", "--scripted", "--no-view", "--record-dir", str(tmp_path), "--players", "2",
+                            "--seed", "3", "--camera-size", "640x360", "--web", listen, "--language", "de"])
+    assert status == 0 and started == []
+    said = capsys.readouterr().err
+    assert f"coyote-pi run --sim: keine Webseite: {listen} ist von einem anderen Programm belegt" in said
+    assert "web page" not in said
 
 
 def test_run_without_sim_refuses_web(tmp_path, capsys):

@@ -49,6 +49,32 @@ def test_the_demo_plays_a_game_and_writes_its_output_folder(tmp_path, capsys):
     assert (out / "play-by-play.txt").read_text(encoding="utf-8").count("verdict of round") == game.round_number
 
 
+def test_the_demos_last_words_are_in_its_language_with_the_right_plurals(tmp_path):
+    from types import SimpleNamespace
+
+    from coyote_pi.commands.demo import summary
+    from coyote_pi.words.translator import Translator
+
+    path = tmp_path / "game-0001.jsonl"
+    record = SimpleNamespace(game=SimpleNamespace(winner=2, round_number=1), lines=[{}] * 21, fingerprint="NB24-7QX3")
+    lines = summary(Translator("de"), tmp_path, record, path, tmp_path / "game-0001.photos", checked=1, oled_frames=5,
+                    camera_frames=1, seconds=61.4)
+    assert lines == [
+        "Platz 2 gewinnt nach 1 Runde (61 s)",
+        f"geschrieben nach {tmp_path}/:",
+        "  oled.gif            5 OLED-Bilder",
+        "  reveal/draw PNGs    1 beschriftetes Kamerabild",
+        "  game-0001.jsonl     das Spielprotokoll, 21 Zeilen; prüfen mit",
+        f"                      coyote-pi replay {path} --expect NB24-7QX3 --photos {tmp_path / 'game-0001.photos'}",
+        "  game-0001.photos/   1 Foto der Aufdeckungen und Ziehungen, im Protokoll genannt",
+        "  play-by-play.txt    dieser Verlauf (auf Englisch)"]
+    russian = summary(Translator("ru"), tmp_path, record, path, tmp_path / "p", checked=5, oled_frames=21,
+                      camera_frames=3, seconds=1)
+    assert russian[0] == "место 2 побеждает за 1 раунд (1 с)" and "записано в" in russian[1]
+    assert russian[2].endswith("21 кадр OLED") and russian[3].endswith("3 размеченных кадра камеры")
+    assert russian[4].endswith("21 строка; проверка:") and russian[6].endswith("5 фото вскрытий и добора, названных в записи")
+
+
 def test_bench_table_prints_figures_beside_targets(capsys):
     assert coyote_pi(["bench", "table", "--repeats", "2", "--idle-seconds", "0.3", "--skip-memory"]) == 0
     printed = capsys.readouterr().out

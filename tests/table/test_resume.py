@@ -31,8 +31,11 @@ from coyote_pi.sim.rig import open_sim_rig
 from coyote_pi.table.controller import Controller
 from coyote_pi.table.rig import resume_newest, resume_or_none
 from coyote_pi.table.store import Unresumable
+from coyote_pi.words.translator import Translator
 
 from .conftest import Spy, fast_sim, game_events, play, run_rig, running_table, same_game, sim_devices, table_config
+
+EN = Translator("en")
 
 
 class Crash(BaseException):
@@ -230,7 +233,7 @@ def test_run_sim_tells_each_finished_games_check_line_as_it_ends_and_lists_them_
         over = spy.wait_for(lambda p: p.stage == "over", timeout=30)
         first = rig.controller.state.recorded
         spy.wait_for(lambda p: told, timeout=5)
-        assert told == [check_line(first)]  # told as the game ends, before anyone quits
+        assert told == [check_line(first, EN)]  # told as the game ends, before anyone quits
         QueueFingers(rig.controller.queue).tap(1, "ok")  # a second game starts, and is left unfinished
         spy.wait_for(lambda p: p.stage == "turn" and p.round == 1)
         _say_where_the_records_are(rig.controller, finished)
@@ -240,9 +243,26 @@ def test_run_sim_tells_each_finished_games_check_line_as_it_ends_and_lists_them_
         "check it: ", "")
 
     # A finished game reopened is not "resumed", and it is no game finished by this run.
-    assert _resumed_line(first) == f"{first.path}: the game is over, seat {first.game.winner} won; " \
+    assert _resumed_line(first, EN) == f"{first.path}: the game is over, seat {first.game.winner} won; " \
         "the table shows its result"
-    assert _resumed_line(rig.controller.state.recorded) == f"resuming {rig.controller.state.recorded.path}"
+    assert _resumed_line(rig.controller.state.recorded, EN) == f"resuming {rig.controller.state.recorded.path}"
     reopened = FinishedGames(SimpleNamespace(state=SimpleNamespace(recorded=first, game=first.game)), told.append)
     reopened.on_prompt(over)
-    assert told == [check_line(first)]
+    assert told == [check_line(first, EN)]
+
+
+def test_run_sim_says_everything_in_the_tables_language(tmp_path, capsys):
+    """``--language de``: the lines run prints for a person, at the start and at the end, are German."""
+    from coyote_pi.cli import main as coyote_pi
+
+    status = coyote_pi(["run", "--sim", "--scripted", "--no-view", "--record-dir", str(tmp_path), "--players", "2",
+                        "--seed", "3", "--camera-size", "640x360", "--language", "de"])
+    assert status == 0
+    out, err = capsys.readouterr()
+    record = read_record(tmp_path / "sim" / "game-0001.jsonl")
+    path = tmp_path / "sim" / "game-0001.jsonl"
+    assert f"coyote-pi run --sim: die Spielprotokolle kommen nach {tmp_path / 'sim'}" in err
+    assert f"Spiel beendet:\n  prüfen: coyote-pi replay {path} --expect {record.fingerprint}" in err
+    assert f"Platz {record.game.winner} gewinnt; Protokoll {path} (Prüfcode {record.fingerprint})" in out
+    words = (out + err).replace(str(tmp_path), "FOLDER").replace("game-0001.jsonl", "FILE")
+    assert not any(word in words for word in ("game", "wins", "record", "check it")), words

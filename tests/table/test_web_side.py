@@ -181,6 +181,28 @@ def test_the_chord_shows_the_address_then_a_pin_whose_hash_alone_is_published(tm
         table.close()
 
 
+def test_the_chord_shows_no_address_of_a_page_that_is_not_running_there(tmp_path):
+    """``run --sim --web`` at an address another program holds: its page never started
+    (or stopped), so the address is another program's: no QR code of it, no PIN."""
+    serving = [False]
+    table = SteppedTable(web_config(tmp_path, 3, start=None), web_page=lambda: serving[0])
+    try:
+        table.fingers.chord(2)
+        table.run_for(0.5)
+        shown = _screen(table)
+        assert not shown.qr and shown.title == "Web page" and shown.lines == (
+            "Not running here: no address to show. ok: close",)
+        assert not any("table.test" in line for line in shown.lines)
+        table.tap(2, "ok")  # closes it: no PIN for a page that is not there
+        assert _screen(table).title == "Who starts?"
+        serving[0] = True  # the page runs (again): its address is shown
+        table.fingers.chord(2)
+        table.run_for(0.5)
+        assert _screen(table).qr == "http://table.test/"
+    finally:
+        table.close()
+
+
 def test_the_hotspot_join_code_is_shown_by_itself_and_kept_off_the_bulletin(tmp_path):
     join = tmp_path / "hotspot.json"
     join.write_text(HotspotJoin("coyote-pi", "s3cret-key", "http://10.42.0.1/").to_json())

@@ -19,6 +19,7 @@ from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import Bid, Challenge, Correct, Game, GameConfig, IllegalAction, Peek, Undo
 from coyote_pi.engine.players import simulate
 from coyote_pi.engine.rules import score
+from coyote_pi.locale import plural_keys
 from coyote_pi.table import screens
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.selector import Choice, ChoiceKind
@@ -84,6 +85,7 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
         for extra in (False, True):
             out.append(("reveal", screens.reveal_screen(tr, 6, 99, extra=extra, problems=problems, offer_manual=True)))
         out.append(("draw", screens.draw_screen(tr, problems, offer_manual=True)))
+    out.append(("no web page", screens.no_page_screen(tr)))
     out.append(("manual offer", screens.offer_screen(tr, 6)))
     out.append(("correction offer", screens.offer_screen(tr, 6, correction=True)))
     for item in ("centre", "extra", "draw", "seat:6"):
@@ -100,8 +102,9 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
         out.append((f"guess {players}", screens.guess_screen(tr, _guess_game(players))))
     for key in CATALOGUE:
         if key.startswith(("msg.", "refusal.")):
-            params = {name: WIDEST[name] for name in placeholders(CATALOGUE[key]["en"])}
-            out.append((key, screens.message_screen(tr(key, **params))))
+            params = {name: WIDEST[name] for name in placeholders(CATALOGUE[key]["en"]) - {"seats"}}
+            text = tr.for_seats(key, (2, 3, 4, 5), **params) if key in plural_keys() else tr(key, **params)
+            out.append((key, screens.message_screen(text)))
     for game in _verdict_games():
         for result in game.results:
             final = result is game.results[-1]
@@ -219,3 +222,18 @@ def test_the_card_dial_says_on_its_end_cards_that_it_goes_round():
         assert round_hint == screens.entry_screen(tr, "seat:2", "-10").lines
         assert "Max 0" in round_hint[0] and "-10" in round_hint[0]
         assert screens.entry_screen(tr, "centre", "5").lines == (tr("entry.hint"),)
+
+
+def test_one_seat_to_confirm_a_correction_is_named_in_the_singular():
+    """"Seats 2: ok at your seat confirms" when the other seat of the challenge is virtual."""
+    from coyote_pi.table.correction import Correction, Step
+
+    game = _verdict_games()[-1]
+    result = game.results[-1]
+    virtual = frozenset({result.bidder})
+    correction = Correction(result, virtual=virtual, step=Step.CONFIRM, card_index=3)
+    lines = screens.correction_screen(Translator("en"), game, correction).lines
+    seat = result.challenger
+    assert lines[:2] == (f"Seat {seat}: ok at your seat confirms. -/+: change", f"Waiting for seat {seat}")
+    both = screens.correction_screen(Translator("de"), game, Correction(result, step=Step.CONFIRM)).lines
+    assert both[0].startswith(f"Plätze {', '.join(map(str, sorted((result.bidder, seat))))}: ok am eigenen Platz")
