@@ -57,6 +57,8 @@ from coyote_pi.config import TableConfig
 from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.engine import BIDDING, DEAL, OVER, Event, Game, IllegalAction, Undo
 from coyote_pi.record import Photo, RecordedGame
+from coyote_pi.speech.moment import public_moment
+from coyote_pi.speech.speaker import Speech
 from coyote_pi.table import (
     camera_wait,
     card_waits,
@@ -128,7 +130,8 @@ class ControllerOptions:
     prompt carries it), ``new_game_when_over`` lets ok at the game's end start another.
     With ``[web] enabled`` the table publishes for its web page
     (:mod:`~coyote_pi.table.web_side`); ``web_doctor`` runs the checks the page may ask
-    for (``coyote-pi run`` passes the Pi's).
+    for (``coyote-pi run`` passes the Pi's). ``speech`` hears the table's public facts after
+    every pass (:mod:`coyote_pi.speech`; None: the table is silent); the controller closes it.
     """
 
     display: Any = None
@@ -146,6 +149,7 @@ class ControllerOptions:
     not_resumed: str | None = None
     camera_problem: str = "problem.no_camera"
     web_doctor: Callable[[], list[dict]] | None = None
+    speech: Speech | None = None
 
 
 class Controller:
@@ -193,6 +197,7 @@ class Controller:
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
         self.web = WebSide(self, options.web_doctor) if config.web.enabled else None
+        self.speech = options.speech
         if self.state.recorded is None:
             if self.state.hold is None:
                 self._begin_setup()
@@ -278,6 +283,8 @@ class Controller:
         self.camera.close()
         if self.web is not None:
             self.web.close()
+        if self.speech is not None:
+            self.speech.close(drain=True)
         if self.state.recorded is not None:
             self.state.recorded.close()
 
@@ -418,6 +425,8 @@ class Controller:
         self.presenter.refresh()
         if self.web is not None:
             self.web.refresh()
+        if self.speech is not None:  # the public facts only, as the web page's
+            self.speech.hear(public_moment(self.state.stage, self.tr.language, self.state.game))
 
     def _situation_key(self) -> tuple:
         if self.state.hold is not None:

@@ -1,0 +1,129 @@
+"""The speaker: the table's public moments in, spoken phrases out, on a thread of its own.
+
+The controller's loop calls :meth:`Speech.hear` after every pass; that only compares the
+moment with the last one and puts it in a list (microseconds), so the loop never waits
+for the voice. The speech thread words the moments (:class:`~.announcer.Announcer`),
+drops the phrases a newer one overtook (:data:`~.announcer.OVERTAKES`: a burst of bids
+says only the newest), and speaks the rest in order with espeak-ng into the sink.
+
+A missing espeak-ng or a sound device that cannot play is one log line; the table plays
+on (without speech, or with it again once the device plays).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from itertools import chain
+
+from coyote_pi.config import SpeechSettings
+from coyote_pi.speech.announcer import OVERTAKES, Announcer, Phrase
+from coyote_pi.speech.moment import Moment
+from coyote_pi.speech.sinks import AlsaSink, Sink, SoundError
+from coyote_pi.speech.voice import Espeak, VoiceMissing
+
+log = logging.getLogger(__name__)
+
+#: The phrases said and the latencies kept for a look afterwards (tests, bench).
+KEPT = 500
+
+
+class Speech:
+    """Speaks what the table's public moments announce through ``voice`` into ``sink``;
+    ``announce`` is the ``[speech] announce`` level, ``clock`` the table's."""
+
+    def __init__(self, sink: Sink, voice: Espeak, *, announce: str = "all",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.sink, self.voice, self._clock = sink, voice, clock
+        self._announcer = Announcer(announce)
+        self._changed = threading.Condition()
+        self._inbox: list[tuple[Moment, float]] = []
+        self._last: Moment | None = None
+        self._closing = False
+        self._drain = False
+        self._pending: list[Phrase] = []  # the speech thread's own
+        self._failing = False
+        self._silenced = False
+        self._busy = False  # the speech thread works on what it took from the inbox
+        #: The phrases spoken, in order.
+        self.said: deque[Phrase] = deque(maxlen=KEPT)
+        #: Seconds from each spoken phrase's moment to its first sample.
+        self.latencies: deque[float] = deque(maxlen=KEPT)
+        self._thread = threading.Thread(target=self._work, name="speech", daemon=True)
+        self._thread.start()
+
+    def hear(self, moment: Moment) -> None:
+        """The table's public facts after a pass of its loop (the controller's thread)."""
+        if moment == self._last:
+            return
+        self._last = moment
+        with self._changed:
+            self._inbox.append((moment, self._clock()))
+            self._changed.notify()
+
+    def close(self, *, drain: bool = False, timeout: float = 5.0) -> None:
+        """Stop speaking (``drain``: after what is waiting is said), waiting at most ``timeout``."""
+        with self._changed:
+            self._closing, self._drain = True, drain
+            self._changed.notify()
+        self._thread.join(timeout)
+
+    def idle(self) -> bool:
+        """Nothing heard is still waiting to be said."""
+        with self._changed:
+            return not self._inbox and not self._pending and not self._busy
+
+    def _work(self) -> None:
+        while True:
+            with self._changed:
+                while not self._inbox and not self._pending and not self._closing:
+                    self._changed.wait()
+                if self._closing and not (self._drain and (self._inbox or self._pending)):
+                    return
+                heard, self._inbox = self._inbox, []
+                self._busy = True
+            for moment, when in heard:
+                for phrase in self._announcer.phrases(moment, when):
+                    self._queue(phrase)
+            if self._pending:
+                self._say(self._pending.pop(0))
+            with self._changed:
+                self._busy = False
+
+    def _queue(self, phrase: Phrase) -> None:
+        dropped = OVERTAKES[phrase.kind]
+        self._pending = [waiting for waiting in self._pending if waiting.kind not in dropped]
+        self._pending.append(phrase)
+
+    def _say(self, phrase: Phrase) -> None:
+        if self._silenced:
+            return
+        chunks = self.voice.speak(phrase.text, phrase.language)
+        try:
+            first = next(chunks, b"")
+            self.latencies.append(self._clock() - phrase.heard)
+            self.sink.play(phrase, self.voice.sound, chain([first], chunks))
+            self.said.append(phrase)
+            if self._failing:
+                self._failing = False
+                log.warning("speech: the table speaks again")
+        except VoiceMissing as error:
+            self._silenced = True
+            log.error("speech: %s; the table plays on without speech", error)
+        except (SoundError, RuntimeError, OSError) as error:
+            if not self._failing:
+                self._failing = True
+                log.error("speech: %s; the table plays on without speech until it can", error)
+        finally:
+            chunks.close()
+
+
+def table_speech(settings: SpeechSettings, sink: Sink | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> Speech:
+    """The speech ``[speech]`` asks for, into ``sink`` (None: the configured ALSA device)."""
+    voice = Espeak(volume=settings.volume, rate=settings.rate, voice=settings.voice)
+    return Speech(sink if sink is not None else AlsaSink(settings.device), voice, announce=settings.announce,
+                  clock=clock)
