@@ -394,19 +394,23 @@ class _Reader:
 
     def speech(self, raw: dict) -> SpeechSettings:
         default = SpeechSettings()
-        numbers = {key: int(self.number(raw.get(key, getattr(default, key)), f"[speech] {key}", low, high, integer=True))
-                   for key, (low, high) in SPEECH_RANGES.items()}
-        texts = {}
-        for key in ("device", "voice"):
+
+        def whole(key: str) -> int:
+            low, high = SPEECH_RANGES[key]
+            return int(self.number(raw.get(key, getattr(default, key)), f"[speech] {key}", low, high, integer=True))
+
+        def name(key: str) -> str:
             value = raw.get(key, getattr(default, key))
             if not isinstance(value, str) or not value.isprintable() or value.startswith("-"):
                 raise self.fail(f"[speech] {key} must be a name such as \"default\" or \"hw:1,0\", not {value!r}")
-            texts[key] = value
-        if not texts["device"]:
+            return value
+
+        device = name("device")
+        if not device:
             raise self.fail("[speech] device must not be empty (\"default\": the system's sound device)")
         return SpeechSettings(enabled=schema.flag(raw.get("enabled", False), "[speech] enabled", fail=self.fail),
-                              announce=self.choice(raw.get("announce", default.announce), "[speech] announce", ANNOUNCE),
-                              **numbers, **texts)
+                              volume=whole("volume"), rate=whole("rate"), device=device, voice=name("voice"),
+                              announce=self.choice(raw.get("announce", default.announce), "[speech] announce", ANNOUNCE))
 
 
 def check_game_settings(settings: GameSettings) -> None:

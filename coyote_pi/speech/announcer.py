@@ -110,12 +110,16 @@ class Announcer:
         if before is None or before["round"] > now["round"]:
             return self._turn(tr, before, now)  # a game starts (or resumes): only whose turn
         said: list[tuple[Kind, str]] = []
-        if verdict is not None and verdict != known:
-            corrected = known is not None and known.round == verdict.round
-            said.append((Kind.CORRECTION, sentences([tr("say.correction"), *self._verdict_lines(tr, verdict)]))
-                        if corrected else (Kind.VERDICT, sentences(self._verdict_lines(tr, verdict))))
         if now["round"] == before["round"] and now["phase"] not in (DEAL, OVER):  # the round is still open
             said += self._round_changes(tr, before, now)
+        if verdict is not None and verdict != known:
+            if known is not None and known.round == verdict.round:
+                said.append((Kind.CORRECTION, sentences([tr("say.correction"), *self._verdict_lines(tr, verdict)])))
+            else:
+                if before["challenger"] is None:  # the challenge and its verdict in one pass
+                    said.append((Kind.CHALLENGE, tr("say.challenge", challenger=verdict.challenger,
+                                                    bidder=verdict.bidder, bid=verdict.score.bid)))
+                said.append((Kind.VERDICT, sentences(self._verdict_lines(tr, verdict))))
         if now["winner"] is not None and before["winner"] is None:
             said.append((Kind.WINNER, tr("over.big", seat=now["winner"])))
         return said + self._turn(tr, before, now)

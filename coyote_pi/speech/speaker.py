@@ -23,7 +23,7 @@ from coyote_pi.config import SpeechSettings
 from coyote_pi.speech.announcer import OVERTAKES, Announcer, Phrase
 from coyote_pi.speech.moment import Moment
 from coyote_pi.speech.sinks import AlsaSink, Sink, SoundError
-from coyote_pi.speech.voice import Espeak, VoiceMissing
+from coyote_pi.speech.voice import Espeak, Voice, VoiceMissing
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ class Speech:
     """Speaks what the table's public moments announce through ``voice`` into ``sink``;
     ``announce`` is the ``[speech] announce`` level, ``clock`` the table's."""
 
-    def __init__(self, sink: Sink, voice: Espeak, *, announce: str = "all",
+    def __init__(self, sink: Sink, voice: Voice, *, announce: str = "all",
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.sink, self.voice, self._clock = sink, voice, clock
         self._announcer = Announcer(announce)

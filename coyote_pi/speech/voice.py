@@ -8,10 +8,12 @@ stream whose header is read and dropped. The PCM of the last phrases is kept
 
 from __future__ import annotations
 
+import io
 import subprocess
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
+from typing import Protocol
 
 #: The voice of each language (espeak-ng's own names).
 VOICES = {"en": "en", "de": "de", "ru": "ru"}
@@ -38,6 +40,15 @@ class Sound:
     sample_width: int = 2
 
 
+class Voice(Protocol):
+    """What the speaker needs of a voice: :class:`Espeak`, or a test's."""
+
+    #: The format of the sound, known once a phrase's first chunk is made.
+    sound: Sound
+
+    def speak(self, text: str, language: str) -> Generator[bytes]: ...
+
+
 class Espeak:
     """Speaks with espeak-ng at ``volume`` (its amplitude, 0-200) and ``rate`` (words per
     minute); ``voice`` replaces the languages' voices when given."""
@@ -51,7 +62,7 @@ class Espeak:
         voice = self.voice or VOICES.get(language, "en")
         return [self.command, "-v", voice, "-a", str(self.volume), "-s", str(self.rate), "--stdout"]
 
-    def speak(self, text: str, language: str) -> Iterator[bytes]:
+    def speak(self, text: str, language: str) -> Generator[bytes]:
         """The PCM of ``text``, chunk by chunk as espeak-ng makes it (VoiceMissing when it
         cannot be run; RuntimeError when it fails)."""
         key = (language, text)
@@ -69,9 +80,10 @@ class Espeak:
             assert process.stdin is not None and process.stdout is not None
             process.stdin.write(text.encode())
             process.stdin.close()
-            header = process.stdout.read(HEADER_BYTES)
-            self._read_header(header)
-            while chunk := process.stdout.read1(CHUNK):
+            stdout = process.stdout
+            assert isinstance(stdout, io.BufferedReader)  # read1: what is there, without waiting for a full chunk
+            self._read_header(stdout.read(HEADER_BYTES))
+            while chunk := stdout.read1(CHUNK):
                 made += chunk
                 yield chunk
             complete = True
