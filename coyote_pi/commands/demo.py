@@ -8,6 +8,8 @@ buttons and the display. What it writes into the output folder (``make demo``:
 ``demo-output/``):
 
 - ``oled.gif``: every frame the OLED showed, at the pace it was shown;
+- ``speech.wav``: what the table said aloud (espeak-ng; docs/controller.md), in step with
+  the GIF, and ``speech.txt``: each phrase with its second in the GIF;
 - ``reveal-round-NN.png`` (and ``draw-round-NN.png`` for ``?``): the camera frame that
   settled each reveal, annotated with what the vision code read;
 - ``game-0001.jsonl``: the game record, its deals and guesses sealed until each round
@@ -45,6 +47,7 @@ from coyote_pi.config import (
     ConfigError,
     GameSettings,
     Pacing,
+    SpeechSettings,
     TableConfig,
     check_game_settings,
     split_listen,
@@ -57,6 +60,8 @@ from coyote_pi.record import check_photos, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import DEMO_PACE
 from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage
+from coyote_pi.speech.sinks import TrackSink
+from coyote_pi.speech.speaker import table_speech
 from coyote_pi.vision.annotate import annotate
 
 #: A seed whose game shows most of the rules (see the module docstring).
@@ -64,8 +69,10 @@ DEMO_SEED = 33
 #: The level of the seat the table plays itself (the last seat, unless --virtual says
 #: otherwise): the demo shows a virtual player among the scripted people.
 DEMO_LEVEL = "strong"
+#: The longest the demo waits for the table's last phrases (the winner) to be said.
+SPEECH_DRAIN_SECONDS = 60.0
 #: Files a previous demo run left in the output folder (replaced by this run).
-OUTPUT_PATTERNS = ("oled.gif", "reveal-round-*.png", "draw-round-*.png", "game-*.jsonl", "game-*.jsonl.torn",
+OUTPUT_PATTERNS = ("oled.gif", "speech.wav", "speech.txt", "reveal-round-*.png", "draw-round-*.png", "game-*.jsonl", "game-*.jsonl.torn",
                    f"game-*{PHOTOS_SUFFIX}", "private", "play-by-play.txt", BULLETIN_FOLDER, REQUESTS_FOLDER,
                    "web", "web.log")
 
@@ -176,6 +183,8 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     sim = SimOptions(seed=args.seed, pace=DEMO_PACE, setup_answers={"start": youngest}, misclick=True)
     reporter = _Reporter(out)
     gif = GifRecorder(out / "oled.gif", min_frame_seconds=0.1, max_frame_seconds=3.0)
+    track = TrackSink(paced=True)
+    speech = table_speech(SpeechSettings(enabled=True), track)
     virtual = f"; virtual seats {args.virtual}" if args.virtual else ""
     print(f"coyote-pi demo: {args.players} players, {args.variant}, seed {args.seed}, "
           f"camera {size[0]}x{size[1]}; seat {youngest} is the youngest{virtual}", flush=True)
@@ -184,7 +193,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
         page = WebPage(out, *config.web_folders(), args.web, out / "web.log").start()
         print(f"the table's web page: {page.url}", flush=True)
     try:
-        rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif],
+        rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif], speech=speech,
                            meta={"source": "demo"}, private_meta={"seed": args.seed})
         try:
             rig.run(until_over=True)
@@ -193,6 +202,8 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
         finally:
             rig.close()  # closing the display writes the GIF
             reporter.close()
+            speech.close(drain=True, timeout=SPEECH_DRAIN_SECONDS)  # the winner is said to the end
+            phrases = track.write(out / "speech.wav", out / "speech.txt", gif.seconds_at)
     finally:
         if page is not None and (trouble := page.stop()) is not None:
             print(f"coyote-pi demo: {trouble}", flush=True)
@@ -205,6 +216,10 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     print(f"seat {record.game.winner} wins after {record.game.round_number} rounds ({seconds:.0f} s)")
     print(f"written to {out}/:")
     print(f"  oled.gif            {len(gif)} OLED frames")
+    if phrases:
+        print(f"  speech.wav          the {phrases} phrases the table said, in step with the GIF (speech.txt: their times)")
+    else:
+        print("  (no speech.wav: espeak-ng did not speak, see the log line above)")
     print(f"  reveal/draw PNGs    {len(reporter.frames)} annotated camera frames")
     print(f"  {table.path.name}     the game record, {len(record.lines)} lines; check it with")
     print(f"                      coyote-pi replay {table.path} --expect {record.fingerprint} --photos {photos}")

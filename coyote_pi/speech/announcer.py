@@ -36,6 +36,7 @@ class Kind(StrEnum):
     COYOTE_CARD = "coyote_card"
     GUESS = "guess"
     VERDICT = "verdict"
+    EXPLANATION = "explanation"
     CORRECTION = "correction"
     WINNER = "winner"
 
@@ -43,24 +44,29 @@ class Kind(StrEnum):
 #: ``[speech] announce`` -> the kinds said (config.ANNOUNCE names the levels).
 LEVELS: dict[str, frozenset[Kind]] = {
     "all": frozenset(Kind),
-    "bids": frozenset({Kind.BID, Kind.UNDO, Kind.CHALLENGE, Kind.VERDICT, Kind.CORRECTION, Kind.WINNER}),
-    "verdicts": frozenset({Kind.VERDICT, Kind.CORRECTION, Kind.WINNER}),
+    "bids": frozenset({Kind.BID, Kind.UNDO, Kind.CHALLENGE, Kind.VERDICT, Kind.EXPLANATION, Kind.CORRECTION,
+                       Kind.WINNER}),
+    "verdicts": frozenset({Kind.VERDICT, Kind.EXPLANATION, Kind.CORRECTION, Kind.WINNER}),
 }
 
 #: A new phrase of a kind -> the kinds of the phrases still waiting that it drops: the
-#: table never lags behind the game. A verdict, a correction and the winner are never dropped.
+#: table never lags behind the game. A verdict, a correction and the winner are never
+#: dropped; the explanation after a verdict (every card, the sum, the eyes) is, once the
+#: game goes on, and it is even cut off while it is said (:data:`CUT`).
 OVERTAKES: dict[Kind, frozenset[Kind]] = {
-    Kind.TURN: frozenset({Kind.TURN}),
-    Kind.BID: frozenset({Kind.TURN, Kind.BID}),
-    Kind.UNDO: frozenset({Kind.TURN, Kind.BID}),
-    Kind.CHALLENGE: frozenset({Kind.TURN, Kind.BID}),  # the challenge names the bid
-    Kind.COYOTE_CARD: frozenset({Kind.TURN}),
-    Kind.GUESS: frozenset({Kind.TURN}),
-    Kind.VERDICT: frozenset({Kind.TURN, Kind.GUESS}),
-    Kind.CORRECTION: frozenset({Kind.TURN}),
+    Kind.TURN: frozenset({Kind.TURN, Kind.EXPLANATION}),
+    Kind.BID: frozenset({Kind.TURN, Kind.BID, Kind.EXPLANATION}),
+    Kind.UNDO: frozenset({Kind.TURN, Kind.BID, Kind.EXPLANATION}),
+    Kind.CHALLENGE: frozenset({Kind.TURN, Kind.BID, Kind.EXPLANATION}),  # the challenge names the bid
+    Kind.COYOTE_CARD: frozenset({Kind.TURN, Kind.EXPLANATION}),
+    Kind.GUESS: frozenset({Kind.TURN, Kind.EXPLANATION}),
+    Kind.VERDICT: frozenset({Kind.TURN, Kind.GUESS, Kind.EXPLANATION}),
+    Kind.EXPLANATION: frozenset({Kind.TURN, Kind.EXPLANATION}),
+    Kind.CORRECTION: frozenset({Kind.TURN, Kind.EXPLANATION}),
     Kind.WINNER: frozenset({Kind.TURN}),
 }
-
+#: The kinds a phrase that overtakes them stops while they are said, not only before.
+CUT = frozenset({Kind.EXPLANATION})
 
 #: The card ``?`` in a text: a question mark that ends no word or sentence.
 _QUESTION_CARD = re.compile(r"(?<![\w!?])\?")
@@ -110,25 +116,38 @@ class Announcer:
         if before is None or before["round"] > now["round"]:
             return self._turn(tr, before, now)  # a game starts (or resumes): only whose turn
         said: list[tuple[Kind, str]] = []
-        if now["round"] == before["round"] and now["phase"] not in (DEAL, OVER):  # the round is still open
-            said += self._round_changes(tr, before, now)
+        if now["phase"] not in (DEAL, OVER):  # a round is open: what changed in it
+            fresh = now["round"] != before["round"]  # (its deal and its first moves heard at once)
+            start = {**now, "bids": [], "challenger": None, "extra_in_play": False, "phase": DEAL} if fresh else before
+            said += self._round_changes(tr, start, now)
         if verdict is not None and verdict != known:
+            headline, explanation = self._verdict_lines(tr, verdict)
             if known is not None and known.round == verdict.round:
-                said.append((Kind.CORRECTION, sentences([tr("say.correction"), *self._verdict_lines(tr, verdict)])))
+                said.append((Kind.CORRECTION, sentences([tr("say.correction"), *headline])))
             else:
                 if before["challenger"] is None:  # the challenge and its verdict in one pass
                     said.append((Kind.CHALLENGE, tr("say.challenge", challenger=verdict.challenger,
                                                     bidder=verdict.bidder, bid=verdict.score.bid)))
-                said.append((Kind.VERDICT, sentences(self._verdict_lines(tr, verdict))))
+                said.append((Kind.VERDICT, sentences(headline)))
+            said.append((Kind.EXPLANATION, sentences(explanation)))
         if now["winner"] is not None and before["winner"] is None:
             said.append((Kind.WINNER, tr("over.big", seat=now["winner"])))
         return said + self._turn(tr, before, now)
 
-    def _verdict_lines(self, tr: Translator, verdict: RoundResult) -> list[str]:
+    def _verdict_lines(self, tr: Translator, verdict: RoundResult) -> tuple[list[str], list[str]]:
+        """The verdict in short (the total, who wins, a seat that is out), and the rest of
+        the OLED's explanation (each card, the sum, the eyes, who starts next)."""
+        score = verdict.score
+        headline = [tr("say.total", total=score.total),
+                    tr("expl.holds", total=score.total, bid=score.bid) if score.bid_holds
+                    else tr("expl.fails", total=score.total, bid=score.bid)]
+        if verdict.eliminated is not None:
+            headline.append(tr("expl.eliminated", seat=verdict.eliminated))
         # The card ? as a word: a voice would leave the mark out.
         question_card = tr("say.question_card")
-        lines = [_QUESTION_CARD.sub(question_card, line) for line in explanation_lines(tr, verdict)]
-        return [tr("say.total", total=verdict.score.total), *lines]
+        explanation = [_QUESTION_CARD.sub(question_card, line) for line in explanation_lines(tr, verdict)
+                       if line not in headline]
+        return headline, explanation
 
     def _round_changes(self, tr: Translator, before: Mapping[str, Any], now: Mapping[str, Any]) -> list[tuple[Kind, str]]:
         said: list[tuple[Kind, str]] = []

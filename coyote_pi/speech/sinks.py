@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 import wave
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -107,12 +108,21 @@ class FolderSink:
 
 @dataclass
 class TrackSink:
-    """Keeps every phrase's sound to write one track afterwards (:meth:`write`)."""
+    """Keeps every phrase's sound to write one track afterwards (:meth:`write`). ``paced``:
+    each phrase takes as long as it sounds, as on a sound device, so the speaker drops
+    what a real table would (the demo's track is what its table would have said)."""
 
+    paced: bool = False
     phrases: list[tuple[Phrase, Sound, bytes]] = field(default_factory=list)
 
     def play(self, phrase: Phrase, sound: Sound, chunks: Iterable[bytes]) -> None:
-        self.phrases.append((phrase, sound, b"".join(chunks)))
+        began, pcm = time.monotonic(), bytearray()
+        for chunk in chunks:
+            pcm += chunk
+            if self.paced:  # a chunk is through when a device would have played it
+                time.sleep(max(0.0, began + len(pcm) / (sound.rate * sound.channels * sound.sample_width)
+                               - time.monotonic()))
+        self.phrases.append((phrase, sound, bytes(pcm)))
 
     def write(self, audio: Path, listing: Path, timeline: Callable[[float], float]) -> int:
         """One WAV of every phrase at ``timeline(heard)`` seconds (the moment's place in

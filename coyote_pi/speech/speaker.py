@@ -4,7 +4,8 @@ The controller's loop calls :meth:`Speech.hear` after every pass; that only comp
 moment with the last one and puts it in a list (microseconds), so the loop never waits
 for the voice. The speech thread words the moments (:class:`~.announcer.Announcer`),
 drops the phrases a newer one overtook (:data:`~.announcer.OVERTAKES`: a burst of bids
-says only the newest), and speaks the rest in order with espeak-ng into the sink.
+says only the newest; a verdict's explanation stops when the game goes on), and speaks
+the rest in order with espeak-ng into the sink.
 
 A missing espeak-ng or a sound device that cannot play is one log line; the table plays
 on (without speech, or with it again once the device plays).
@@ -16,13 +17,14 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
+from pathlib import Path
 
 from coyote_pi.config import SpeechSettings
-from coyote_pi.speech.announcer import OVERTAKES, Announcer, Phrase
+from coyote_pi.speech.announcer import CUT, OVERTAKES, Announcer, Phrase
 from coyote_pi.speech.moment import Moment
-from coyote_pi.speech.sinks import AlsaSink, Sink, SoundError
+from coyote_pi.speech.sinks import AlsaSink, FolderSink, Sink, SoundError
 from coyote_pi.speech.voice import Espeak, Voice, VoiceMissing
 
 log = logging.getLogger(__name__)
@@ -83,20 +85,31 @@ class Speech:
                     self._changed.wait()
                 if self._closing and not (self._drain and (self._inbox or self._pending)):
                     return
-                heard, self._inbox = self._inbox, []
                 self._busy = True
-            for moment, when in heard:
-                for phrase in self._announcer.phrases(moment, when):
-                    self._queue(phrase)
+            self._take_heard()
             if self._pending:
                 self._say(self._pending.pop(0))
             with self._changed:
                 self._busy = False
 
-    def _queue(self, phrase: Phrase) -> None:
-        dropped = OVERTAKES[phrase.kind]
-        self._pending = [waiting for waiting in self._pending if waiting.kind not in dropped]
-        self._pending.append(phrase)
+    def _take_heard(self) -> None:
+        """Word the moments heard so far and queue their phrases (the speech thread)."""
+        with self._changed:
+            heard, self._inbox = self._inbox, []
+        for moment, when in heard:
+            for phrase in self._announcer.phrases(moment, when):
+                dropped = OVERTAKES[phrase.kind]
+                self._pending = [waiting for waiting in self._pending if waiting.kind not in dropped]
+                self._pending.append(phrase)
+
+    def _until_overtaken(self, phrase: Phrase, chunks: Iterable[bytes]) -> Iterator[bytes]:
+        """``chunks``, stopped when a newer phrase overtakes ``phrase`` while it is said (:data:`CUT`)."""
+        for chunk in chunks:
+            yield chunk
+            if phrase.kind in CUT:
+                self._take_heard()
+                if any(phrase.kind in OVERTAKES[waiting.kind] for waiting in self._pending):
+                    return
 
     def _say(self, phrase: Phrase) -> None:
         if self._silenced:
@@ -105,7 +118,7 @@ class Speech:
         try:
             first = next(chunks, b"")
             self.latencies.append(self._clock() - phrase.heard)
-            self.sink.play(phrase, self.voice.sound, chain([first], chunks))
+            self.sink.play(phrase, self.voice.sound, self._until_overtaken(phrase, chain([first], chunks)))
             self.said.append(phrase)
             if self._failing:
                 self._failing = False
@@ -119,6 +132,14 @@ class Speech:
                 log.error("speech: %s; the table plays on without speech until it can", error)
         finally:
             chunks.close()
+
+
+def speech_or_none(settings: SpeechSettings, folder: str | None = None) -> Speech | None:
+    """The table's voice when ``[speech] enabled`` (or ``run --speak``) asks for it, into
+    ``folder`` as WAV files when one is named (``run --speak DIR``); None: a silent table."""
+    if not settings.enabled:
+        return None
+    return table_speech(settings, FolderSink(Path(folder), time.monotonic()) if folder else None)
 
 
 def table_speech(settings: SpeechSettings, sink: Sink | None = None, *,

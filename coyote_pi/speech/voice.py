@@ -68,7 +68,9 @@ class Espeak:
         key = (language, text)
         if key in self._cache:
             self._cache.move_to_end(key)
-            yield self._cache[key]
+            kept = self._cache[key]
+            for start in range(0, len(kept), CHUNK):  # in pieces, as if made now: a phrase can be cut
+                yield kept[start:start + CHUNK]
             return
         try:
             process = subprocess.Popen(self.arguments(language), stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -20,12 +20,14 @@ WAIT = 10.0
 
 
 class TextVoice:
-    """A voice whose sound is its text's bytes (the speaker's logic without espeak-ng)."""
+    """A voice whose sound is its text's bytes, word by word (the speaker's logic without
+    espeak-ng)."""
 
     sound = Sound()
 
     def speak(self, text: str, language: str) -> Generator[bytes]:
-        yield text.encode()
+        for word in text.split(" "):
+            yield word.encode() + b" "
 
 
 class HeldSink:

@@ -41,7 +41,7 @@ def test_the_guesses_asked_and_the_coyote_card_in_trickster_rounds() -> None:
         (Kind.CHALLENGE, "Coyote! Seat 1 challenges seat 3's 6"),
         (Kind.GUESS, "Seat 2, guess who wins: seat 3 or seat 1?")]
     game.apply(Guess(2, 3))
-    assert [kind for kind, _ in said(announcer, game)] == [Kind.VERDICT]
+    assert [kind for kind, _ in said(announcer, game)] == [Kind.VERDICT, Kind.EXPLANATION]
     holder = game.coyote_holder
     assert holder is not None
     game.apply(known_deal({seat: str(seat + 4) for seat in game.active_seats}))
@@ -64,12 +64,15 @@ def test_a_correction_says_so_and_the_verdict_again() -> None:
     game.apply(Challenge(2))
     said(announcer, game)
     game.apply(Reveal(centre="3"))
-    verdict = said(announcer, game)
-    assert verdict[0][0] == Kind.VERDICT and verdict[0][1].startswith("The total is 6. Seat 1: 1. Seat 2: 2. Centre: 3.")
-    game.apply(Correct("centre", "5", (1, 2)))
-    corrected = said(announcer, game)
-    assert corrected[0][0] == Kind.CORRECTION
-    assert corrected[0][1].startswith("Correction. The total is 8. Seat 1: 1. Seat 2: 2. Centre: 5.")
+    assert said(announcer, game) == [
+        (Kind.VERDICT, "The total is 6. 6 is below 10: the challenger wins."),
+        (Kind.EXPLANATION, "Seat 1: 1. Seat 2: 2. Centre: 3. Total: 1 + 2 + 3 = 6. Seat 2 challenged seat 1's 10. "
+                           "Seat 2 opens an eye. Seat 1 loses a closed eye. Seat 1 starts next.")]
+    game.apply(Correct("centre", "9", (1, 2)))
+    assert said(announcer, game) == [
+        (Kind.CORRECTION, "Correction. The total is 12. 12 reaches 10: the bidder wins."),
+        (Kind.EXPLANATION, "Seat 1: 1. Seat 2: 2. Centre: 9. Total: 1 + 2 + 9 = 12. Seat 2 challenged seat 1's 10. "
+                           "Seat 1 opens an eye. Seat 2 loses a closed eye. Seat 2 starts next.")]
 
 
 def test_each_announce_level_keeps_its_kinds() -> None:
@@ -81,9 +84,10 @@ def test_each_announce_level_keeps_its_kinds() -> None:
         kinds += [phrase.kind for phrase in announcer.phrases(challenged(game))]
         return kinds
 
-    assert heard("all") == [Kind.TURN, Kind.BID, Kind.TURN, Kind.BID, Kind.TURN, Kind.CHALLENGE, Kind.VERDICT]
-    assert heard("bids") == [Kind.BID, Kind.BID, Kind.CHALLENGE, Kind.VERDICT]
-    assert heard("verdicts") == [Kind.VERDICT]
+    assert heard("all") == [Kind.TURN, Kind.BID, Kind.TURN, Kind.BID, Kind.TURN, Kind.CHALLENGE, Kind.VERDICT,
+                            Kind.EXPLANATION]
+    assert heard("bids") == [Kind.BID, Kind.BID, Kind.CHALLENGE, Kind.VERDICT, Kind.EXPLANATION]
+    assert heard("verdicts") == [Kind.VERDICT, Kind.EXPLANATION]
 
 
 def test_a_seat_going_out_and_the_winner() -> None:
@@ -97,4 +101,4 @@ def test_a_seat_going_out_and_the_winner() -> None:
         game.apply(Challenge(game.turn))  # type: ignore[arg-type]
         phrases += said(announcer, game)
     assert phrases[-1] == (Kind.WINNER, "Seat 2 wins!")
-    assert any(kind == Kind.VERDICT and "is out" in text for kind, text in phrases)
+    assert (Kind.VERDICT, "The total is 21. 21 is below 30: the challenger wins. Seat 1 is out.") in phrases

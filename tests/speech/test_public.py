@@ -87,7 +87,7 @@ def test_no_spoken_text_names_a_card_of_an_open_round_its_sum_or_a_guess(variant
         assert not any(word in phrase.text for word in card_words), phrase
         assert "?" not in phrase.text or phrase.kind == Kind.GUESS, phrase
     guesses = [phrase for phrase, _, _ in in_round if phrase.kind == Kind.GUESS]
-    verdicts = [phrase for phrase, _, _ in ears.heard if phrase.kind == Kind.VERDICT]
+    verdicts = [phrase for phrase, _, _ in ears.heard if phrase.kind == Kind.EXPLANATION]
     winners = [phrase for phrase, _, _ in ears.heard if phrase.kind == Kind.WINNER]
     assert len(verdicts) == len(results) and winners == [winners[0]]
     # The verdicts do say the cards once their round is closed (the check above is not vacuous).

@@ -8,6 +8,7 @@ import stat
 import threading
 from pathlib import Path
 
+from coyote_pi.engine import Deal
 from coyote_pi.speech import sinks
 from coyote_pi.speech.announcer import Kind
 from coyote_pi.speech.sinks import AlsaSink, SoundError
@@ -46,8 +47,44 @@ def test_the_verdict_and_the_challenge_are_never_dropped(held: HeldSink) -> None
     wait_idle(speech)
     speech.close()
     kinds = [phrase.kind for phrase in held.played]
-    assert kinds == [Kind.BID, Kind.CHALLENGE, Kind.VERDICT]
+    assert kinds == [Kind.BID, Kind.CHALLENGE, Kind.VERDICT, Kind.EXPLANATION]
     assert held.played[1].text == "Coyote! Seat 1 challenges seat 3's 7"
+
+
+class CutSink(HeldSink):
+    """Holds the verdict's explanation after its first word, and keeps what each phrase played."""
+
+    def __init__(self) -> None:
+        super().__init__(hold=True)
+        self.sounds: list[tuple[Kind, str]] = []
+
+    def play(self, phrase, sound, chunks) -> None:
+        played = b""
+        for chunk in chunks:
+            played += chunk
+            if phrase.kind == Kind.EXPLANATION and not self.started.is_set():
+                self.started.set()
+                assert self._release.wait(WAIT)
+        self.sounds.append((phrase.kind, played.decode().strip()))
+
+
+def test_the_explanation_stops_when_the_game_goes_on() -> None:
+    game, sink = dealt_game(), CutSink()
+    speech = Speech(sink, TextVoice(), announce="bids")
+    speech.hear(moment(game))
+    list(bidding(game, [5]))
+    speech.hear(challenged(game))  # the verdict at once, then its explanation
+    assert sink.started.wait(WAIT)
+    game.apply(Deal(seats={seat: str(seat + 4) for seat in game.active_seats}, centre="0"))
+    speech.hear(next(bidding(game, [7])))
+    assert game.round is not None
+    bidder = game.round.bidder
+    sink.release()
+    wait_idle(speech)
+    speech.close()
+    assert [kind for kind, _ in sink.sounds] == [Kind.CHALLENGE, Kind.VERDICT, Kind.EXPLANATION, Kind.BID]
+    assert sink.sounds[2] == (Kind.EXPLANATION, "Seat")  # cut after its first word
+    assert sink.sounds[3] == (Kind.BID, f"Seat {bidder} bids 7")
 
 
 def test_the_loop_never_waits_for_a_speaker_that_does_not_finish(held: HeldSink) -> None:
