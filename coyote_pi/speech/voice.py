@@ -21,8 +21,8 @@ VOICES = {"en": "en", "de": "de", "ru": "ru"}
 HEADER_BYTES = 44
 #: How many phrases' sound is kept (a few MB at most: a phrase is ~50 KB a second).
 CACHE_PHRASES = 48
-#: Longer phrases are not cached (a verdict is said once).
-CACHE_MAX_BYTES = 400_000
+#: Longer phrases (over 3 s) are not cached: a verdict is said once.
+CACHE_MAX_BYTES = 150_000
 #: Read size: about 45 ms of sound, so the first samples go out early.
 CHUNK = 2048
 
