@@ -23,7 +23,7 @@ checked here). The checks, in the order a host sets the device up:
   ``[camera] focus_file`` (after the mast or the camera moved).
 - GPIO chip, pin map and button pins: ``/dev/gpiochip*`` is usable, the pin map is
   valid, and every button pin can be claimed and reads "not pressed" at rest.
-- service user: ``coyote`` is in the gpio, i2c and video groups.
+- service user: ``coyote`` is in the gpio, i2c, video and audio groups.
 - service: coyote-pi.service is enabled and running.
 - web page: with ``[web] enabled``, the page (coyote-pi-web.service) answers an HTTP GET
   at the configured address within :data:`WEB_TIMEOUT` seconds.
