@@ -424,6 +424,8 @@ def check_game_settings(settings: GameSettings) -> None:
 PAGE_SETTABLE: dict[str, tuple[str, ...]] = {
     "game": ("start_seat", "virtual"),
     "table": (*(f.name for f in dataclasses.fields(Pacing)), "keep_photos_games"),
+    # How the table speaks; whether it speaks at all, and where, is the file's (a device).
+    "speech": ("volume", "rate", "announce"),
 }
 #: A settings file from the page larger than this is refused unread.
 PAGE_SETTINGS_LIMIT = 16_384
@@ -466,6 +468,8 @@ def with_page_settings(config: TableConfig, text: str, *, source: str = "setting
     if table:
         changed = reader.pacing(table)
         config = config.with_pacing(**{key: getattr(changed, key) for key in table})
+    if speech := data.get("speech"):
+        config = config.replace(speech=reader.speech({**dataclasses.asdict(config.speech), **speech}))
     return config
 
 
@@ -479,7 +483,8 @@ def page_values(config: TableConfig) -> dict[str, dict[str, object]]:
     """
     values = {"start_seat": "ask" if config.game.start_seat is None else config.game.start_seat,
               "virtual": config.game.virtual or "none",
-              **dataclasses.asdict(config.pacing), "keep_photos_games": config.keep_photos_games}
+              **dataclasses.asdict(config.pacing), "keep_photos_games": config.keep_photos_games,
+              "volume": config.speech.volume, "rate": config.speech.rate, "announce": config.speech.announce}
     return {section: {key: values[key] for key in keys} for section, keys in PAGE_SETTABLE.items()}
 
 

@@ -96,6 +96,10 @@ class Announcer:
         self._verdict: RoundResult | None = None
         self._translators: dict[str, Translator] = {}
 
+    def announce(self, level: str) -> None:
+        """Say the kinds of ``level`` (a :data:`LEVELS` key) from now on."""
+        self._kinds = LEVELS[level]
+
     def phrases(self, moment: Moment, heard: float = 0.0) -> list[Phrase]:
         """What to say since the moment before (nothing for the first: it is the baseline)."""
         said = [Phrase(kind, text, moment.language, heard) for kind, text in self._changes(moment)]

@@ -50,6 +50,7 @@ class Speech:
         self._failing = False
         self._silenced = False
         self._busy = False  # the speech thread works on what it took from the inbox
+        self._settings: SpeechSettings | None = None  # new settings, for the speech thread to take
         #: The phrases spoken, in order.
         self.said: deque[Phrase] = deque(maxlen=KEPT)
         #: Seconds from each spoken phrase's moment to its first sample.
@@ -64,6 +65,13 @@ class Speech:
         self._last = moment
         with self._changed:
             self._inbox.append((moment, self._clock()))
+            self._changed.notify()
+
+    def use(self, settings: SpeechSettings) -> None:
+        """Speak with ``settings``' volume, rate, voice and announce level from the next
+        phrase on (the web page's setup, between games)."""
+        with self._changed:
+            self._settings = settings
             self._changed.notify()
 
     def close(self, *, drain: bool = False, timeout: float = 5.0) -> None:
@@ -96,6 +104,10 @@ class Speech:
         """Word the moments heard so far and queue their phrases (the speech thread)."""
         with self._changed:
             heard, self._inbox = self._inbox, []
+            settings, self._settings = self._settings, None
+        if settings is not None:
+            self.voice = Espeak(volume=settings.volume, rate=settings.rate, voice=settings.voice)
+            self._announcer.announce(settings.announce)
         for moment, when in heard:
             for phrase in self._announcer.phrases(moment, when):
                 dropped = OVERTAKES[phrase.kind]

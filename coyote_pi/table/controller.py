@@ -196,8 +196,8 @@ class Controller:
         self.state.stage = self._derive_stage()  # derived again after every item
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
+        self.speech = options.speech  # before the web side: the settings it restores reach the speech
         self.web = WebSide(self, options.web_doctor) if config.web.enabled else None
-        self.speech = options.speech
         if self.state.recorded is None:
             if self.state.hold is None:
                 self._begin_setup()
@@ -354,6 +354,8 @@ class Controller:
         """Play the next game with ``config`` (settings from the web page, between games)."""
         self.config, self.pacing, self.camera.pacing = config, config.pacing, config.pacing
         self.store.keep_photos = config.keep_photos_games
+        if self.speech is not None:
+            self.speech.use(config.speech)
 
     def _begin_setup(self) -> None:
         if self.web is not None:
