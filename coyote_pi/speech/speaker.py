@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from pathlib import Path
@@ -28,10 +27,6 @@ from coyote_pi.speech.sinks import AlsaSink, FolderSink, Sink, SoundError
 from coyote_pi.speech.voice import Espeak, Voice, VoiceMissing
 
 log = logging.getLogger(__name__)
-
-#: The phrases said and the latencies kept for a look afterwards (tests, bench).
-KEPT = 500
-
 
 class Speech:
     """Speaks what the table's public moments announce through ``voice`` into ``sink``;
@@ -51,10 +46,6 @@ class Speech:
         self._silenced = False
         self._busy = False  # the speech thread works on what it took from the inbox
         self._settings: SpeechSettings | None = None  # new settings, for the speech thread to take
-        #: The phrases spoken, in order.
-        self.said: deque[Phrase] = deque(maxlen=KEPT)
-        #: Seconds from each spoken phrase's moment to its first sample.
-        self.latencies: deque[float] = deque(maxlen=KEPT)
         self._thread = threading.Thread(target=self._work, name="speech", daemon=True)
         self._thread.start()
 
@@ -128,10 +119,8 @@ class Speech:
             return
         chunks = self.voice.speak(phrase.text, phrase.language)
         try:
-            first = next(chunks, b"")
-            self.latencies.append(self._clock() - phrase.heard)
+            first = next(chunks, b"")  # espeak-ng's first samples: the sound's format is known then
             self.sink.play(phrase, self.voice.sound, self._until_overtaken(phrase, chain([first], chunks)))
-            self.said.append(phrase)
             if self._failing:
                 self._failing = False
                 log.warning("speech: the table speaks again")

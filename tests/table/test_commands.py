@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import wave
 
 from PIL import Image
 
@@ -45,6 +46,15 @@ def test_the_demo_plays_a_game_and_writes_its_output_folder(tmp_path, capsys):
         assert frame.size == (1280, 720)
     with Image.open(out / "oled.gif") as gif:
         assert gif.n_frames > 20 and gif.size == (128 * 3, 64 * 3)
+    # What the table said: one track beside the GIF, each phrase at its second in it, every
+    # verdict among them (never dropped), the winner last.
+    with wave.open(str(out / "speech.wav")) as track:
+        seconds = track.getnframes() / track.getframerate()
+    said = [line.split("\t") for line in (out / "speech.txt").read_text(encoding="utf-8").splitlines()]
+    starts = [float(start) for start, _, _ in said]
+    assert starts == sorted(starts) and starts[0] > 0 and starts[-1] < seconds
+    assert [kind for _, kind, _ in said].count("verdict") == game.round_number
+    assert said[-1][1:] == ["winner", f"Seat {game.winner} wins!"]
     assert (out / "notes.txt").exists()  # only the demo's own files are replaced
     assert (out / "play-by-play.txt").read_text(encoding="utf-8").count("verdict of round") == game.round_number
 
