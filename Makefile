@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 # systemd gives the tests systemd-analyze to verify the service unit; tmux lets them
 # look at `run --sim` in a real terminal of a given size; chromium and its driver let them
 # drive the web page in a real browser (Selenium, never a browser of its own).
-APT_PACKAGES := libzbar0 python3-venv systemd tmux chromium chromium-driver
+APT_PACKAGES := libzbar0 python3-venv systemd tmux chromium chromium-driver espeak-ng alsa-utils
 DEMO_OUT ?= demo-output
 # The demo serves the table's web page here while it plays, and saves screenshots of it.
 DEMO_WEB ?= 127.0.0.1:8080

@@ -17,6 +17,8 @@ optional. The sections this module reads::
                the hostname), bulletin and requests (folders shared with the page),
                hotspot_file (the join details `coyote-pi hotspot` leaves), page_settings
                (the file that keeps the settings taken from the page): see docs/web.md.
+    [speech]   enabled, volume, rate, device (ALSA), voice, announce ("all", "bids",
+               "verdicts"): the table speaks its public events (docs/controller.md).
 
 ``[display]``, ``[buttons]`` and ``[camera]`` belong to the device layer: they are kept
 as they are (:attr:`TableConfig.devices`) and checked by :mod:`coyote_pi.devices` when
@@ -151,6 +153,30 @@ class WebSettings:
         return f"http://{host}/" if port == 80 else f"http://{host}:{port}/"
 
 
+#: What the table says aloud: everything, bids and verdicts, or verdicts only (docs/controller.md).
+ANNOUNCE = ("all", "bids", "verdicts")
+#: espeak-ng's amplitude (100 its normal loudness) and speed in words per minute: the bounds.
+SPEECH_RANGES: dict[str, tuple[int, int]] = {"volume": (0, 200), "rate": (80, 450)}
+
+
+@dataclass(frozen=True)
+class SpeechSettings:
+    """The ``[speech]`` section: the table announces its public events aloud through
+    espeak-ng (:mod:`coyote_pi.speech`), never a card of an open round."""
+
+    enabled: bool = False
+    #: espeak-ng's amplitude: 0 (silent) to 200, 100 its normal loudness.
+    volume: int = 100
+    #: Words per minute, 80 to 450.
+    rate: int = 175
+    #: The ALSA device aplay plays to ("default"; ``aplay -L`` lists them).
+    device: str = "default"
+    #: An espeak-ng voice for every language instead of the language's own ("": the language's).
+    voice: str = ""
+    #: :data:`ANNOUNCE`: what is said.
+    announce: str = "all"
+
+
 def split_listen(text: str) -> tuple[str, int]:
     """``"HOST:PORT"`` (``"[::]:80"`` for IPv6) as (host, port); ConfigError when it is not."""
     host, colon, port = str(text).rpartition(":")
@@ -169,6 +195,7 @@ class TableConfig:
     keep_photos_games: int = KEEP_PHOTOS_GAMES
     scheme: str = "aruco"
     web: WebSettings = field(default_factory=WebSettings)
+    speech: SpeechSettings = field(default_factory=SpeechSettings)
     #: The device layer's sections, unchecked here: {"display": {...}, "buttons": {...}, "camera": {...}}.
     devices: dict = field(default_factory=dict)
     source: str = "defaults"
@@ -245,7 +272,7 @@ class _Reader:
         return schema.within(kind(value, where, fail=self.fail), where, low, high, fail=self.fail)
 
     def config(self, data: dict, base: Path | None) -> TableConfig:
-        known = ("game", "table", "record", "vision", "web", *DEVICE_SECTIONS)
+        known = ("game", "table", "record", "vision", "web", "speech", *DEVICE_SECTIONS)
         for name in data:
             if name not in known:
                 raise self.fail(f"unknown section [{name}] (known: {', '.join(known)})")
@@ -255,6 +282,7 @@ class _Reader:
         record = self.section(data, "record", ("dir",))
         vision = self.section(data, "vision", ("scheme",))
         web = self.section(data, "web", tuple(f.name for f in dataclasses.fields(WebSettings)))
+        speech = self.section(data, "speech", tuple(f.name for f in dataclasses.fields(SpeechSettings)))
         devices = {}
         for name in DEVICE_SECTIONS:
             if name in data:
@@ -268,6 +296,7 @@ class _Reader:
             keep_photos_games=self.keep_photos_games(keep_photos),
             scheme=self.choice(vision.get("scheme", "aruco"), "[vision] scheme", SCHEMES),
             web=self.web(web, base),
+            speech=self.speech(speech),
             devices=devices,
             source=self.source,
         )
@@ -363,6 +392,26 @@ class _Reader:
                  for key in ("bulletin", "requests", "hotspot_file", "page_settings")}
         return WebSettings(enabled, listen, url, **paths)
 
+    def speech(self, raw: dict) -> SpeechSettings:
+        default = SpeechSettings()
+
+        def whole(key: str) -> int:
+            low, high = SPEECH_RANGES[key]
+            return int(self.number(raw.get(key, getattr(default, key)), f"[speech] {key}", low, high, integer=True))
+
+        def name(key: str) -> str:
+            value = raw.get(key, getattr(default, key))
+            if not isinstance(value, str) or not value.isprintable() or value.startswith("-"):
+                raise self.fail(f"[speech] {key} must be a name such as \"default\" or \"hw:1,0\", not {value!r}")
+            return value
+
+        device = name("device")
+        if not device:
+            raise self.fail("[speech] device must not be empty (\"default\": the system's sound device)")
+        return SpeechSettings(enabled=schema.flag(raw.get("enabled", False), "[speech] enabled", fail=self.fail),
+                              volume=whole("volume"), rate=whole("rate"), device=device, voice=name("voice"),
+                              announce=self.choice(raw.get("announce", default.announce), "[speech] announce", ANNOUNCE))
+
 
 def check_game_settings(settings: GameSettings) -> None:
     """Check settings that came from flags the same way as the file's (ConfigError)."""
@@ -375,6 +424,8 @@ def check_game_settings(settings: GameSettings) -> None:
 PAGE_SETTABLE: dict[str, tuple[str, ...]] = {
     "game": ("start_seat", "virtual"),
     "table": (*(f.name for f in dataclasses.fields(Pacing)), "keep_photos_games"),
+    # How the table speaks; whether it speaks at all, and where, is the file's (a device).
+    "speech": ("volume", "rate", "announce"),
 }
 #: A settings file from the page larger than this is refused unread.
 PAGE_SETTINGS_LIMIT = 16_384
@@ -417,6 +468,8 @@ def with_page_settings(config: TableConfig, text: str, *, source: str = "setting
     if table:
         changed = reader.pacing(table)
         config = config.with_pacing(**{key: getattr(changed, key) for key in table})
+    if speech := data.get("speech"):
+        config = config.replace(speech=reader.speech({**dataclasses.asdict(config.speech), **speech}))
     return config
 
 
@@ -430,7 +483,8 @@ def page_values(config: TableConfig) -> dict[str, dict[str, object]]:
     """
     values = {"start_seat": "ask" if config.game.start_seat is None else config.game.start_seat,
               "virtual": config.game.virtual or "none",
-              **dataclasses.asdict(config.pacing), "keep_photos_games": config.keep_photos_games}
+              **dataclasses.asdict(config.pacing), "keep_photos_games": config.keep_photos_games,
+              "volume": config.speech.volume, "rate": config.speech.rate, "announce": config.speech.announce}
     return {section: {key: values[key] for key in keys} for section, keys in PAGE_SETTABLE.items()}
 
 

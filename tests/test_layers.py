@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("coyote_pi", "coyote_pi.cards", "coyote_pi.contract"),
     ("coyote_pi.engine",),
     ("coyote_pi.record", "coyote_pi.vision", "coyote_pi.devices", "coyote_pi.memory", "coyote_pi.players"),
-    ("coyote_pi.config", "coyote_pi.words"),
+    ("coyote_pi.config", "coyote_pi.words", "coyote_pi.speech"),
     ("coyote_pi.table",),
     ("coyote_pi.sim",),
     ("coyote_pi.bench",),

@@ -363,6 +363,39 @@ def _print_result(result: Result) -> None:
     print("      " + " | ".join(cells))
 
 
+# -- bench speech ---------------------------------------------------------------------------
+
+
+def _configure_speech(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--phrases", type=int, default=20, help="bids to time to their first sample (default 20)")
+    parser.add_argument("--games", type=int, default=3, help="games to time the loop over (default 3)")
+    parser.add_argument("--device", default=None, metavar="NAME",
+                        help="play through aplay on this ALSA device (default: a sink at a device's pace)")
+
+
+def _report_speech(speech: ModuleType, args: argparse.Namespace) -> None:
+    where = f"aplay on {args.device}" if args.device else "a sink at a device's pace, no sound card"
+    print(f"coyote-pi bench speech (espeak-ng; {where})")
+    memory = speech.memory(device=args.device)  # first: the process before anything else ran
+    first = speech.first_sample_ms(args.phrases, device=args.device)
+    loop = speech.loop_ms(args.games, device=args.device)
+
+    def line(text: str, met: bool) -> None:
+        print(f"  {'met    ' if met else 'NOT MET'} {text}")
+
+    median, _, largest = speech.summary(first)
+    line(f"bid to its first sample: median {median:.0f} ms, first phrase {first[0]:.0f} ms, largest {largest:.0f} ms"
+         f" ({len(first)} bids; target: median <= {speech.TARGET_FIRST_SAMPLE_MS:.0f} ms)",
+         median <= speech.TARGET_FIRST_SAMPLE_MS)
+    median, p99, largest = speech.summary(loop)
+    line(f"the loop's added time per pass while speaking: median {median * 1000:.0f} us, 99th percentile "
+         f"{p99 * 1000:.0f} us, largest {largest * 1000:.0f} us ({len(loop)} passes; target: 99th percentile "
+         f"<= {speech.TARGET_LOOP_MS:.0f} ms)", p99 <= speech.TARGET_LOOP_MS)
+    line(f"memory: {memory.total_mb:.1f} MB more ({memory.process_mb:.1f} MB in the table's process, "
+         f"{memory.child_mb:.1f} MB espeak-ng while it speaks; target <= {speech.TARGET_MEMORY_MB:.0f} MB)",
+         memory.total_mb <= speech.TARGET_MEMORY_MB)
+
+
 TARGETS: dict[str, tuple[Options, Report]] = {
     "engine": (_configure_engine, _report_engine),
     "vision": (_configure_vision, _report_vision),
@@ -370,6 +403,7 @@ TARGETS: dict[str, tuple[Options, Report]] = {
     "soak": (_configure_soak, _report_soak),
     "web": (_configure_web, _report_web),
     "players": (_configure_players, _report_players),
+    "speech": (_configure_speech, _report_speech),
 }
 #: Targets measured outside coyote_pi.bench: the soak drives the simulated table's clock.
 MODULES = {"soak": "coyote_pi.sim.soak"}

@@ -8,6 +8,8 @@ buttons and the display. What it writes into the output folder (``make demo``:
 ``demo-output/``):
 
 - ``oled.gif``: every frame the OLED showed, at the pace it was shown;
+- ``speech.wav``: what the table said aloud (espeak-ng; docs/controller.md), in step with
+  the GIF, and ``speech.txt``: each phrase with its second in the GIF;
 - ``reveal-round-NN.png`` (and ``draw-round-NN.png`` for ``?``): the camera frame that
   settled each reveal, annotated with what the vision code read;
 - ``game-0001.jsonl``: the game record, its deals and guesses sealed until each round
@@ -45,6 +47,7 @@ from coyote_pi.config import (
     ConfigError,
     GameSettings,
     Pacing,
+    SpeechSettings,
     TableConfig,
     check_game_settings,
     split_listen,
@@ -57,6 +60,8 @@ from coyote_pi.record import check_photos, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import DEMO_PACE
 from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage, address_taken
+from coyote_pi.speech.sinks import TrackSink
+from coyote_pi.speech.speaker import table_speech
 from coyote_pi.vision.annotate import annotate
 from coyote_pi.words.translator import Translator
 
@@ -65,8 +70,10 @@ DEMO_SEED = 33
 #: The level of the seat the table plays itself (the last seat, unless --virtual says
 #: otherwise): the demo shows a virtual player among the scripted people.
 DEMO_LEVEL = "strong"
+#: The longest the demo waits for the table's last phrases (the winner) to be said.
+SPEECH_DRAIN_SECONDS = 60.0
 #: Files a previous demo run left in the output folder (replaced by this run).
-OUTPUT_PATTERNS = ("oled.gif", "reveal-round-*.png", "draw-round-*.png", "game-*.jsonl", "game-*.jsonl.torn",
+OUTPUT_PATTERNS = ("oled.gif", "speech.wav", "speech.txt", "reveal-round-*.png", "draw-round-*.png", "game-*.jsonl", "game-*.jsonl.torn",
                    f"game-*{PHOTOS_SUFFIX}", "private", "play-by-play.txt", BULLETIN_FOLDER, REQUESTS_FOLDER,
                    "web", "web.log")
 
@@ -178,6 +185,8 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     sim = SimOptions(seed=args.seed, pace=DEMO_PACE, setup_answers={"start": youngest}, misclick=True)
     reporter = _Reporter(out)
     gif = GifRecorder(out / "oled.gif", min_frame_seconds=0.1, max_frame_seconds=3.0)
+    track = TrackSink(paced=True)
+    speech = table_speech(SpeechSettings(enabled=True), track)
     tr = Translator(args.language)  # what the demo prints for a person (the play-by-play stays English)
     variant = tr("variant.basic") if args.variant == "basic" else tr("variant.trickster")
     print(tr.plural("demo.start", args.players, players=args.players, variant=variant, seed=args.seed,
@@ -190,7 +199,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
         page = WebPage(out, *config.web_folders(), args.web, out / "web.log").start()
         print(tr("demo.page", url=page.url), flush=True)
     try:
-        rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif],
+        rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif], speech=speech,
                            meta={"source": "demo"}, private_meta={"seed": args.seed})
         try:
             rig.run(until_over=True)
@@ -199,6 +208,8 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
         finally:
             rig.close()  # closing the display writes the GIF
             reporter.close()
+            speech.close(drain=True, timeout=SPEECH_DRAIN_SECONDS)  # the winner is said to the end
+            phrases = track.write(out / "speech.wav", out / "speech.txt", gif.seconds_at)
     finally:
         if page is not None and (status := page.stop()) is not None:
             print(f"coyote-pi demo: {tr('run.page_ended', status=status, log=page.log_file)}", flush=True)
@@ -209,12 +220,12 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     seconds = time.monotonic() - reporter.started
     print()
     print("\n".join(summary(tr, out, record, table.path, photos, checked=checked, oled_frames=len(gif),
-                           camera_frames=len(reporter.frames), seconds=seconds)))
+                           camera_frames=len(reporter.frames), phrases=phrases, seconds=seconds)))
     return 0
 
 
 def summary(tr: Translator, out: Path, record, path: Path, photos: Path, *, checked: int, oled_frames: int,
-            camera_frames: int, seconds: float) -> list[str]:
+            camera_frames: int, phrases: int, seconds: float) -> list[str]:
     """What the demo says at its end: who won, and each file it wrote (``record`` read from ``path``)."""
     game = record.game
 
@@ -225,6 +236,7 @@ def summary(tr: Translator, out: Path, record, path: Path, photos: Path, *, chec
                       seconds=f"{seconds:.0f}"),
             tr("demo.written", folder=f"{out}/"),
             item("oled.gif", tr.plural("demo.gif", oled_frames, count=oled_frames)),
+            item("speech.wav", tr.plural("demo.speech", phrases, count=phrases)) if phrases else f"  {tr('demo.no_speech')}",
             item("reveal/draw PNGs", tr.plural("demo.frames", camera_frames, count=camera_frames)),
             item(path.name, tr.plural("demo.record", len(record.lines), count=len(record.lines))),
             item("", f"coyote-pi replay {path} --expect {record.fingerprint} --photos {photos}"),

@@ -39,6 +39,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--focus", action="store_true", help="focus the Pi camera on the table by autofocus and keep the result"
     )
+    parser.add_argument("--speak", action="store_true",
+                        help="play a short test phrase through [speech] device (even with [speech] enabled = false)")
     parser.add_argument("--report", type=Path, metavar="FILE",
                         help="write the field report for a bug report to FILE (no card of an open round in it)")
     parser.add_argument("--sim", action="store_true", help="with --report: from the simulated table")
@@ -64,7 +66,7 @@ def run(args: argparse.Namespace, host: Host | None = None) -> int:
             return 2
     options = Options(
         config=args.config, pinmap=args.pinmap, oled_address=args.oled_address, calibration=args.calibration,
-        focus=args.focus,
+        focus=args.focus, speak=args.speak,
     )
     results = Doctor(host or Host(), options).checks()
     for result in results:

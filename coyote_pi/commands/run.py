@@ -15,6 +15,7 @@ Simulated table::
     coyote-pi run --sim --deal question # ... and round 1 has ? in the centre (see coyote_pi.sim.deals)
     coyote-pi run --sim --scripted      # scripted players press mock GPIO pins; ends with the game
     coyote-pi run --sim --web           # ... and the table's web page at http://127.0.0.1:8080/
+    coyote-pi run --sim --speak         # ... saying bids and verdicts aloud (--speak DIR: as WAV files)
 
 The camera is the synthetic table: scripted hands deal real cards from a seeded deck
 into the rendered scene, turn them up at the reveal and draw for ``?``; the controller
@@ -50,6 +51,7 @@ from coyote_pi.devices.errors import DeviceConfigError, DeviceError, PinMapError
 from coyote_pi.locale import LANGUAGES
 from coyote_pi.memory import tune_malloc
 from coyote_pi.pi import doctor, journal, notify
+from coyote_pi.speech.speaker import speech_or_none
 from coyote_pi.table import stages
 from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import open_rig, resume_newest
@@ -83,6 +85,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-view", action="store_true", help="--sim --scripted: do not draw the OLED in the terminal")
     parser.add_argument("--web", nargs="?", const="127.0.0.1:8080", metavar="HOST:PORT",  # sim.web_page.DEFAULT_LISTEN
                         help="--sim: serve the table's web page too (default address 127.0.0.1:8080)")
+    parser.add_argument("--speak", nargs="?", const="", metavar="DIR",
+                        help="say the table's public events aloud with espeak-ng through this computer's sound "
+                             "(as [speech] enabled does), or into DIR as WAV files and phrases.txt")
     parser.add_argument("-v", "--verbose", action="store_true", help="log the play-by-play")
 
 
@@ -123,6 +128,8 @@ def _settings(args: argparse.Namespace):
         config = config.with_game(start_seat=None)
     if args.record_dir:
         config = config.replace(record_dir=Path(args.record_dir))
+    if args.speak is not None:
+        config = config.replace(speech=dataclasses.replace(config.speech, enabled=True))
     if args.sim:
         config, devices_config = _sim_settings(args, config, devices_config)
     elif args.deal is not None:
@@ -201,7 +208,7 @@ def _run_table(args, config, devices_config) -> int:
             rig, finished = _open_sim(args, config, devices_config, resumption, page, tr)
         else:
             rig = _open_real(config, devices_config, table, None if resumption.skipped is None else resumption.skipped.stem,
-                             args.config)
+                             args.config, speak=args.speak)
         try:
             signals = _stop_on_signals(rig.controller)
             rig.run(until_over=args.sim and args.scripted)
@@ -310,7 +317,7 @@ def _say_where_the_records_are(controller, finished: FinishedGames) -> None:
         print(tr.plural("run.finished", len(checks)), *checks, sep="\n  ", file=sys.stderr)
 
 
-def _open_real(config, devices_config, table, not_resumed=None, config_file=None):
+def _open_real(config, devices_config, table, not_resumed=None, config_file=None, speak=None):
     """The real table; it never loads the simulation, unless the configuration asks for
     a part only the simulation has (a failing camera, a glitching display). The command
     line hands the table systemd's notifier and the doctor's checks its web page may ask
@@ -322,7 +329,8 @@ def _open_real(config, devices_config, table, not_resumed=None, config_file=None
         parts = simulated_parts(devices_config)
     return open_rig(config, devices_config, parts=parts, resumed=table, meta={"source": "table"}, notifier=notify,
                     new_game_when_over=True, not_resumed=not_resumed,
-                    web_doctor=functools.partial(doctor.in_table_checks, config_file))
+                    web_doctor=functools.partial(doctor.in_table_checks, config_file),
+                    speech=speech_or_none(config.speech, speak))
 
 
 def _open_sim(args, config, devices_config, resumption, page, tr):
@@ -352,7 +360,8 @@ def _open_sim(args, config, devices_config, resumption, page, tr):
     serving = page.serving if page is not None else (lambda: False)
     rig = open_sim_rig(config, devices_config, sim, resumed=table, meta={"source": "sim"}, private_meta=private,
                        new_game_when_over=not args.scripted, web_page=serving if args.web else None,
-                       not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers)
+                       not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers,
+                       speech=speech_or_none(config.speech, args.speak))
     finished = FinishedGames(rig.controller, console.tell if console is not None else _tell)
     rig.controller.listeners.append(finished)
     if console is not None:

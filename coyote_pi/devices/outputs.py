@@ -24,6 +24,7 @@ over SSH, which is how a Pi is usually reached.
 
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import sys
@@ -195,6 +196,16 @@ class GifRecorder:
         """How long each recorded frame will show in the GIF, in milliseconds."""
         gaps = [round(1000 * (later - earlier)) for earlier, later in zip(self._times, self._times[1:])]
         return [min(self._max_ms, max(self._min_ms, gap)) for gap in gaps] + [self._last_ms] * bool(self._frames)
+
+    def seconds_at(self, when: float) -> float:
+        """Where the clock time ``when`` falls in the GIF, in seconds from its start: in the
+        frame shown then, as far in as that frame lasts (a sound track in step with it)."""
+        index = bisect.bisect_right(self._times, when) - 1
+        if index < 0:
+            return 0.0
+        durations = self.durations_ms()
+        into = min(durations[index], round(1000 * (when - self._times[index])))
+        return (sum(durations[:index]) + into) / 1000
 
     def save(self) -> Path | None:
         """Write the GIF (creating its folder); ``None`` when no frame was recorded."""

@@ -25,7 +25,7 @@ is not the GPIO it claims, seats not numbered 1..N, or an unknown key.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -44,6 +44,9 @@ RESERVED_GPIOS: dict[int, str] = {
     14: "UART TX, the serial console",
     15: "UART RX, the serial console",
 }
+#: An I2S amplifier's lines (the table's voice, ``[amplifier]``): the Pi's PCM block puts
+#: them on these GPIOs, whatever the overlay (max98357a, hifiberry-dac...).
+AMPLIFIER_GPIOS: dict[str, int] = {"bclk": 18, "lrclk": 19, "din": 21}
 
 #: The Raspberry Pi's 40-pin header (every model since the B+): physical pin -> what it
 #: carries. GPIO pins are written "GPIO<BCM number>".
@@ -97,6 +100,8 @@ class PinMap:
     shutdown: PinRef | None
     seats: tuple[SeatPins, ...]
     source: str
+    #: An I2S amplifier's lines, name -> pin (:data:`AMPLIFIER_GPIOS`); empty: none.
+    amplifier: dict[str, PinRef] = field(default_factory=dict)
 
     def seat(self, number: int) -> SeatPins:
         """The pins of seat ``number`` (1-based); ``KeyError`` if the map has no such seat."""
@@ -112,6 +117,7 @@ class PinMap:
             used.append(("shutdown button", self.shutdown))
         for seat in self.seats:
             used += [(f"seat {seat.number} {name}", pin) for name, pin in seat.buttons()]
+        used += [(f"I2S amplifier {name.upper()}", pin) for name, pin in self.amplifier.items()]
         return used
 
 
@@ -170,7 +176,7 @@ class _Validator:
         return PinRef(gpio=gpio, header=header)
 
     def pinmap(self, data: dict) -> PinMap:
-        self.table(data, "the file", ("i2c", "seat"), optional=("shutdown",))
+        self.table(data, "the file", ("i2c", "seat"), optional=("shutdown", "amplifier"))
         i2c = self.table(data["i2c"], "[i2c]", ("bus", "sda", "scl"))
         bus = self.integer(i2c["bus"], "[i2c] bus")
         sda = self.pin(i2c["sda"], "[i2c] sda")
@@ -181,8 +187,19 @@ class _Validator:
         if "shutdown" in data:
             shutdown = self.pin(data["shutdown"], "[shutdown]")
         seats = self.seats(data["seat"])
-        pins = PinMap(i2c_bus=bus, sda=sda, scl=scl, shutdown=shutdown, seats=seats, source=self.source)
+        amplifier = self.amplifier(data["amplifier"]) if "amplifier" in data else {}
+        pins = PinMap(i2c_bus=bus, sda=sda, scl=scl, shutdown=shutdown, seats=seats, source=self.source,
+                      amplifier=amplifier)
         self.check_collisions(pins)
+        return pins
+
+    def amplifier(self, raw: object) -> dict[str, PinRef]:
+        lines = self.table(raw, "[amplifier]", tuple(AMPLIFIER_GPIOS))
+        pins = {name: self.pin(lines[name], f"[amplifier] {name}") for name in AMPLIFIER_GPIOS}
+        for name, pin in pins.items():
+            if pin.gpio != AMPLIFIER_GPIOS[name]:
+                raise self.fail(f"[amplifier] {name} is GPIO {AMPLIFIER_GPIOS[name]} on every Pi (the I2S block's "
+                                f"pin), not GPIO {pin.gpio}")
         return pins
 
     def seats(self, raw: object) -> tuple[SeatPins, ...]:

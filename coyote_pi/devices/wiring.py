@@ -25,6 +25,8 @@ BUTTON_USES: dict[str, str] = {
 
 #: Where the OLED's power goes: 3.3 V on pin 1, ground on pin 6 beside the I2C pins.
 OLED_POWER_PIN, OLED_GROUND_PIN = 1, 6
+#: The 5 V pin an I2S amplifier takes its power from.
+AMPLIFIER_POWER_PIN = 2
 
 #: Every ground pin of the header, in header order.
 GROUND_PINS = tuple(pin for pin, name in HEADER.items() if name == "GND")
@@ -45,6 +47,8 @@ def ground_plan(pins: PinMap) -> dict[str, int]:
     if pins.shutdown is not None:
         groups.append(("shutdown button", [pins.shutdown.header]))
     groups += [(f"seat {seat.number}", [pin.header for _, pin in seat.buttons()]) for seat in pins.seats]
+    if pins.amplifier:
+        groups.append(("I2S amplifier", [pin.header for pin in pins.amplifier.values()]))
     plan: dict[str, int] = {}
     for name, group_pins in groups:
         free = [ground for ground in GROUND_PINS if ground not in plan.values()] or list(GROUND_PINS)
@@ -70,6 +74,8 @@ def _pin_labels(pins: PinMap) -> dict[int, str]:
     labels.update({GPIO_TO_HEADER[gpio]: f"keep free: {why}" for gpio, why in RESERVED_GPIOS.items()
                    if GPIO_TO_HEADER[gpio] not in labels})
     labels[OLED_POWER_PIN] = "OLED VCC"
+    if pins.amplifier:
+        labels[AMPLIFIER_POWER_PIN] = "I2S amplifier VIN"
     return labels
 
 
@@ -166,6 +172,23 @@ def render_wiring(pins: PinMap, source_name: str = "hardware/pinmap.toml") -> st
             "Pi cleanly, so the SD card survives. The overlay's default, GPIO3, is the OLED's I2C",
             "clock, hence the other pin; waking a halted Pi works only from GPIO3, so power it up",
             "again with its power button (Pi 5) or by reconnecting the power supply.",
+            "",
+        ]
+    if pins.amplifier:
+        lines = pins.amplifier
+        out += [
+            "## I2S amplifier (optional: the table's voice)",
+            "",
+            "A MAX98357A board (or another I2S amplifier) with a small 4-8 ohm speaker; docs/raspberry-pi.md",
+            "(\"The table's voice\") says how to turn it on (`dtoverlay=max98357a` in config.txt).",
+            "",
+            "| Amplifier pin | Pi pin | Carries |",
+            "|---|---|---|",
+            f"| BCLK | {lines['bclk'].header} | bit clock, GPIO{lines['bclk'].gpio} |",
+            f"| LRC | {lines['lrclk'].header} | left/right clock, GPIO{lines['lrclk'].gpio} |",
+            f"| DIN | {lines['din'].header} | the samples, GPIO{lines['din'].gpio} |",
+            f"| VIN | {AMPLIFIER_POWER_PIN} | 5 V |",
+            f"| GND | {grounds['I2S amplifier']} | ground |",
             "",
         ]
     out += [

@@ -23,10 +23,13 @@ checked here). The checks, in the order a host sets the device up:
   ``[camera] focus_file`` (after the mast or the camera moved).
 - GPIO chip, pin map and button pins: ``/dev/gpiochip*`` is usable, the pin map is
   valid, and every button pin can be claimed and reads "not pressed" at rest.
-- service user: ``coyote`` is in the gpio, i2c and video groups.
+- service user: ``coyote`` is in the gpio, i2c, video and audio groups.
 - service: coyote-pi.service is enabled and running.
 - web page: with ``[web] enabled``, the page (coyote-pi-web.service) answers an HTTP GET
   at the configured address within :data:`WEB_TIMEOUT` seconds.
+- sound: with ``[speech] enabled`` (or ``--speak``), espeak-ng speaks and the configured
+  ALSA device plays (a tenth of a second of silence; ``--speak``: a short test phrase
+  people can hear).
 - marker sheet: ``--calibration FILE.pdf`` writes a sheet to print at 100 % and
   measure with a ruler; sticker sizes are only right if this sheet is.
 
@@ -56,7 +59,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from coyote_pi.config import ConfigError, load_config, split_listen
+from coyote_pi.config import ConfigError, SpeechSettings, load_config, split_listen
 from coyote_pi.devices.config import CameraConfig
 from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.focus import FocusSettings, describe, load_focus, save_focus
@@ -230,6 +233,20 @@ def probe_http(url: str) -> int:
         return error.code
 
 
+def probe_sound(settings: SpeechSettings, text: str, language: str, audible: bool) -> None:
+    """espeak-ng makes ``text``, and ``settings.device`` plays it (``audible``) or a tenth
+    of a second of silence: VoiceMissing, SoundError or RuntimeError when it cannot."""
+    from coyote_pi.speech.announcer import Kind, Phrase
+    from coyote_pi.speech.sinks import AlsaSink
+    from coyote_pi.speech.voice import Espeak
+
+    voice = Espeak(volume=settings.volume, rate=settings.rate, voice=settings.voice)
+    sound = b"".join(voice.speak(text, language))
+    rate = voice.sound.rate * voice.sound.channels * voice.sound.sample_width
+    AlsaSink(settings.device).play(Phrase(Kind.TURN, text, language), voice.sound,
+                                   [sound if audible else bytes(rate // 10 // 2 * 2)])
+
+
 def probe_gpio_pins(pins: Sequence[int], pin_factory=None) -> dict[int, str]:
     """Claim each pin as a pulled-up input, as the buttons do: ``{gpio: state}``.
 
@@ -268,6 +285,7 @@ class Host:
     focus_probe: Callable[[CameraConfig], float] = probe_focus
     gpio_probe: Callable[[Sequence[int]], dict[int, str]] = probe_gpio_pins
     http_probe: Callable[[str], int] = probe_http
+    sound_probe: Callable[[SpeechSettings, str, str, bool], None] = probe_sound
 
     def path(self, absolute: str) -> Path:
         return install.under(self.root, absolute)
@@ -286,6 +304,7 @@ class Options:
     oled_address: str | None = None  # None: [display] address
     calibration: Path | None = None
     focus: bool = False  # run an autofocus cycle and keep its result
+    speak: bool = False  # play a test phrase people can hear
 
 
 @dataclass
@@ -321,6 +340,7 @@ class Doctor:
             self.user_groups(),
             self.service(),
             self.web_page(),
+            self.sound(),
             self.marker_sheet(),
         ]
 
@@ -573,6 +593,33 @@ class Doctor:
             return Result(FAIL, name, f"no answer at {url} ({reason}): systemctl status coyote-pi-web; "
                                       "journalctl -u coyote-pi-web -b -n 50 shows why")
         return Result(PASS, name, f"answers at {url} (HTTP {status}); phones use {web.address()}")
+
+    def sound(self) -> Result:
+        from coyote_pi.speech.sinks import SoundError
+        from coyote_pi.speech.voice import VoiceMissing
+        from coyote_pi.words.translator import Translator
+
+        name = "sound"
+        path = self.host.path(str(self.options.config.absolute()))
+        if not path.is_file():
+            return Result(SKIP, name, f"no {self.options.config} (see the configuration's line)")
+        try:
+            config = load_config(path)
+        except ConfigError:
+            return Result(SKIP, name, "the configuration is not valid (see its line)")
+        speech = config.speech
+        if not speech.enabled and not self.options.speak:
+            return Result(SKIP, name, "[speech] enabled = false: the table is silent (--speak tests it anyway)")
+        language = config.game.language or "en"
+        try:
+            self.host.sound_probe(speech, Translator(language)("say.test"), language, self.options.speak)
+        except VoiceMissing as err:
+            return Result(FAIL, name, f"{err}: sudo apt install espeak-ng (sudo make install adds it)")
+        except (SoundError, RuntimeError) as err:
+            return Result(FAIL, name, f"{err}: aplay -L lists the devices; set [speech] device, then "
+                                      "sudo systemctl restart coyote-pi (docs/raspberry-pi.md, the table's voice)")
+        said = "played the test phrase" if self.options.speak else "plays"
+        return Result(PASS, name, f"espeak-ng speaks and the sound device {speech.device} {said}")
 
     def marker_sheet(self) -> Result:
         name = "marker sheet"

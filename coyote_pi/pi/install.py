@@ -24,9 +24,10 @@ and says so):
 
 1. apt packages: python3-picamera2 (the camera; only Raspberry Pi's build matches
    libcamera), python3-lgpio (gpiozero's GPIO backend), python3-venv, libzbar0 (QR
-   stickers) and i2c-tools (``i2cdetect`` for wiring checks). No fonts: the OLED's
-   DejaVu fonts ship inside the package.
-2. The groups gpio, i2c and video (Raspberry Pi OS has them) and a system user
+   stickers), i2c-tools (``i2cdetect`` for wiring checks), espeak-ng and alsa-utils (the
+   table's voice, ``[speech]``: the voice and ``aplay``). No fonts: the OLED's DejaVu
+   fonts ship inside the package.
+2. The groups gpio, i2c, video and audio (Raspberry Pi OS has them) and a system user
    ``coyote`` in them, without a login shell; the web page's own system user
    ``coyote-web`` in the group ``coyote`` (it reads the game records and the bulletin,
    never ``private/``), and ``coyote`` in the group ``coyote-web`` (it reads and deletes
@@ -88,14 +89,14 @@ from coyote_pi.contract.page import TABLE_UNIT
 #: The repository this module was run from: the installer copies files out of it.
 REPO = Path(__file__).resolve().parents[2]
 
-APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "i2c-tools")
+APT_PACKAGES = ("python3-picamera2", "python3-lgpio", "python3-venv", "libzbar0", "i2c-tools", "espeak-ng", "alsa-utils")
 #: The apt packages only Raspberry Pi's own archive has (Debian's has no picamera2; lgpio
 #: only from Trixie on): another system's apt cannot find them.
 RASPBERRY_PI_ARCHIVE = ("python3-picamera2", "python3-lgpio")
 #: Where the board names itself; a Raspberry Pi's name starts "Raspberry Pi".
 BOARD_MODEL = "/proc/device-tree/model"
 USER = "coyote"
-GROUPS = ("gpio", "i2c", "video")
+GROUPS = ("gpio", "i2c", "video", "audio")
 #: The web page's own user: in the group USER, which reads the records (never private/).
 WEB_USER = "coyote-web"
 WEB_HOME = "/var/lib/coyote-pi-web"

@@ -57,6 +57,8 @@ from coyote_pi.config import TableConfig
 from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.engine import BIDDING, DEAL, OVER, Event, Game, IllegalAction, Undo
 from coyote_pi.record import Photo, RecordedGame
+from coyote_pi.speech.moment import public_moment
+from coyote_pi.speech.speaker import Speech
 from coyote_pi.table import (
     camera_wait,
     card_waits,
@@ -130,6 +132,8 @@ class ControllerOptions:
     (:mod:`~coyote_pi.table.web_side`); ``web_doctor`` runs the checks the page may ask
     for (``coyote-pi run`` passes the Pi's); ``web_page`` says whether the page serves its
     address now (``run --sim --web``'s child; None: the page is its own service, taken to).
+    ``speech`` hears the table's public facts after every pass (:mod:`coyote_pi.speech`;
+    None: the table is silent); the controller closes it.
     """
 
     display: Any = None
@@ -148,6 +152,7 @@ class ControllerOptions:
     camera_problem: str = "problem.no_camera"
     web_doctor: Callable[[], list[dict]] | None = None
     web_page: Callable[[], bool] | None = None
+    speech: Speech | None = None
 
 
 class Controller:
@@ -194,6 +199,7 @@ class Controller:
         self.state.stage = self._derive_stage()  # derived again after every item
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
+        self.speech = options.speech  # before the web side: the settings it restores reach the speech
         self.web = WebSide(self, options.web_doctor, options.web_page) if config.web.enabled else None
         if self.state.recorded is None:
             if self.state.hold is None:
@@ -280,6 +286,8 @@ class Controller:
         self.camera.close()
         if self.web is not None:
             self.web.close()
+        if self.speech is not None:
+            self.speech.close(drain=True)
         if self.state.recorded is not None:
             self.state.recorded.close()
 
@@ -349,6 +357,8 @@ class Controller:
         """Play the next game with ``config`` (settings from the web page, between games)."""
         self.config, self.pacing, self.camera.pacing = config, config.pacing, config.pacing
         self.store.keep_photos = config.keep_photos_games
+        if self.speech is not None:
+            self.speech.use(config.speech)
 
     def _begin_setup(self) -> None:
         if self.web is not None:
@@ -420,6 +430,8 @@ class Controller:
         self.presenter.refresh()
         if self.web is not None:
             self.web.refresh()
+        if self.speech is not None:  # the public facts only, as the web page's
+            self.speech.hear(public_moment(self.state.stage, self.tr.language, self.state.game))
 
     def _situation_key(self) -> tuple:
         if self.state.hold is not None:

@@ -39,7 +39,7 @@ dtoverlay=dwc2,dr_mode=host
 """
 
 PASSWD = "root:x:0:0:root:/root:/bin/bash\npi:x:1000:1000:,,,:/home/pi:/bin/bash\n"
-GROUP = "root:x:0:\nvideo:x:44:pi\ni2c:x:994:pi\ngpio:x:993:pi\npi:x:1000:\n"
+GROUP = "root:x:0:\naudio:x:29:pi\nvideo:x:44:pi\ni2c:x:994:pi\ngpio:x:993:pi\npi:x:1000:\n"
 #: python3-venv is already there, so the installer must leave it out of apt-get install.
 DPKG_STATUS = "Package: bash\nStatus: install ok installed\n\nPackage: python3-venv\nStatus: install ok installed\n"
 

@@ -121,7 +121,7 @@ def test_the_guide_lists_everything_the_installer_does(tmp_path):
     missing = {step.summary: sorted({name for detail in step.details for name in named_by(detail) if name not in listed})
                for step in plan}
     assert {summary: names for summary, names in missing.items() if names} == {}
-    assert "create the groups gpio, i2c, video (Raspberry Pi OS has them)" in [step.summary for step in plan]
+    assert "create the groups gpio, i2c, video, audio (Raspberry Pi OS has them)" in [step.summary for step in plan]
 
 
 def test_the_releases_page_has_one_line_in_the_guide_that_agrees_with_the_makefile():

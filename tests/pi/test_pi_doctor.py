@@ -94,7 +94,8 @@ def pi(tmp_path: Path) -> Path:
     for device in ("dev/i2c-1", "dev/gpiochip0", "dev/gpiochip4"):
         write(root, device, "")
     write(root, "etc/passwd", "root:x:0:0::/root:/bin/bash\ncoyote:x:999:999::/var/lib/coyote-pi:/usr/sbin/nologin\n")
-    write(root, "etc/group", "video:x:44:pi,coyote\ni2c:x:994:pi,coyote\ngpio:x:993:coyote\ncoyote:x:999:\n")
+    write(root, "etc/group", "video:x:44:pi,coyote\ni2c:x:994:pi,coyote\ngpio:x:993:coyote\naudio:x:29:coyote\n"
+                             "coyote:x:999:\n")
     write(root, "etc/coyote-pi/config.toml", '[display]\ndriver = "sh1106"\naddress = "0x3D"\n')
     write(root, install.UNIT.lstrip("/"), install.UNIT_SOURCE.read_text())
     (root / "run/systemd/system").mkdir(parents=True)
@@ -125,7 +126,7 @@ def test_a_healthy_running_device_passes_and_says_what_it_could_not_test(pi, pro
     assert statuses(results) == {
         "board": PASS, "configuration": PASS, "config.txt": PASS, "I2C bus": PASS, "OLED": PASS, "camera": SKIP,
         "stands in view": SKIP, "camera focus": SKIP, "GPIO chip": PASS, "pin map": PASS, "button pins": SKIP,
-        "service user": PASS, "service": PASS, "web page": SKIP, "marker sheet": SKIP,
+        "service user": PASS, "service": PASS, "web page": SKIP, "sound": SKIP, "marker sheet": SKIP,
     }  # fmt: skip
     assert results["board"].detail == MODEL
     assert probes.i2c_calls == [("i2c-1", 0x3D)]  # the address from [display]
@@ -186,7 +187,7 @@ def test_on_a_machine_that_is_not_a_pi_everything_it_cannot_check_is_skipped(tmp
 
     lines = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert len(lines) == 16 and lines[-1] == "Summary: 1 pass, 0 fail, 14 skip"
+    assert len(lines) == 17 and lines[-1] == "Summary: 1 pass, 0 fail, 15 skip"
     assert (
         lines[0]
         == "SKIP  board          not a Raspberry Pi: the I2C, OLED, camera, GPIO and pin checks cannot run here"
@@ -381,7 +382,7 @@ def test_a_broken_pin_map_fails_and_the_pin_test_waits_for_it(pi, probes, tmp_pa
 
 
 def test_the_service_user_needs_every_group(pi, probes):
-    write(pi, "etc/group", "video:x:44:coyote\ni2c:x:994:pi\ngpio:x:993:\n")
+    write(pi, "etc/group", "video:x:44:coyote\ni2c:x:994:pi\ngpio:x:993:\naudio:x:29:coyote\n")
     result = check(pi, probes)["service user"]
     assert result.status == FAIL and "coyote is not in gpio, i2c:" in result.detail
     write(pi, "etc/passwd", "root:x:0:0::/root:/bin/bash\n")

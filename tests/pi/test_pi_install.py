@@ -81,7 +81,7 @@ def test_a_skipped_apt_package_is_left_out_and_named(pi_root, system):
     report = quiet(pi_root, system, skip_packages=["python3-picamera2", "python3-lgpio"]).install()
 
     apt = [line for line in system.lines() if line.startswith("apt-get install")]
-    assert apt == ["apt-get install -y --no-install-recommends libzbar0 i2c-tools"]
+    assert apt == ["apt-get install -y --no-install-recommends libzbar0 i2c-tools espeak-ng alsa-utils"]
     assert any(note.startswith("Not installed (--skip-apt-package): python3-picamera2, python3-lgpio")
                for note in report.notes)
 
@@ -94,7 +94,7 @@ def test_install_makes_every_part(pi_root, system):
     assert lines[:2] == ["apt-get update", "apt-get install -y --no-install-recommends " + " ".join(missing)]
     assert (
         "useradd --system --user-group --home-dir /var/lib/coyote-pi --no-create-home "
-        "--shell /usr/sbin/nologin --groups gpio,i2c,video coyote"
+        "--shell /usr/sbin/nologin --groups gpio,i2c,video,audio coyote"
     ) in lines
     pip = next(c for c in system.commands if c[1:4] == ["-m", "pip", "install"])
     assert pip[pip.index("--constraint") + 1] == str(install.CONSTRAINTS_DIR / "bookworm.txt")
@@ -240,7 +240,7 @@ def test_an_existing_user_gets_the_groups_and_keeps_its_account(pi_root, system)
     before = snapshot(pi_root)
 
     quiet(pi_root, system).install()
-    assert "usermod --append --groups gpio,i2c,video coyote" in system.lines()
+    assert "usermod --append --groups gpio,i2c,video,audio coyote" in system.lines()
     system.commands.clear()
     quiet(pi_root, system).uninstall()
 
@@ -248,6 +248,7 @@ def test_an_existing_user_gets_the_groups_and_keeps_its_account(pi_root, system)
         "gpasswd --delete coyote gpio",
         "gpasswd --delete coyote i2c",
         "gpasswd --delete coyote video",
+        "gpasswd --delete coyote audio",
         "gpasswd --delete coyote coyote-web",
     ]
     after = snapshot(pi_root)
@@ -267,7 +268,7 @@ def test_a_coyote_pi_command_that_is_not_the_installers_is_left_alone(pi_root, s
 
 
 def test_missing_groups_are_created_and_removed_again(pi_root, system):
-    (pi_root / "etc/group").write_text("root:x:0:\nvideo:x:44:\n")
+    (pi_root / "etc/group").write_text("root:x:0:\naudio:x:29:\nvideo:x:44:\n")
     before = snapshot(pi_root)
 
     quiet(pi_root, system).install()

@@ -51,7 +51,8 @@ def test_the_unit_is_watched_and_sandboxed():
     }.items():  # fmt: skip
         assert unit[key] == [value], key
     devices = {value.split()[0] for value in unit["DeviceAllow"]}
-    assert devices == {"char-gpiochip", "/dev/gpiomem", "char-i2c", "char-video4linux", "char-media", "char-dma_heap"}
+    assert devices == {"char-gpiochip", "/dev/gpiomem", "char-i2c", "char-video4linux", "char-media", "char-dma_heap",
+                       "char-alsa"}
 
 
 def test_the_web_page_reads_the_records_and_the_bulletin_but_never_private():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import wave
 
 from PIL import Image
 
@@ -45,6 +46,15 @@ def test_the_demo_plays_a_game_and_writes_its_output_folder(tmp_path, capsys):
         assert frame.size == (1280, 720)
     with Image.open(out / "oled.gif") as gif:
         assert gif.n_frames > 20 and gif.size == (128 * 3, 64 * 3)
+    # What the table said: one track beside the GIF, each phrase at its second in it, every
+    # verdict among them (never dropped), the winner last.
+    with wave.open(str(out / "speech.wav")) as track:
+        seconds = track.getnframes() / track.getframerate()
+    said = [line.split("\t") for line in (out / "speech.txt").read_text(encoding="utf-8").splitlines()]
+    starts = [float(start) for start, _, _ in said]
+    assert starts == sorted(starts) and starts[0] > 0 and starts[-1] < seconds
+    assert [kind for _, kind, _ in said].count("verdict") == game.round_number
+    assert said[-1][1:] == ["winner", f"Seat {game.winner} wins!"]
     assert (out / "notes.txt").exists()  # only the demo's own files are replaced
     assert (out / "play-by-play.txt").read_text(encoding="utf-8").count("verdict of round") == game.round_number
 
@@ -58,21 +68,23 @@ def test_the_demos_last_words_are_in_its_language_with_the_right_plurals(tmp_pat
     path = tmp_path / "game-0001.jsonl"
     record = SimpleNamespace(game=SimpleNamespace(winner=2, round_number=1), lines=[{}] * 21, fingerprint="NB24-7QX3")
     lines = summary(Translator("de"), tmp_path, record, path, tmp_path / "game-0001.photos", checked=1, oled_frames=5,
-                    camera_frames=1, seconds=61.4)
+                    camera_frames=1, phrases=1, seconds=61.4)
     assert lines == [
         "Platz 2 gewinnt nach 1 Runde (61 s)",
         f"geschrieben nach {tmp_path}/:",
         "  oled.gif            5 OLED-Bilder",
+        "  speech.wav          1 gesprochener Satz, im Takt des GIF (Zeiten in speech.txt)",
         "  reveal/draw PNGs    1 beschriftetes Kamerabild",
         "  game-0001.jsonl     das Spielprotokoll, 21 Zeilen; prüfen mit",
         f"                      coyote-pi replay {path} --expect NB24-7QX3 --photos {tmp_path / 'game-0001.photos'}",
         "  game-0001.photos/   1 Foto der Aufdeckungen und Ziehungen, im Protokoll genannt",
         "  play-by-play.txt    dieser Verlauf (auf Englisch)"]
     russian = summary(Translator("ru"), tmp_path, record, path, tmp_path / "p", checked=5, oled_frames=21,
-                      camera_frames=3, seconds=1)
+                      camera_frames=3, phrases=0, seconds=1)
     assert russian[0] == "место 2 побеждает за 1 раунд (1 с)" and "записано в" in russian[1]
-    assert russian[2].endswith("21 кадр OLED") and russian[3].endswith("3 размеченных кадра камеры")
-    assert russian[4].endswith("21 строка; проверка:") and russian[6].endswith("5 фото вскрытий и добора, названных в записи")
+    assert russian[2].endswith("21 кадр OLED") and russian[3].startswith("  (нет speech.wav")
+    assert russian[4].endswith("3 размеченных кадра камеры") and russian[5].endswith("21 строка; проверка:")
+    assert russian[7].endswith("5 фото вскрытий и добора, названных в записи")
 
 
 def test_bench_table_prints_figures_beside_targets(capsys):

@@ -42,7 +42,7 @@ def test_a_form_that_changes_nothing_sends_nothing_and_says_so(tmp_path, folders
         client = Client(port)
         client.login()
         page = client.get("/setup").text
-        form = dict(re.findall(r'name="((?:table|game)\.[a-z_]+)" value="([^"]*)"', page))
+        form = dict(re.findall(r'name="((?:table|game|speech)\.[a-z_]+)" value="([^"]*)"', page))
         reply = client.post("/setup/settings", dict(form, csrf=csrf_of(client)))
         assert reply.status == 200 and "Nothing sent: every value is the one in force" in reply.text
         assert "Sent:" not in reply.text

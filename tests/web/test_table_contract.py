@@ -169,7 +169,7 @@ def test_the_setup_page_shows_the_settings_the_table_took_and_proposes_against_t
             assert 'name="table.page_seconds" value="6"' in page
             assert "the configuration file says 0.3" in page  # the table's own configuration (FAST)
         # The form sent back as shown proposes nothing: the page compares it with the table's values.
-        form = dict(re.findall(r'name="((?:table|game)\.[a-z_]+)" value="([^"]*)"', page))
+        form = dict(re.findall(r'name="((?:table|game|speech)\.[a-z_]+)" value="([^"]*)"', page))
         assert len(form) == len(setup.EDITABLE)
         assert setup.proposal(form, setup.current_fields(folders.bulletin, configured)) is None
 

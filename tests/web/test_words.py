@@ -16,7 +16,7 @@ from tests.web.conftest import PIN, Client, csrf_of, served, spectated
 
 
 def _form(page: str) -> dict[str, str]:
-    return dict(re.findall(r'name="((?:table|game)\.[a-z_]+)" value="([^"]*)"', page))
+    return dict(re.findall(r'name="((?:table|game|speech)\.[a-z_]+)" value="([^"]*)"', page))
 
 
 def test_a_waiting_proposal_is_withdrawn_by_a_form_of_the_values_in_force(tmp_path, folders):
