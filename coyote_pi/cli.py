@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resolve": ("coyote_pi.commands.resolve", "resolve challenges given as JSON lines on stdin"),
     "odds": ("coyote_pi.commands.odds", "exact probability that a bid holds, from one seat's view"),
     "replay": ("coyote_pi.commands.replay", "validate a game record by replaying it; print the final state"),
+    "review": ("coyote_pi.commands.review", "judge every decision of a finished game from its seat's view"),
     "read": ("coyote_pi.commands.read", "read the cards in camera images"),
     "markers": ("coyote_pi.commands.markers", "write printable marker sticker sheets (PDF, PNG)"),
     "bench": ("coyote_pi.commands.bench", "measure speed and memory: bench engine|vision|table|soak|web"),
