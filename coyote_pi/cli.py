@@ -32,7 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": ("coyote_pi.commands.review", "judge every decision of a finished game from its seat's view"),
     "read": ("coyote_pi.commands.read", "read the cards in camera images"),
     "markers": ("coyote_pi.commands.markers", "write printable marker sticker sheets (PDF, PNG)"),
-    "bench": ("coyote_pi.commands.bench", "measure speed and memory: bench engine|vision|table|soak|web"),
+    "bench": ("coyote_pi.commands.bench", "measure speed and memory: bench engine|vision|table|soak|web|players|review"),
     "doctor": ("coyote_pi.commands.doctor", "check the Pi's hardware, config and service, one line per check"),
     "install": ("coyote_pi.commands.install", "install (or --uninstall) the device on Raspberry Pi OS"),
     "web": ("coyote_pi.commands.web", "serve the table's web page: follow the game, history, records, setup"),

@@ -2,8 +2,8 @@
 
 Whole games between virtual players are written as records (in memory, then one file
 each) and reviewed as ``coyote-pi review`` reviews them. Target (issue 35, docs/review.md):
-a whole game's review, up to :data:`TARGET_DECISIONS` decisions, in at most
-:data:`TARGET_SECONDS` on this machine. Marks per 100 decisions by level show whether the
+a whole game's review, up to 60 decisions, in at most 2 s on this
+machine. Marks per 100 decisions by level show whether the
 review tells the levels apart: the strong level's own games should earn fewest.
 """
 
