@@ -147,7 +147,8 @@ class GameReview:
             "thresholds": {str(mark): limit for mark, limit in THRESHOLDS},
             "seats": [self.summary(s).to_dict() for s in seats],
             "rounds_lost": [{"round": loss.round, "loser": loss.loser,
-                             "line": loss.decision.line if loss.decision else None}
+                             "line": loss.decision.line if loss.decision else None,
+                             "move": move_dict(loss.decision.played) if loss.decision else None}
                             for loss in self.losses if seat is None or loss.loser == seat],
             "decisions": [j.to_dict() for j in self.judgements if seat is None or j.seat == seat],
         }

@@ -40,7 +40,7 @@ def test_a_bid_above_every_total_the_seat_could_face_must_be_challenged():
     assert raised.best == events.Challenge(2) and raised.best_loss == 0.0
     assert raised.mark == Mark.BLUNDER and raised.odds == 0
     assert judge(3, view, events.Challenge(2), "seed").mark is None
-    assert certainty_text(Translator("en"), raised) == (
+    assert certainty_text(Translator("en"), raised.to_dict()) == (
         "certain: the bid of 21 could not hold: every total seat 2 could face is below 21 (at most 20)")
 
 
@@ -51,7 +51,7 @@ def test_challenging_a_bid_below_the_lowest_possible_total_is_a_blunder():
     assert challenged.mark == Mark.BLUNDER and challenged.played_loss == 1.0 and challenged.odds == 1
     assert isinstance(challenged.best, events.Bid)
     assert judge(3, view, challenged.best, "seed").mark is None
-    assert certainty_text(Translator("en"), challenged) == (
+    assert certainty_text(Translator("en"), challenged.to_dict()) == (
         f"certain: the bid of -100 was sure to hold: every total seat 2 could face is -100 or more "
         f"(at least {challenged.lowest})")
 
