@@ -180,6 +180,12 @@ class SimConsole(Listener):
         self._told = line
         self.wake()
 
+    def note(self, line: str) -> None:
+        """Add ``line`` to the notices for good: a later :meth:`tell` replaces only its own line."""
+        told = self.notices[-1:] if self._told is not None else []
+        self.notices = [*self.notices[:len(self.notices) - len(told)], line, *told]
+        self.wake()
+
     def key(self, key: str) -> None:
         """``v``: whose eyes next; ``h`` or ``?``: the key map, or back. Other keys do nothing."""
         if key == "v":
