@@ -85,17 +85,13 @@ class Judgement:
         return {
             "line": self.line, "round": self.round, "seat": self.seat, "phase": self.view.phase,
             "bid": self.bid, "bids": [list(bid) for bid in self.view.bids], "view": self.view.seat.to_dict(),
-            "played": move_dict(self.played), "best": move_dict(self.best),
+            "played": events.to_dict(self.played), "best": events.to_dict(self.best),
             "played_loss": round(self.played_loss, 4), "best_loss": round(self.best_loss, 4),
             "difference": round(self.difference, 4),
             "odds": None if self.odds is None else round(float(self.odds), 4),
             "certainty": self.certainty, "lowest_total": self.lowest, "highest_total": self.highest,
             "mark": self.mark,
         }
-
-
-def move_dict(move: Move) -> dict[str, object]:
-    return events.to_dict(move)
 
 
 @dataclass(frozen=True)
@@ -148,7 +144,7 @@ class GameReview:
             "seats": [self.summary(s).to_dict() for s in seats],
             "rounds_lost": [{"round": loss.round, "loser": loss.loser,
                              "line": loss.decision.line if loss.decision else None,
-                             "move": move_dict(loss.decision.played) if loss.decision else None}
+                             "move": events.to_dict(loss.decision.played) if loss.decision else None}
                             for loss in self.losses if seat is None or loss.loser == seat],
             "decisions": [j.to_dict() for j in self.judgements if seat is None or j.seat == seat],
         }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from coyote_pi.engine import events
 from coyote_pi.engine.game import Game
 from coyote_pi.players.seating import turn_view
 from coyote_pi.review.judge import DECISIONS, Judgement, judge
@@ -55,8 +56,7 @@ class Coach(Listener):
 
 def coach_line(tr: Translator, judged: Judgement) -> str:
     """One line: the move against the best one, its mark and what the seat could know for sure."""
-    data = judged.to_dict()
-    head = tr("review.coach", seat=judged.seat, played=move_text(tr, data["played"]),
-              played_loss=percent(judged.played_loss), best=move_text(tr, data["best"]),
+    head = tr("review.coach", seat=judged.seat, played=move_text(tr, events.to_dict(judged.played)),
+              played_loss=percent(judged.played_loss), best=move_text(tr, events.to_dict(judged.best)),
               best_loss=percent(judged.best_loss), difference=percent(judged.difference))
-    return "; ".join([head, *judgement_details(tr, data)])
+    return "; ".join([head, *judgement_details(tr, judged.to_dict())])

@@ -229,7 +229,7 @@ class _Pages:
         review = await run_in_threadpool(self.games.review, game) if rounds else None
         return self.render(request, "game.html", game=game, summary=loaded.summary, rounds=rounds,
                            virtual=virtual_model(texts, loaded.summary.virtual),
-                           review=review_summary_model(texts, review, {r["round"] for r in rounds}))
+                           review=review_summary_model(texts, review, {s.number for s in stories if s.results}))
 
     async def round(self, request: Request) -> Response:
         game, number = request.path_params["game"], request.path_params["number"]

@@ -46,6 +46,7 @@ from coyote_pi.record import (
     replay_lines,
 )
 from coyote_pi.record.lines import canonical
+from coyote_pi.review.texts import percent as chance_text
 from coyote_pi.web.bulletin import virtual_seats
 from coyote_pi.web.reviews import review_of
 
@@ -430,12 +431,7 @@ class Games:
 
 def percent(odds: Fraction) -> str:
     """``Fraction(2, 3)`` as ``67%`` (below 1% and above 99% shown as such, never a false 0 or 100)."""
-    value = float(odds) * 100
-    if 0 < value < 1:
-        return "<1%"
-    if 99 < value < 100:
-        return ">99%"
-    return f"{value:.0f}%"
+    return chance_text(float(odds))
 
 
 
