@@ -5,7 +5,7 @@ From the bottom: the cards and the names the table and its page share (contract)
 pure rules (engine); the game record, the vision code, the devices, the memory helper and
 the virtual players, each built on the rules and none on another; what the table and
 its page both read (the configuration and the words: the translator and the verdict's
-explanation); the table (the controller and its parts); the simulated table (sim); the measurements on it
+explanation; the review of a finished game); the table (the controller and its parts); the simulated table (sim); the measurements on it
 (bench); and at the top the command line (cli and ``coyote_pi.commands``, where every
 command module lives), the Pi's installer, doctor and service glue (pi) and the web page (web).
 """
@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("coyote_pi", "coyote_pi.cards", "coyote_pi.contract"),
     ("coyote_pi.engine",),
     ("coyote_pi.record", "coyote_pi.vision", "coyote_pi.devices", "coyote_pi.memory", "coyote_pi.players"),
-    ("coyote_pi.config", "coyote_pi.words", "coyote_pi.speech"),
+    ("coyote_pi.config", "coyote_pi.words", "coyote_pi.speech", "coyote_pi.review"),
     ("coyote_pi.table",),
     ("coyote_pi.sim",),
     ("coyote_pi.bench",),

@@ -355,6 +355,39 @@ def _report_players(players: ModuleType, args: argparse.Namespace) -> None:
         print(f"  {'met    ' if met else 'NOT MET'} {text}")
 
 
+# -- bench review ---------------------------------------------------------------------------
+
+
+def _configure_review(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=20, help="games per variant (default 20)")
+    parser.add_argument("--players", type=int, default=5, help="seats of each game (default 5)")
+
+
+def _report_review(review: ModuleType, args: argparse.Namespace) -> None:
+    print(f"coyote-pi bench review ({args.games} games per variant, {args.players} seats, the levels "
+          f"{', '.join(review.LINEUP)} seated in turn; each record read and reviewed as `coyote-pi review` does)")
+    with tempfile.TemporaryDirectory(prefix="coyote-pi-bench-review-") as folder:
+        measured = review.measure(Path(folder), args.games, args.players)
+    sizes = [decisions for decisions, _ in measured.seconds]
+    seconds = [taken for _, taken in measured.seconds]
+    print(f"  {len(seconds)} reviews of {min(sizes)} to {max(sizes)} decisions: median {statistics.median(seconds):.2f} s, "
+          f"worst {max(seconds):.2f} s ({max(seconds) / sizes[seconds.index(max(seconds))] * 1000:.1f} ms a decision)")
+    print("  marks per 100 decisions: " + " | ".join(
+        f"{level} {measured.per_hundred(level):.1f} ({measured.decisions[level]} decisions)" for level in review.LINEUP))
+    worst = measured.worst_at_target()
+    strong = measured.per_hundred("strong")
+    checks = [
+        (f"a whole game's review (up to {review.TARGET_DECISIONS} decisions): worst {worst:.2f} s "
+         f"(target <= {review.TARGET_SECONDS:.0f} s)",
+         0 < worst <= review.TARGET_SECONDS),
+        (f"the strong level's games earn the fewest marks: {strong:.1f} per 100 decisions",
+         all(strong < measured.per_hundred(level) for level in review.LINEUP if level != "strong")),
+    ]
+    print("targets:")
+    for text, met in checks:
+        print(f"  {'met    ' if met else 'NOT MET'} {text}")
+
+
 def _print_result(result: Result) -> None:
     cells = []
     for standing in result.standings:
@@ -404,6 +437,7 @@ TARGETS: dict[str, tuple[Options, Report]] = {
     "web": (_configure_web, _report_web),
     "players": (_configure_players, _report_players),
     "speech": (_configure_speech, _report_speech),
+    "review": (_configure_review, _report_review),
 }
 #: Targets measured outside coyote_pi.bench: the soak drives the simulated table's clock.
 MODULES = {"soak": "coyote_pi.sim.soak"}

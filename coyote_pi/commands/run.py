@@ -16,6 +16,7 @@ Simulated table::
     coyote-pi run --sim --scripted      # scripted players press mock GPIO pins; ends with the game
     coyote-pi run --sim --web           # ... and the table's web page at http://127.0.0.1:8080/
     coyote-pi run --sim --speak         # ... saying bids and verdicts aloud (--speak DIR: as WAV files)
+    coyote-pi run --sim --coach         # ... and each move of a seat you play judged from its view (docs/review.md)
 
 The camera is the synthetic table: scripted hands deal real cards from a seeded deck
 into the rendered scene, turn them up at the reveal and draw for ``?``; the controller
@@ -83,6 +84,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "scenario: question, max0, coyote-card (docs/simulator.md)")
     parser.add_argument("--camera-size", metavar="WxH", help="--sim: the synthetic camera's frame size (default 2304x1296)")
     parser.add_argument("--no-view", action="store_true", help="--sim --scripted: do not draw the OLED in the terminal")
+    parser.add_argument("--coach", action="store_true",
+                        help="--sim: judge each move of a seat you play, from that seat's view (docs/review.md)")
     parser.add_argument("--web", nargs="?", const="127.0.0.1:8080", metavar="HOST:PORT",  # sim.web_page.DEFAULT_LISTEN
                         help="--sim: serve the table's web page too (default address 127.0.0.1:8080)")
     parser.add_argument("--speak", nargs="?", const="", metavar="DIR",
@@ -137,6 +140,8 @@ def _settings(args: argparse.Namespace):
     elif args.web is not None:
         raise ConfigError("--web serves the simulated table's page: use it with --sim "
                           "(on the Pi the page is its own service: [web] in the configuration)")
+    elif args.coach:
+        raise ConfigError("--coach judges the moves of the simulated table: use it with --sim")
     return config, devices_config
 
 
@@ -364,6 +369,13 @@ def _open_sim(args, config, devices_config, resumption, page, tr):
                        speech=speech_or_none(config.speech, args.speak))
     finished = FinishedGames(rig.controller, console.tell if console is not None else _tell)
     rig.controller.listeners.append(finished)
+    if args.coach:
+        from coyote_pi.sim.coach import Coach
+
+        rig.controller.listeners.append(Coach(
+            functools.partial(console.show, "coach") if console is not None else _tell,
+            functools.partial(console.show, "review") if console is not None else _tell,
+            lambda: rig.controller.tr, lambda: getattr(rig.controller.state.recorded, "path", None)))
     if console is not None:
         console.attach(rig.sim, rig.controller)
         if skipped is not None:

@@ -97,7 +97,14 @@ class Strong:
                       {card: reach_if_mine(view, card) for card in unseen})
 
     def _best_bid(self, view: TurnView, belief: Belief) -> tuple[float, int]:
-        """The bid that loses least, and its chance of losing the round.
+        """The bid that loses least, and its chance of losing the round (ties: the lowest)."""
+        low, options = self._raise_losses(view, belief)
+        best = int(np.argmin(options))  # the first of equals: the lowest bid
+        return float(options[best]), low + best
+
+    def _raise_losses(self, view: TurnView, belief: Belief) -> tuple[int, np.ndarray]:
+        """The lowest bid it considers, and the chance of losing the round of each bid from
+        it up (``_REACH_ABOVE`` more).
 
         A backward induction over the bids to come: ``facing[b]`` is this seat's chance
         of losing when the bidding comes back to it at ``b`` (it challenges or raises,
@@ -128,6 +135,27 @@ class Strong:
             raising[index] = fails[index] + passes[index] * facing[index + back]
             later = raising[index + 1:index + 1 + _REACH_ABOVE]
             facing[index] = min(holds[index], later.min()) if len(later) else holds[index]
-        options = raising[:_REACH_ABOVE + 1]
-        best = int(np.argmin(options))  # the first of equals: the lowest bid
-        return float(options[best]), low + best
+        return low, raising[:_REACH_ABOVE + 1]
+
+    # ------------------------------------------------ the valuation the review reads
+
+    def move_values(self, view: TurnView) -> dict[Move, float]:
+        """Each move it weighs now, and its chance of losing the round, from ``view``
+        alone: the numbers :meth:`decide` chooses by (``coyote_pi/review`` reads them), in
+        its order of preference among equals. Bidding: a challenge (lost when the bid
+        holds, under the belief), the Coyote card (worth its best raise: it uses the card
+        when it would raise anyway) and each bid it considers, lowest first. Guessing:
+        each guess, the bidder first, and the chance it is wrong."""
+        belief = self.belief(view)
+        if view.phase == GUESSING:
+            holds = belief.holds(view.seat.bid or 0)
+            bidder, challenger = view.guess_options
+            return {events.Guess(view.me, bidder): 1.0 - holds, events.Guess(view.me, challenger): holds}
+        low, options = self._raise_losses(view, belief)
+        values: dict[Move, float] = {}
+        if view.may_challenge:
+            values[events.Challenge(view.me)] = belief.holds(view.seat.bid or 0)
+        if view.may_use_coyote_card and self.use_coyote_card:
+            values[events.UseCoyoteCard(view.me)] = float(options.min())
+        values.update((events.Bid(view.me, low + offset), float(loss)) for offset, loss in enumerate(options))
+        return values

@@ -50,7 +50,16 @@ from coyote_pi.web.bulletin import (
 from coyote_pi.web.games import Games
 from coyote_pi.web.push import INTERVAL, Feed
 from coyote_pi.web.texts import Texts
-from coyote_pi.web.views import correction_words, round_line, step_model, table_model, verdict, virtual_model
+from coyote_pi.web.views import (
+    correction_words,
+    judgement_models,
+    review_summary_model,
+    round_line,
+    step_model,
+    table_model,
+    verdict,
+    virtual_model,
+)
 from coyote_pi.words.translator import card_text
 
 HERE = Path(__file__).parent
@@ -217,8 +226,10 @@ class _Pages:
         stories = await run_in_threadpool(self.games.stories, game) or []
         rounds = [{"round": s.number, "text": round_line(texts, s.results[-1]),
                    "url": f"/history/{game}/round/{s.number}"} for s in stories if s.results]
+        review = await run_in_threadpool(self.games.review, game) if rounds else None
         return self.render(request, "game.html", game=game, summary=loaded.summary, rounds=rounds,
-                           virtual=virtual_model(texts, loaded.summary.virtual))
+                           virtual=virtual_model(texts, loaded.summary.virtual),
+                           review=review_summary_model(texts, review, {s.number for s in stories if s.results}))
 
     async def round(self, request: Request) -> Response:
         game, number = request.path_params["game"], request.path_params["number"]
@@ -244,8 +255,10 @@ class _Pages:
             verdicts.append(shown)
         numbers = [s.number for s in stories or () if s.results]
         position = numbers.index(number)
+        judged = judgement_models(texts, await run_in_threadpool(self.games.review, game), number)
         return self.render(request, "round.html", game=game, summary=loaded.summary, number=number,
                            steps=[step_model(texts, step, number) for step in story.steps], verdicts=verdicts,
+                           judged=judged,
                            challenger=story.challenger, photos_gone=len(story.photos) - len(kept),
                            previous=numbers[position - 1] if position else None,
                            next=numbers[position + 1] if position + 1 < len(numbers) else None)

@@ -46,7 +46,9 @@ from coyote_pi.record import (
     replay_lines,
 )
 from coyote_pi.record.lines import canonical
+from coyote_pi.review.texts import percent as chance_text
 from coyote_pi.web.bulletin import virtual_seats
+from coyote_pi.web.reviews import review_of
 
 #: A photo's file name as the record names it (the record checks the same shape).
 PHOTO_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -144,6 +146,7 @@ class Loaded:
     #: What the page shows of the record: as far as replay accepts it (None: not even its setup).
     record: Record | None
     stories: list[RoundStory] | None = None  #: told on first use (the odds take a moment)
+    review: dict | None = None  #: the closed rounds' review, made on first use (web/reviews.py)
 
 
 def summarize(name: str, record: Record, refusal: RecordError | None = None, *, newest: bool = True) -> Summary:
@@ -333,6 +336,16 @@ class Games:
             loaded.stories = tell_rounds(loaded.record)
         return loaded.stories
 
+    def review(self, name: str) -> dict | None:
+        """The review of the game's closed rounds, of the record as it is now; None when
+        it cannot be made."""
+        loaded = self.load(name)
+        if loaded is None or loaded.record is None:
+            return None
+        if loaded.review is None:
+            loaded.review = review_of(self.folder / f"{name}{RECORD_SUFFIX}")
+        return loaded.review
+
     def summaries(self) -> list[Summary]:
         names = self.names()
         return [loaded.summary for name in names if (loaded := self.load(name, names)) is not None]
@@ -418,12 +431,7 @@ class Games:
 
 def percent(odds: Fraction) -> str:
     """``Fraction(2, 3)`` as ``67%`` (below 1% and above 99% shown as such, never a false 0 or 100)."""
-    value = float(odds) * 100
-    if 0 < value < 1:
-        return "<1%"
-    if 99 < value < 100:
-        return ">99%"
-    return f"{value:.0f}%"
+    return chance_text(float(odds))
 
 
 

@@ -15,6 +15,7 @@ from typing import Any, assert_never
 from coyote_pi.engine import events
 from coyote_pi.engine.game import RoundResult
 from coyote_pi.players import TABLE_LEVELS
+from coyote_pi.review import texts as review_texts
 from coyote_pi.web.bulletin import Live
 from coyote_pi.web.games import Games, Step, percent, photos_by_round
 from coyote_pi.web.texts import Texts
@@ -181,3 +182,26 @@ def step_model(texts: Texts, step: Step, round_number: int) -> dict:
             "seat": step.seat, "amount": step.amount, "undone": step.undone,
             "odds": percent(step.odds) if step.odds is not None else None, "photo": step.photo,
             "cards": [card_model(texts, item, card, round_number) for item, card in step.cards.items()]}
+
+
+def judgement_models(texts: Texts, review: dict | None, round_number: int) -> dict[int, dict]:
+    """The review of a closed round's decisions by record line: the move the review prefers,
+    the mark of the move played and a certainty, worded (docs/review.md)."""
+    if review is None:
+        return {}
+    return {judgement["line"]: {
+        "best": review_texts.move_text(texts, judgement["best"]),
+        "mark": judgement["mark"],
+        "mark_text": review_texts.mark_text(texts, judgement["mark"]) if judgement["mark"] else None,
+        "text": review_texts.judgement_head(texts, judgement),
+        "certain": review_texts.certainty_text(texts, judgement),
+    } for judgement in review["decisions"] if judgement["round"] == round_number}
+
+
+def review_summary_model(texts: Texts, review: dict | None, rounds: set[int]) -> dict | None:
+    """The game page's review: a line per seat and the decision that lost each closed round."""
+    if review is None or not review["decisions"]:
+        return None
+    return {"seats": [review_texts.summary_text(texts, summary) for summary in review["seats"]],
+            "losses": [review_texts.loss_text(texts, loss) for loss in review["rounds_lost"] if loss["round"] in rounds],
+            "legend": texts("review.legend"), "thresholds": review_texts.thresholds_text(texts, review["thresholds"])}
