@@ -18,10 +18,9 @@ Stages and parts
 After every item the controller derives the stage (:mod:`~coyote_pi.table.stages`)
 from the game's phase and the table's :class:`~coyote_pi.table.store.TableMemory`,
 never keeping it separately, and hands a press to the stage's part: setup to
-:mod:`~coyote_pi.table.setup_wizard`, the turn and the guesses to
+:mod:`~coyote_pi.table.game_start`, the turn and the guesses to
 :class:`~coyote_pi.table.turn.Turn`, the verdict and the game's end to
-:mod:`~coyote_pi.table.verdict_buttons`, a correction of the verdict to
-:mod:`~coyote_pi.table.correction`, a card wait's buttons to
+:mod:`~coyote_pi.table.verdict_buttons` (a correction of the verdict too), a card wait's buttons to
 :class:`~coyote_pi.table.manual_entry.ManualEntry`, a record problem to
 :mod:`~coyote_pi.table.record_hold`. A seat's minus+plus at a card wait or at the
 verdict asks a question ("enter the cards by hand?", "correct a card?") that the same
@@ -29,7 +28,7 @@ seat's ok answers (:mod:`~coyote_pi.table.offers`) before the stage's part sees 
 camera reading goes to the open wait, and from it to :mod:`~coyote_pi.table.card_waits`
 (during setup, the stands it counted go to the wizard). Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
 the :class:`~coyote_pi.table.presenter.Prompt`. The controller owns the one
-:class:`~coyote_pi.table.part.TableState`; a part receives the controller only as a
+:class:`~coyote_pi.table.state.TableState`; a part receives the controller only as a
 :class:`~coyote_pi.table.part.Table` (or a Protocol its module declares on top of it):
 the state, and :meth:`~Controller.apply`, :meth:`~Controller.note`,
 :meth:`~Controller.log` and :meth:`~Controller.flash`. No part imports this module.
@@ -55,36 +54,30 @@ from typing import Any
 
 from coyote_pi.config import TableConfig
 from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
-from coyote_pi.engine import BIDDING, DEAL, OVER, Event, Game, IllegalAction, Undo
+from coyote_pi.engine import DEAL, OVER, Event, Game, IllegalAction, Undo
 from coyote_pi.record import Photo, RecordedGame
 from coyote_pi.table import (
     camera_wait,
     card_waits,
-    correction,
     offers,
     play_by_play,
     record_hold,
     screens,
-    setup_wizard,
-    stages,
     store,
     verdict_buttons,
 )
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
 from coyote_pi.table.deadlines import Deadlines, Timer
+from coyote_pi.table.game_start import GameStart
 from coyote_pi.table.manual_entry import ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
-from coyote_pi.table.part import TableState
 from coyote_pi.table.photos import Photos
 from coyote_pi.table.presenter import Listener, Presenter
-from coyote_pi.table.record_hold import RecordHold
-from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.table.stages import (
     CAMERA_WAIT,
     CORRECT,
     DEAL_WAIT,
     DRAW_WAIT,
-    EXTRA_WAIT,
     GAME_OVER,
     GUESS,
     RECORD,
@@ -94,8 +87,8 @@ from coyote_pi.table.stages import (
     VERDICT,
     WAITS,
     Question,
-    Stage,
 )
+from coyote_pi.table.state import TableState
 from coyote_pi.table.turn import Turn
 from coyote_pi.table.virtual_seats import VirtualSeats
 from coyote_pi.table.web_side import WebSide
@@ -151,7 +144,7 @@ class ControllerOptions:
 class Controller:
     """Runs one table. Build it, put button events into :attr:`queue`, call :meth:`run`.
 
-    It owns the table's :class:`~coyote_pi.table.part.TableState` (:attr:`state`) and
+    It owns the table's :class:`~coyote_pi.table.state.TableState` (:attr:`state`) and
     hands each part itself as a :class:`~coyote_pi.table.part.Table` (or a Protocol the
     part's module declares on top of it): the state, the clock, the words and the actions.
     """
@@ -188,14 +181,15 @@ class Controller:
         self.turn_buttons = Turn(self)
         self.virtual = VirtualSeats(self)
         self.presenter = Presenter(self)
+        self.game_start = GameStart(self)
         self._situation: tuple = ()
-        self.state.stage = self._derive_stage()  # derived again after every item
+        self.state.stage = self.state.derive_stage()  # derived again after every item
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
         self.web = WebSide(self, options.web_doctor) if config.web.enabled else None
         if self.state.recorded is None:
             if self.state.hold is None:
-                self._begin_setup()
+                self.game_start.begin_setup()
         elif self.game.phase in (DEAL, OVER):
             self._publish_photos()  # a crash may have come between a round's closing and its photos' move
 
@@ -341,75 +335,16 @@ class Controller:
         """This card wait is on the manual path (no camera, or switched by a note)."""
         return not self.camera.present or (self.wait_round(), self.state.stage) in self.state.memory.manual
 
-    # ------------------------------------------------------------------ setup
-
     def use_config(self, config: TableConfig) -> None:
         """Play the next game with ``config`` (settings from the web page, between games)."""
         self.config, self.pacing, self.camera.pacing = config, config.pacing, config.pacing
         self.store.keep_photos = config.keep_photos_games
 
-    def _begin_setup(self) -> None:
-        if self.web is not None:
-            self.web.before_setup()
-        self.state.setup = SetupWizard(self.config.game, self.tr.language)
-        if self.state.setup.done:
-            self.start_record()
-
-    def _setup(self) -> SetupWizard:
-        """The setup questions being answered: only the setup stage asks (RuntimeError otherwise, a bug)."""
-        if self.state.setup is None:
-            raise RuntimeError("the setup questions are not being asked")
-        return self.state.setup
-
-    def start_record(self) -> None:
-        """Setup is answered: start the new game's record (if it cannot be, a hold waits)."""
-        setup = self._setup()
-        config = setup.game_config()
-        try:
-            meta = dict(self.meta, language=setup.language, **setup.virtual_meta())
-            self.state.recorded = self.store.create(config, meta, self.private_meta)
-        except OSError as error:
-            self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
-            self.state.hold = RecordHold(record_hold.HoldKind.NOT_STARTED)
-            return
-        self.state.memory = store.TableMemory()
-        self.state.virtual = setup.virtual_seats()
-        self.state.setup = None
-        virtual = "".join(f", seat {seat} virtual ({level})" for seat, level in self.state.virtual.items())
-        self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts{virtual} "
-                 f"(record {self.state.recorded.path.name})")
-
-    def new_game(self) -> None:
-        """Close the game on the table, if any, and ask the setup questions again."""
-        self.log("a new game starts")
-        if self.state.recorded is not None:
-            self.state.recorded.close()
-        self.state.recorded, self.state.memory, self.state.final_seen = None, store.TableMemory(), False
-        self.state.unsaved = None
-        self.state.not_resumed = None  # told while the first game began; this one is new anyway
-        self._begin_setup()
-
     # ------------------------------------------------------------------ deriving the stage
-
-    def _derive_stage(self) -> Stage:
-        if self.state.hold is not None:
-            return RECORD
-        if self.state.recorded is None:
-            return SETUP
-        game = self.game
-        last = game.last_result
-        if (last is not None and last.round not in self.state.memory.verdicts_seen
-                and (game.phase != OVER or not self.state.final_seen)):
-            return VERDICT if self.state.correction is None else CORRECT
-        if game.phase == BIDDING:
-            r = game.current_round
-            if r.coyote_card_this_turn and r.number not in self.state.memory.extra_on_mat:
-                return EXTRA_WAIT
-        return stages.OF_PHASE[game.phase]
 
     def _refresh(self) -> None:
         """Re-derive the stage; enter a new situation; redraw and re-prompt if anything changed."""
-        self.state.stage = self._derive_stage()
+        self.state.stage = self.state.derive_stage()
         situation = self._situation_key()
         if situation != self._situation:
             self._situation = situation
@@ -423,7 +358,7 @@ class Controller:
         if self.state.hold is not None:
             return (RECORD, self.state.hold)
         if self.state.recorded is None:
-            return (SETUP, self._setup().step)
+            return (SETUP, self.state.asking().step)
         game = self.game
         manual = self.is_manual() if self.state.stage in WAITS else False
         return (self.state.stage, game.round_number, len(game.history), self.state.memory.undos, manual,
@@ -441,7 +376,7 @@ class Controller:
             self.deadlines.cancel(Timer.NOTICE)
         self.presenter.enter()
         if stage == SETUP:
-            if self._setup().step == Question.PLAYERS and self.camera.present:
+            if self.state.asking().step == Question.PLAYERS and self.camera.present:
                 self.camera.start(camera_wait.Wait.STANDS, None)
         elif stage == TURN:
             self.state.selector = self.turn_buttons.new_selector()
@@ -465,7 +400,7 @@ class Controller:
                 record_hold.answer(self, event)
             return
         if stage == SETUP:
-            setup_wizard.on_press(self, event)
+            self.game_start.press(event)
             return
         if event.seat not in self.game.eyes:
             if event.kind == PRESS:
@@ -480,7 +415,7 @@ class Controller:
         elif stage in (VERDICT, GAME_OVER):
             verdict_buttons.press(self, event)
         elif stage == CORRECT:
-            correction.on_press(self, event)
+            verdict_buttons.correct(self, event)
         elif stage in WAITS:
             self.entry.button(event)
 
@@ -493,7 +428,7 @@ class Controller:
         wait, settled = taken
         if wait.name == camera_wait.Wait.STANDS:
             assert settled is None or isinstance(settled, int), "the stands wait settles on a count"
-            setup_wizard.on_stands(self, settled, result)
+            self.game_start.stands(settled, result)
             return
         card_waits.on_reading(self, wait, settled, result)
 

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import OVER, Correct, Game, GameConfig
-from coyote_pi.table import screens, setup_wizard, stages
+from coyote_pi.table import screens, stages
 from coyote_pi.table.correction import Step
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.part import Table
@@ -218,7 +218,7 @@ class Presenter:
                 raise RuntimeError("the record stage has no record problem to show")
             return screens.record_screen(tr, problem.kind, **problem.params)
         if stage == stages.SETUP:
-            setup = setup_wizard.wizard(table)
+            setup = table.state.asking()
             if setup.step == stages.Question.START:
                 return self._not_resumed(screens.start_screen(tr, setup.virtual_seats()))
             return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values.get(setup.step),
@@ -309,7 +309,7 @@ class Presenter:
         if table.state.recorded is None:
             if table.state.stage == stages.RECORD:
                 return Prompt(stages.RECORD, table.epoch, 0, (), None)
-            setup = setup_wizard.wizard(table)
+            setup = table.state.asking()
             return Prompt(stages.SETUP, table.epoch, 0, (), None, setup=(setup.step, setup.values.get(setup.step)))
         game, stage, entry = table.game, table.state.stage, table.entry
         seats: tuple[int, ...] = ()

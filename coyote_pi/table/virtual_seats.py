@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING
 
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import Bid, Challenge, Guess, UseCoyoteCard
-from coyote_pi.players import TABLE_LEVELS
 from coyote_pi.players.roster import player
 from coyote_pi.players.seating import turn_view
 from coyote_pi.players.turn import Move
 from coyote_pi.table import screens, stages
 from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.setup_wizard import META_KEY
 
 if TYPE_CHECKING:
     from coyote_pi.table.part import Table
@@ -40,17 +40,6 @@ log = logging.getLogger(__name__)
 #: How long a virtual seat thinks before its move shows: long enough for people to see
 #: whose turn it is, short enough not to bore them.
 THINK_SECONDS = 2.0
-#: The key of the setup line's ``meta`` that names the virtual seats.
-META_KEY = "virtual"
-
-
-def next_level(level: str | None, step: int) -> str | None:
-    """The level after (``step`` 1) or before (-1) ``level`` in the setup's cycle: a
-    person (None), then the table's levels, strongest first."""
-    cycle: list[str | None] = [None, *TABLE_LEVELS]
-    return cycle[(cycle.index(level) + step) % len(cycle)]
-
-
 def recorded_seats(meta: dict) -> dict[int, str]:
     """The virtual seats a setup line's ``meta`` names (none in older records)."""
     raw = meta.get(META_KEY) or {}
@@ -67,7 +56,7 @@ class VirtualSeats:
         #: The seat thinking now and the situation it thinks about.
         self._thinking: tuple[int, tuple] | None = None
         resumed = table.state.recorded.record if table.state.recorded is not None else None
-        if resumed is not None:  # a new game's come from setup (:meth:`Controller.start_record`)
+        if resumed is not None:  # a new game's come from setup (:meth:`GameStart.start_record <coyote_pi.table.game_start.GameStart.start_record>`)
             table.state.virtual = recorded_seats(resumed.meta)
 
     def acting(self) -> int | None:
