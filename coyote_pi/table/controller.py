@@ -6,7 +6,8 @@ Everything that happens reaches the controller as an item in one :class:`queue.Q
 :class:`~coyote_pi.devices.events.ButtonEvent` objects from the button backends (their
 callbacks run on gpiozero's threads and only enqueue), camera readings from the worker
 thread of :mod:`~coyote_pi.table.camera_reads` (so a press never waits for the camera),
-and :data:`STOP`. :meth:`Controller.run` is the only code that touches the game, the
+and :data:`STOP` (the union :data:`QueueItem`, which one ``match`` takes apart).
+:meth:`Controller.run` is the only code that touches the game, the
 record and the display. It blocks on the queue with a timeout that is the next thing
 it must do by itself (the timers of :mod:`~coyote_pi.table.deadlines`: turn a verdict
 page, clear a short message, ask the camera again, ping the systemd watchdog), so an
@@ -50,7 +51,7 @@ import queue
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from coyote_pi.config import TableConfig
 from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
@@ -66,13 +67,13 @@ from coyote_pi.table import (
     store,
     verdict_buttons,
 )
-from coyote_pi.table.camera_reads import CameraReads, CameraResult
+from coyote_pi.table.camera_reads import Camera, CameraReads, CameraResult, Reader
 from coyote_pi.table.deadlines import Deadlines, Timer
 from coyote_pi.table.game_start import GameStart
 from coyote_pi.table.manual_entry import ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
 from coyote_pi.table.photos import Photos
-from coyote_pi.table.presenter import Listener, Presenter
+from coyote_pi.table.presenter import Display, Listener, Presenter
 from coyote_pi.table.stages import (
     CAMERA_WAIT,
     CORRECT,
@@ -90,14 +91,23 @@ from coyote_pi.table.stages import (
 )
 from coyote_pi.table.state import TableState
 from coyote_pi.table.turn import Turn
-from coyote_pi.table.virtual_seats import VirtualSeats
+from coyote_pi.table.virtual_seats import Situation, VirtualSeats
+from coyote_pi.table.web_requests import DoctorChecks
 from coyote_pi.table.web_side import WebSide
 from coyote_pi.words.translator import Translator
 
 log = logging.getLogger(__name__)
 
+@dataclass(frozen=True)
+class Stop:
+    """The queue item that ends :meth:`Controller.run` (:data:`STOP`)."""
+
+
 #: Put this into the controller's queue to end :meth:`Controller.run`.
-STOP = object()
+STOP = Stop()
+#: What the controller's queue carries: a button event (the button backends), a camera
+#: read (:mod:`~coyote_pi.table.camera_reads`' worker), or the end of the loop.
+QueueItem = ButtonEvent | CameraResult | Stop
 
 
 @dataclass(frozen=True)
@@ -105,8 +115,10 @@ class ControllerOptions:
     """How a :class:`Controller` is built, beyond its configuration.
 
     ``events`` is the queue to use (give the one the buttons already report into; None:
-    a new one). ``display`` is a :class:`~coyote_pi.devices.display.TableDisplay` (or
-    None: no OLED); ``camera``/``reader`` the camera and
+    a new one). ``display`` is the OLED, a :class:`~coyote_pi.table.presenter.Display`
+    such as :class:`~coyote_pi.devices.display.TableDisplay` (or None: no OLED);
+    ``camera``/``reader`` a :class:`~coyote_pi.table.camera_reads.Camera` and a
+    :class:`~coyote_pi.table.camera_reads.Reader`, the vision code's
     :class:`~coyote_pi.vision.reader.TableReader` (None: the manual path everywhere);
     ``resumed`` a resumed record with its memory (or None: setup, then a new record in
     ``config.record_dir``; or a :class:`~coyote_pi.table.store.Unresumable`: the players
@@ -124,21 +136,21 @@ class ControllerOptions:
     for (``coyote-pi run`` passes the Pi's).
     """
 
-    display: Any = None
-    camera: Any = None
-    reader: Any = None
+    display: Display | None = None
+    camera: Camera | None = None
+    reader: Reader | None = None
     resumed: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None
     listeners: tuple[Listener, ...] | list[Listener] = ()
-    meta: dict | None = None
-    private_meta: dict | None = None
+    meta: dict[str, Any] | None = None
+    private_meta: dict[str, Any] | None = None
     notifier: Notifier | None = None
     clock: Callable[[], float] = time.monotonic
     epoch: int = 0
     new_game_when_over: bool = False
-    events: queue.Queue | None = None
+    events: queue.Queue[QueueItem] | None = None
     not_resumed: str | None = None
     camera_problem: str = "problem.no_camera"
-    web_doctor: Callable[[], list[dict]] | None = None
+    web_doctor: DoctorChecks | None = None
 
 
 class Controller:
@@ -153,7 +165,7 @@ class Controller:
         self.config = config
         self.pacing = config.pacing
         self.display = options.display
-        self.queue: queue.Queue = options.events if options.events is not None else queue.Queue()
+        self.queue: queue.Queue[QueueItem] = options.events if options.events is not None else queue.Queue()
         self.listeners = list(options.listeners)
         self.meta = dict(options.meta or {})
         self.private_meta = dict(options.private_meta or {})
@@ -161,8 +173,6 @@ class Controller:
         self.epoch = options.epoch
         self.new_game_when_over = options.new_game_when_over
         self._notifier = options.notifier if options.notifier is not None else SILENT
-        self.deadlines = Deadlines()
-        self.camera = CameraReads(options.camera, options.reader, self.queue, self.deadlines, self.clock, self.pacing)
         #: The text key the manual path shows while there is no camera (why it is missing).
         self.camera_problem = options.camera_problem
         self.store = store.RecordStore(config.record_dir, config.keep_photos_games)
@@ -170,6 +180,8 @@ class Controller:
         recorded, memory = resumed if resumed is not None else (None, store.TableMemory())
         self.state = TableState(recorded, memory, hold=record_hold.at_start(options.resumed),
                                 not_resumed=options.not_resumed)
+        self.deadlines = Deadlines(on_off=self.state.kept.drop)
+        self.camera = CameraReads(options.camera, options.reader, self.queue, self.deadlines, self.clock, self.pacing)
         if recorded is None:
             meta = self.meta
         else:
@@ -182,7 +194,7 @@ class Controller:
         self.virtual = VirtualSeats(self)
         self.presenter = Presenter(self)
         self.game_start = GameStart(self)
-        self._situation: tuple = ()
+        self._situation: Situation = ()
         self.state.stage = self.state.derive_stage()  # derived again after every item
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
@@ -229,7 +241,7 @@ class Controller:
         if self._watchdog_every is not None:
             self.deadlines.set(Timer.WATCHDOG, self.clock())
 
-    def step(self, item=None) -> bool:
+    def step(self, item: QueueItem | None = None) -> bool:
         """One pass of the loop: act on ``item`` (a queue item; None: none came), then on
         the timers due by the clock, then redraw. False for :data:`STOP`.
 
@@ -238,30 +250,30 @@ class Controller:
         itself, after moving its clock to :meth:`Deadlines.next_due
         <coyote_pi.table.deadlines.Deadlines.next_due>` of :attr:`deadlines`.
         """
-        if item is STOP:
-            return False
-        if item is not None:
-            self._handle(item)
+        match item:
+            case Stop():
+                return False
+            case ButtonEvent():
+                self._on_button(item)
+            case CameraResult():
+                self._on_camera(item)
+                if self.web is not None:
+                    self.web.on_camera(item)
+            case None:
+                pass
+            case _:
+                assert_never(item)
         self._on_time()
         self._refresh()
         return True
 
-    def _next_item(self):
+    def _next_item(self) -> QueueItem | None:
         """The next queue item, or None when the next timer falls due first. (A method, so
         that no camera frame stays referenced while the loop sleeps.)"""
         try:
             return self.queue.get(timeout=self._timeout())
         except queue.Empty:
             return None
-
-    def _handle(self, item) -> None:
-        """Act on one queue item."""
-        if isinstance(item, ButtonEvent):
-            self._on_button(item)
-        elif isinstance(item, CameraResult):
-            self._on_camera(item)
-            if self.web is not None:
-                self.web.on_camera(item)
 
     def stop(self) -> None:
         """Ask the loop to end (from any thread)."""
@@ -290,9 +302,10 @@ class Controller:
 
     def flash(self, text: str) -> None:
         """Show a short message over the screen for ``message_seconds``."""
-        self.deadlines.set(Timer.FLASH, self.clock() + self.pacing.message_seconds, screens.message_screen(text))
+        self.deadlines.set(Timer.FLASH, self.clock() + self.pacing.message_seconds)
+        self.state.kept.flash = screens.message_screen(text)
 
-    def note(self, **note) -> bool:
+    def note(self, **note: Any) -> bool:
         """Write a table note to the record, then let the memory learn it; a note that
         cannot be written changes nothing (False), as a game event would."""
         try:
@@ -354,7 +367,7 @@ class Controller:
         if self.web is not None:
             self.web.refresh()
 
-    def _situation_key(self) -> tuple:
+    def _situation_key(self) -> Situation:
         if self.state.hold is not None:
             return (RECORD, self.state.hold)
         if self.state.recorded is None:
@@ -427,9 +440,10 @@ class Controller:
             return  # the flow moved on while this frame was read
         wait, settled = taken
         if wait.name == camera_wait.Wait.STANDS:
-            assert settled is None or isinstance(settled, int), "the stands wait settles on a count"
+            assert settled is None or isinstance(settled, camera_wait.StandsSeen), "the stands wait settles on a count"
             self.game_start.stands(settled, result)
             return
+        assert not isinstance(settled, camera_wait.StandsSeen), "only the stands wait counts the stands"
         card_waits.on_reading(self, wait, settled, result)
 
     def _publish_photos(self) -> None:

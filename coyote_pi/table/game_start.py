@@ -72,15 +72,15 @@ class GameStart:
         if setup.done:
             self.start_record()
 
-    def stands(self, settled: int | None, result: CameraResult) -> None:
+    def stands(self, settled: camera_wait.StandsSeen | None, result: CameraResult) -> None:
         """A reading of setup's ``stands`` wait: a settled count is offered as the number of
         players, and the stands it finds missing, too near an edge, out of focus, too small
         or too dark go to the wizard (none when the reading failed, or its frame is no image:
         nothing to measure)."""
         table = self.table
         setup = table.state.asking()
-        if settled and setup.count_stands(settled):
-            table.state.stands = settled
+        if settled is not None and settled.count and setup.count_stands(settled.count):
+            table.state.stands = settled.count
         size = result.frame_size
         setup.see_framing(() if result.reading is None or size is None
                           else camera_wait.stand_framing(result.reading, size, result.frame))

@@ -18,9 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import BIDDING, OVER, Game
 from coyote_pi.record import RecordedGame
 from coyote_pi.table.correction import Correction
+from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.selector import Selector
 from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.table.stages import CORRECT, EXTRA_WAIT, OF_PHASE, RECORD, SETUP, VERDICT, Stage
@@ -46,6 +48,30 @@ class RecordHold:
 
     kind: HoldKind
     params: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class TimerKept:
+    """What a timer keeps alive (:mod:`~coyote_pi.table.deadlines`): each is set together
+    with its timer, and goes when the timer goes off or is cancelled (:meth:`drop`)."""
+
+    #: The short message over the screen (a refusal, "undone"), until ``FLASH``.
+    flash: Screen | None = None
+    #: The peek notice over the turn's screen, or the record's QR code at the verdict and
+    #: the game's end, until ``NOTICE``.
+    notice: Screen | None = None
+    #: The seat whose question ("enter the cards by hand?", "correct a card?") waits for
+    #: its ok, until ``OFFER``.
+    offer: int | None = None
+
+    def drop(self, timer: Timer) -> None:
+        """``timer`` went off or was cancelled: what it kept goes."""
+        if timer is Timer.FLASH:
+            self.flash = None
+        elif timer is Timer.NOTICE:
+            self.notice = None
+        elif timer is Timer.OFFER:
+            self.offer = None
 
 
 @dataclass
@@ -81,6 +107,8 @@ class TableState:
     final_seen: bool = False
     #: The newest record, when it could not be resumed: told until the first game of this run is dealt.
     not_resumed: str | None = None
+    #: What the timers keep alive: the message, the notice, the asking seat.
+    kept: TimerKept = field(default_factory=TimerKept)
 
     @property
     def game(self) -> Game | None:

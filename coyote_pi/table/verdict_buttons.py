@@ -110,9 +110,10 @@ def _qr_button(table: VerdictTable, event: ButtonEvent) -> bool:
         last_hash = table.state.playing().writer.last_hash
         assert last_hash is not None, "a verdict follows the lines of its round"
         qr = screens.qr_screen(last_hash)
-        table.deadlines.set(Timer.NOTICE, table.clock() + QR_SECONDS, qr)
+        table.deadlines.set(Timer.NOTICE, table.clock() + QR_SECONDS)
+        table.state.kept.notice = qr
         return True
-    if table.deadlines.payload(Timer.NOTICE) is None:
+    if table.state.kept.notice is None:
         return False
     if event.button == Button.OK and event.kind == PRESS:
         table.deadlines.cancel(Timer.NOTICE)

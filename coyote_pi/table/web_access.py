@@ -134,7 +134,7 @@ class WebAccess:
         table = self.table
         if table.state.stage == stages.SETUP:
             return self._asks_who_starts()
-        return table.state.stage == stages.GAME_OVER and table.deadlines.payload(Timer.NOTICE) is not None
+        return table.state.stage == stages.GAME_OVER and table.state.kept.notice is not None
 
     def _asks_who_starts(self) -> bool:
         return self.table.state.stage == stages.SETUP and self.table.state.asking().step == stages.Question.START
