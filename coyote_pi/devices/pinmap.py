@@ -148,7 +148,7 @@ class _Validator:
     def fail(self, message: str) -> PinMapError:
         return PinMapError(f"{self.source}: {message}")
 
-    def table(self, value: object, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+    def table(self, value: object, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, object]:
         return schema.table(value, where, (*required, *optional), required, fail=self.fail)
 
     def integer(self, value: object, where: str) -> int:
@@ -169,7 +169,7 @@ class _Validator:
             )
         return PinRef(gpio=gpio, header=header)
 
-    def pinmap(self, data: dict) -> PinMap:
+    def pinmap(self, data: dict[str, object]) -> PinMap:
         self.table(data, "the file", ("i2c", "seat"), optional=("shutdown",))
         i2c = self.table(data["i2c"], "[i2c]", ("bus", "sda", "scl"))
         bus = self.integer(i2c["bus"], "[i2c] bus")

@@ -353,7 +353,7 @@ class Controller:
         self.config, self.pacing, self.camera.pacing = config, config.pacing, config.pacing
         self.store.keep_photos = config.keep_photos_games
 
-    # ------------------------------------------------------------------ deriving the stage
+    # ------------------------------------------------------------------ the stage and its situation
 
     def _refresh(self) -> None:
         """Re-derive the stage; enter a new situation; redraw and re-prompt if anything changed."""
