@@ -31,6 +31,7 @@ from pathlib import Path
 
 from coyote_pi import schema
 from coyote_pi.devices.errors import PinMapError
+from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS
 
 #: The buttons every seat has, in the order they sit on the seat's panel.
 BUTTONS: tuple[str, ...] = ("minus", "plus", "ok")
@@ -62,7 +63,8 @@ GPIO_TO_HEADER: dict[int, int] = {
     int(name[4:]): pin for pin, name in HEADER.items() if name.startswith("GPIO")
 }
 
-MIN_SEATS, MAX_SEATS = 2, 6
+#: A pin map has a seat for each player of the smallest to the largest game the engine plays.
+MIN_SEATS, MAX_SEATS = MIN_PLAYERS, MAX_PLAYERS
 
 
 @dataclass(frozen=True)
