@@ -41,6 +41,7 @@ import socket
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from coyote_pi import schema
 from coyote_pi.contract.records import BULLETIN_FOLDER, REQUESTS_FOLDER
@@ -197,19 +198,19 @@ class TableConfig:
     web: WebSettings = field(default_factory=WebSettings)
     speech: SpeechSettings = field(default_factory=SpeechSettings)
     #: The device layer's sections, unchecked here: {"display": {...}, "buttons": {...}, "camera": {...}}.
-    devices: dict = field(default_factory=dict)
+    devices: dict[str, Any] = field(default_factory=dict)
     source: str = "defaults"
 
-    def replace(self, **changes) -> TableConfig:
+    def replace(self, **changes: Any) -> TableConfig:
         return dataclasses.replace(self, **changes)
 
-    def with_game(self, **changes) -> TableConfig:
+    def with_game(self, **changes: Any) -> TableConfig:
         return self.replace(game=dataclasses.replace(self.game, **changes))
 
-    def with_pacing(self, **changes) -> TableConfig:
+    def with_pacing(self, **changes: Any) -> TableConfig:
         return self.replace(pacing=dataclasses.replace(self.pacing, **changes))
 
-    def with_web(self, **changes) -> TableConfig:
+    def with_web(self, **changes: Any) -> TableConfig:
         return self.replace(web=dataclasses.replace(self.web, **changes))
 
     def web_folders(self) -> tuple[Path, Path]:
@@ -229,7 +230,7 @@ def default_record_dir() -> Path:
     return Path(base) / "coyote-pi" / "games"
 
 
-def load_config(path: str | os.PathLike | None) -> TableConfig:
+def load_config(path: str | os.PathLike[str] | None) -> TableConfig:
     """Read a configuration file; ``None`` gives the defaults."""
     if path is None:
         return TableConfig()
@@ -261,7 +262,7 @@ class _Reader:
     def fail(self, message: str) -> ConfigError:
         return ConfigError(f"{self.source}: {message}")
 
-    def section(self, data: dict, name: str, allowed: tuple[str, ...]) -> dict:
+    def section(self, data: dict[str, Any], name: str, allowed: tuple[str, ...]) -> dict[str, Any]:
         return schema.table(data.get(name, {}), f"[{name}]", allowed, fail=self.fail)
 
     def choice(self, value: object, where: str, options: tuple[str, ...]) -> str:
@@ -271,7 +272,7 @@ class _Reader:
         kind = schema.whole_number if integer else schema.number
         return schema.within(kind(value, where, fail=self.fail), where, low, high, fail=self.fail)
 
-    def config(self, data: dict, base: Path | None) -> TableConfig:
+    def config(self, data: dict[str, Any], base: Path | None) -> TableConfig:
         known = ("game", "table", "record", "vision", "web", "speech", *DEVICE_SECTIONS)
         for name in data:
             if name not in known:
@@ -311,7 +312,7 @@ class _Reader:
     def keep_photos_games(self, value: object) -> int:
         return int(self.table_number("keep_photos_games", value))
 
-    def game(self, raw: dict) -> GameSettings:
+    def game(self, raw: dict[str, Any]) -> GameSettings:
         players = raw.get("players")
         if players is not None:
             players = int(self.number(players, "[game] players", MIN_PLAYERS, MAX_PLAYERS, integer=True))
@@ -348,7 +349,7 @@ class _Reader:
             raise self.fail(f"[game] virtual seat {beyond[0]} is not one of the {players or MAX_PLAYERS} seats")
         return seats_text(seats)
 
-    def pacing(self, raw: dict) -> Pacing:
+    def pacing(self, raw: dict[str, Any]) -> Pacing:
         default = Pacing()
 
         def real(key: str, unset: float) -> float:
@@ -367,7 +368,7 @@ class _Reader:
             message_seconds=real("message_seconds", default.message_seconds),
         )
 
-    def record_dir(self, raw: dict, base: Path | None) -> Path:
+    def record_dir(self, raw: dict[str, Any], base: Path | None) -> Path:
         if "dir" not in raw:
             return default_record_dir()
         return self.path(raw["dir"], "[record] dir", base)
@@ -378,7 +379,7 @@ class _Reader:
         path = Path(value).expanduser()
         return path if path.is_absolute() or base is None else base / path
 
-    def web(self, raw: dict, base: Path | None) -> WebSettings:
+    def web(self, raw: dict[str, Any], base: Path | None) -> WebSettings:
         enabled = schema.flag(raw.get("enabled", False), "[web] enabled", fail=self.fail)
         listen = raw.get("listen", WebSettings.listen)
         try:
@@ -392,7 +393,7 @@ class _Reader:
                  for key in ("bulletin", "requests", "hotspot_file", "page_settings")}
         return WebSettings(enabled, listen, url, **paths)
 
-    def speech(self, raw: dict) -> SpeechSettings:
+    def speech(self, raw: dict[str, Any]) -> SpeechSettings:
         default = SpeechSettings()
 
         def whole(key: str) -> int:

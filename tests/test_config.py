@@ -37,9 +37,10 @@ def test_the_shipped_example_is_valid_and_documents_the_defaults():
 
 
 def test_the_example_and_its_device_sections_open_through_run(tmp_path):
-    args = argparse.Namespace(config=str(EXAMPLE), sim=False, players=3, variant="trickster", language="ru",
-                              start_seat="2", record_dir=str(tmp_path), scripted=False, camera_size=None,
-                              no_view=False, seed=None, deal=None, web=None, virtual=None, speak=None)
+    parser = argparse.ArgumentParser()
+    run_command.configure(parser)  # the command's own options, so a new one cannot be missed here
+    args = parser.parse_args(["--config", str(EXAMPLE), "--players", "3", "--variant", "trickster", "--language", "ru",
+                              "--start-seat", "2", "--record-dir", str(tmp_path)])
     config, devices = run_command._settings(args)
     assert config.game == GameSettings(3, "trickster", "ru", 2)  # flags override the file
     assert config.record_dir == tmp_path

@@ -125,16 +125,6 @@ def test_only_the_builders_import_the_controller():
     assert CONTROLLER in _imports("coyote_pi.table.turn", hidden)
 
 
-def _run_time_imports(name: str, tree: ast.Module) -> set[str]:
-    """What ``name`` imports when it runs: :func:`_imports` without ``if TYPE_CHECKING:`` blocks."""
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(body, list):
-            node.body = [child for child in body if not (
-                isinstance(child, ast.If) and isinstance(child.test, ast.Name) and child.test.id == "TYPE_CHECKING")]
-    return _imports(name, tree)
-
-
 def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
     """The strongly connected groups of more than one module (Tarjan's algorithm)."""
     index: dict[str, int] = {}
@@ -166,13 +156,39 @@ def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
     return found
 
 
-def test_no_modules_import_each_other_when_they_run():
-    """A circle of imports that run (anywhere in a module, but type hints) is one module in
-    several files; ``python3 -m coyote_pi.commands.install`` no longer goes round one."""
-    graph = {_module_name(path): _run_time_imports(_module_name(path), ast.parse(path.read_text(encoding="utf-8")))
+def test_no_modules_import_each_other():
+    """A circle of imports is one module in several files: none is left, counting the
+    imports under ``if TYPE_CHECKING:`` too (type hints are a dependency all the same;
+    the table's parts once went round one through the state they share, now
+    coyote_pi.table.state, which imports no part). ``python3 -m coyote_pi.commands.install``
+    goes round none either."""
+    graph = {_module_name(path): _imports(_module_name(path), ast.parse(path.read_text(encoding="utf-8")))
              for path in PACKAGE.rglob("*.py")}
     assert _cycles(graph) == []
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]  # the search finds one
+    hinted = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from coyote_pi.table import part")
+    assert _imports("coyote_pi.table.state", hinted) == {"coyote_pi.table.part"}  # and sees a hint's import
+
+
+#: The parts' shared state: the parts and the screens read it, so it imports none of them.
+STATE = "coyote_pi.table.state"
+
+
+def test_the_tables_state_and_screens_import_no_part():
+    """A part is a module that takes the table's seam (coyote_pi.table.part.Table); the
+    state every part reads, and the screens built from it, import none."""
+    trees = {_module_name(path): ast.parse(path.read_text(encoding="utf-8"))
+             for path in (PACKAGE / "table").glob("*.py")}
+    imports = {name: _imports(name, tree) for name, tree in trees.items()}
+    parts = {name for name, found in imports.items() if "coyote_pi.table.part" in found}
+    assert {"coyote_pi.table.turn", "coyote_pi.table.game_start"} <= parts  # the check sees the parts
+    for reader in (STATE, "coyote_pi.table.screens", "coyote_pi.table.part"):
+        seen, todo = set(), [reader]
+        while todo:  # everything it imports, directly or not
+            for imported in imports.get(todo.pop(), set()) - seen:
+                seen.add(imported)
+                todo.append(imported)
+        assert not seen & parts, f"{reader} imports the parts {sorted(seen & parts)}"
 
 
 def test_the_layer_check_sees_the_commands_and_the_simulation():

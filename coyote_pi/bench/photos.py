@@ -25,9 +25,10 @@ import dataclasses
 import json
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -121,7 +122,8 @@ def markers_for(dictionary: str) -> MarkerSet:
 
 
 def _centres(quads: np.ndarray) -> np.ndarray:
-    return quads.reshape(-1, 4, 2).mean(axis=1)
+    result: np.ndarray = quads.reshape(-1, 4, 2).mean(axis=1)
+    return result
 
 
 def score_photo(truth: PhotoTruth, found: Detections, smallest_perimeter: float) -> PhotoTally:
@@ -156,7 +158,7 @@ def score_photo(truth: PhotoTruth, found: Detections, smallest_perimeter: float)
 
 
 def _smallest_perimeter(rate: float, image: np.ndarray) -> float:
-    return rate * max(image.shape[:2])
+    return rate * float(max(image.shape[:2]))
 
 
 def measure_groups(photos: list[PhotoTruth]) -> dict[str, dict[str, PhotoTally]]:
@@ -278,7 +280,8 @@ def curve(measures: np.ndarray) -> list[tuple[str, int, float, float, float, flo
 RENDERED_SIZES = ((4608, 2592), (2304, 1296), (1536, 864), (1152, 648))
 
 
-def rendered_measures(conditions: Conditions, seeds: range, sizes=RENDERED_SIZES) -> np.ndarray:
+def rendered_measures(conditions: Conditions, seeds: range,
+                      sizes: Sequence[tuple[int, int]] = RENDERED_SIZES) -> np.ndarray:
     """:func:`marker_measures` of every card sticker in view and uncovered in tables of six
     stands rendered under ``conditions`` (one table per seed and size), at its truth corners."""
     markers = load_markers("aruco")
@@ -316,7 +319,7 @@ def rendered_curve_measures(tables: int = CURVE_TABLES) -> np.ndarray:
     return np.concatenate(rows)
 
 
-def calibration_checks(real: list[tuple], rendered: list[tuple]) -> list[tuple[str, bool]]:
+def calibration_checks(real: list[tuple[Any, ...]], rendered: list[tuple[Any, ...]]) -> list[tuple[str, bool]]:
     """In each bin of :data:`TABLE_BINS` both measured: is the renderer's blur at least
     the real one, its median cell contrast share at most the real one, its contrast at
     most 10 % above the real one?"""

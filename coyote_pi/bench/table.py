@@ -28,52 +28,54 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from coyote_pi.config import GameSettings, Pacing, TableConfig
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.events import PRESS, Button, ButtonEvent
+from coyote_pi.devices.screen import Screen
+from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.selector import ChoiceKind
 from coyote_pi.table.stages import Stage
+from coyote_pi.vision.states import SlotState
+
+if TYPE_CHECKING:  # the simulation is imported only once the memory figures are taken (see _table)
+    from coyote_pi.sim.rig import SimRig
 
 TARGET_VERDICT_MS = 50.0
 TARGET_IDLE_PERCENT = 1.0
 TARGET_MEMORY_MB = 150.0
 
 
-class _Watcher:
+class _Watcher(Listener):
     """A controller listener the benchmark waits on."""
 
     def __init__(self) -> None:
         self._condition = threading.Condition()
-        self.prompt = None
+        self.prompt: Prompt | None = None
         self.verdict_at: float | None = None
 
-    def on_prompt(self, prompt) -> None:
+    def on_prompt(self, prompt: Prompt) -> None:
         with self._condition:
             self.prompt = prompt
             self._condition.notify_all()
 
-    def on_screen(self, stage, screen) -> None:
+    def on_screen(self, stage: str, screen: Screen) -> None:
         if stage == Stage.VERDICT and self.verdict_at is None:
             self.verdict_at = time.monotonic()
             with self._condition:
                 self._condition.notify_all()
 
-    def on_log(self, line) -> None:
-        pass
-
-    def on_reveal(self, *args) -> None:
-        pass
-
-    def wait(self, test, timeout: float = 10.0) -> None:
+    def wait(self, test: Callable[[_Watcher], bool], timeout: float = 10.0) -> None:
         with self._condition:
             if not self._condition.wait_for(lambda: test(self), timeout):
                 raise TimeoutError("the table did not get there in time")
 
 
-def _table(folder: Path):
+def _table(folder: Path) -> tuple[SimRig, _Watcher, threading.Thread]:
     """A two-seat table with the perfect-reading camera, its simulated hands and a watcher."""
     # The simulation (and with it OpenCV) is imported only once the memory figures are
     # taken: they are taken first, while this process maps no OpenCV (read_libraries_afresh).
@@ -89,7 +91,7 @@ def _table(folder: Path):
     return rig, watcher, thread
 
 
-def _press(rig, seat: int, button: Button) -> float:
+def _press(rig: SimRig, seat: int, button: Button) -> float:
     """Put a press straight into the queue (what a debounced GPIO callback does); its time."""
     now = time.monotonic()
     rig.controller.queue.put(ButtonEvent(seat, button, PRESS, now))
@@ -102,13 +104,16 @@ def verdict_ms(folder: Path) -> float:
     try:
         watcher.wait(lambda w: w.prompt is not None and w.prompt.stage == Stage.TURN and w.prompt.seats == (1,))
         _press(rig, 1, Button.OK)  # seat 1 bids what the selector shows
-        watcher.wait(lambda w: w.prompt.seats == (2,))
+        watcher.wait(lambda w: w.prompt is not None and w.prompt.seats == (2,))
         _press(rig, 2, Button.MINUS)  # seat 2's selector: COYOTE!
-        watcher.wait(lambda w: w.prompt.choice is not None and w.prompt.choice.kind == ChoiceKind.CHALLENGE)
+        watcher.wait(lambda w: w.prompt is not None and w.prompt.choice is not None
+                     and w.prompt.choice.kind == ChoiceKind.CHALLENGE)
         _, centre = rig.sim.scene().slot("centre")
-        rig.sim.lay("centre", "face_up", centre)  # the reveal is already on the table
+        assert centre is not None, "the scene camera's table was dealt"
+        rig.sim.lay("centre", SlotState.FACE_UP, centre)  # the reveal is already on the table
         pressed = _press(rig, 2, Button.OK)
         watcher.wait(lambda w: w.verdict_at is not None)
+        assert watcher.verdict_at is not None, "the wait ends with the verdict shown"
         return (watcher.verdict_at - pressed) * 1000
     finally:
         rig.controller.stop()

@@ -33,7 +33,8 @@ import math
 import statistics
 import time
 import tracemalloc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import cv2
 import numpy as np
@@ -45,8 +46,9 @@ from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.sim.vision_trial import Tally, Trial
 from coyote_pi.vision import artwork
-from coyote_pi.vision.markerset import ALL_ROLES, MarkerSet, load_markers, role_kind
+from coyote_pi.vision.markerset import ALL_ROLES, MarkerSet, Slot, load_markers, role_kind
 from coyote_pi.vision.reader import TableReader
+from coyote_pi.vision.reading import TableReading
 
 RESOLUTIONS = ((2304, 1296), (4608, 2592))
 #: Targets from the design brief, checked against the figures printed.
@@ -60,14 +62,14 @@ TARGET_MEDIAN_MS, TARGET_P90_MS, TARGET_WORST_MS, TARGET_MEDIAN_SPEEDUP = 20.0, 
 CONDITION_PATHS = ("tuned", "opencv-default")
 
 
-def bench_scene(seed: int, markers):
+def bench_scene(seed: int, markers: MarkerSet) -> TableScene:
     """Six stands with a card each and the centre card turned face up."""
     deck = shuffled_deck(seed)
     return TableScene(seats=6, seat_cards={s: deck[s] for s in range(1, 7)},
                       slots={"centre": ("face_up", deck[0])}, markers=markers)
 
 
-def bench_conditions(index: int):
+def bench_conditions(index: int) -> Conditions:
     return Conditions.typical() if index % 2 == 0 else Conditions.harsh()
 
 
@@ -90,7 +92,7 @@ class PathResult:
         return self.correct / self.cards if self.cards else 0.0
 
 
-def score(scene, reading) -> tuple[int, int, int]:
+def score(scene: TableScene, reading: TableReading) -> tuple[int, int, int]:
     """(cards on the table, read right, read wrong) for one frame."""
     cards = correct = wrong = 0
     for seat, card in scene.seat_cards.items():
@@ -103,14 +105,14 @@ def score(scene, reading) -> tuple[int, int, int]:
         if state != "face_up":
             continue
         cards += 1
-        result = reading.slots[slot]
-        if result.card is not None:
-            correct += result.card == card
-            wrong += result.card != card
+        read = reading.slots[Slot(slot)]
+        if read.card is not None:
+            correct += read.card == card
+            wrong += read.card != card
     return cards, correct, wrong
 
 
-def measure(name, reader, frames, resolution) -> PathResult:
+def measure(name: str, reader: TableReader, frames: list[tuple[TableScene, np.ndarray]], resolution: tuple[int, int]) -> PathResult:
     """Read every frame once untimed (warm-up), then timed; score the timed reads."""
     result = PathResult(name, resolution, [])
     reader.read(frames[0][1])
@@ -126,7 +128,7 @@ def measure(name, reader, frames, resolution) -> PathResult:
     return result
 
 
-def peak_memory_mb(reader, frame) -> float:
+def peak_memory_mb(reader: TableReader, frame: np.ndarray) -> float:
     """Peak Python-visible allocation (numpy arrays included) during one read."""
     tracemalloc.start()
     reader.read(frame)
@@ -135,7 +137,8 @@ def peak_memory_mb(reader, frame) -> float:
     return peak / 2**20
 
 
-def _render(markers, count: int, seed: int, resolution, conditions) -> list:
+def _render(markers: MarkerSet, count: int, seed: int, resolution: tuple[int, int],
+            conditions: Callable[[int], Conditions]) -> list[tuple[TableScene, np.ndarray]]:
     """(scene, frame) pairs; ``conditions(i)`` gives frame i's conditions."""
     width, height = resolution
     frames = []
@@ -146,11 +149,11 @@ def _render(markers, count: int, seed: int, resolution, conditions) -> list:
     return frames
 
 
-def _with_card_size(markers, card_mm: float):
+def _with_card_size(markers: MarkerSet, card_mm: float) -> MarkerSet:
     return dataclasses.replace(markers, size_mm={**markers.size_mm, "card": card_mm})
 
 
-def _with_dictionary(markers, name: str):
+def _with_dictionary(markers: MarkerSet, name: str) -> MarkerSet:
     """``markers`` drawn from dictionary ``name``; a dictionary too small for every role
     (AprilTag 16h5 has 30 markers) leaves stands without their right markers."""
     size = artwork.aruco_dictionary(name).bytesList.shape[0]
@@ -219,7 +222,7 @@ def compare_dictionaries(frames_n: int, seed: int) -> Iterator[tuple[float, Path
                 yield card_mm, measure(name, reader, frames, resolution)
 
 
-def _calibrated(rng: np.random.Generator, conditions: Conditions, **optics) -> Conditions:
+def _calibrated(rng: np.random.Generator, conditions: Conditions, **optics: Any) -> Conditions:
     """``conditions`` with the picture taken by a calibrated camera (:func:`calibrated`):
     its own blur and noise replace the conditions' (``optics`` overrides the draw)."""
     return conditions.replace(blur=0.0, noise=0.0, optics=dataclasses.replace(calibrated(rng), **optics))

@@ -26,8 +26,10 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from coyote_pi.browser import chromium, wait_for
 from coyote_pi.config import GameSettings, Pacing, TableConfig
@@ -37,6 +39,8 @@ from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import SimPace
 from coyote_pi.sim.web_page import page_command
 from coyote_pi.table import stages
+from coyote_pi.table.state import TableState
+from coyote_pi.table.web_side import WebSide
 
 TARGET_UPDATE_MS = 200
 TARGET_CPU_PERCENT = 5.0
@@ -61,7 +65,8 @@ class WebFigures:
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -88,17 +93,37 @@ def _spectator(port: int, stop: threading.Event) -> None:
     connection.close()
 
 
+class Fingers(Protocol):
+    """The simulated players' fingers (:mod:`coyote_pi.sim.presser`), as they press."""
+
+    def tap(self, seat: int, button: str) -> None: ...
+
+    def hold(self, seat: int, button: str, repeats: int) -> None: ...
+
+    def chord(self, seat: int) -> None: ...
+
+
+class PublishingTable(Protocol):
+    """The controller as the timed fingers look at it: its stage, and its web side's bulletin."""
+
+    state: TableState
+
+    @property
+    def web(self) -> WebSide | None: ...
+
+
 class _TimedFingers:
     """The scripted players' fingers, noting when each press during a turn starts (wall
     clock, ms, as the browser tells time) and the bulletin's last ``seq`` then."""
 
-    def __init__(self, fingers, controller) -> None:
+    def __init__(self, fingers: Fingers, controller: PublishingTable) -> None:
         self._fingers, self._controller = fingers, controller
         self.presses: list[tuple[float, int]] = []
 
     def _note(self) -> None:
-        if self._controller.state.stage == stages.TURN:
-            self.presses.append((time.time() * 1000, self._controller.web.bulletin.seq))
+        web = self._controller.web
+        if self._controller.state.stage == stages.TURN and web is not None:  # the bench runs with its web side
+            self.presses.append((time.time() * 1000, web.bulletin.seq))
 
     def tap(self, seat: int, button: str) -> None:
         self._note()
@@ -129,7 +154,7 @@ def press_delays(presses: list[tuple[float, int]], shown: list[tuple[float, int]
 
 
 @contextlib.contextmanager
-def page_process(root: Path, port: int):
+def page_process(root: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     """``coyote-pi web`` on the simulated table's folders under ``root``, as its own
     process, until the block ends."""
     command = page_command(root / "games", root / BULLETIN_FOLDER, root / REQUESTS_FOLDER, f"127.0.0.1:{port}")

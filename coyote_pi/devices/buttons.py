@@ -50,13 +50,13 @@ from __future__ import annotations
 
 import functools
 import logging
-import queue
 import sys
 import threading
 import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from coyote_pi.devices.errors import DeviceError
 from coyote_pi.devices.events import (
@@ -67,6 +67,7 @@ from coyote_pi.devices.events import (
     REPEATING_BUTTONS,
     Button,
     ButtonEvent,
+    EventSink,
     PressKind,
 )
 from coyote_pi.devices.gpio_lines import holder_for
@@ -188,7 +189,7 @@ class Debouncer:
 class _Button:
     """One gpiozero button of a seat with its debounce state and pending timers."""
 
-    def __init__(self, name: str, device, timing: ButtonTiming):
+    def __init__(self, name: str, device: Any, timing: ButtonTiming) -> None:
         self.name = name
         self.device = device
         self.contact = Debouncer(timing.confirm, timing.debounce)
@@ -216,13 +217,13 @@ class SeatButtons:
     def __init__(
         self,
         seat: SeatPins,
-        events: queue.Queue,
+        events: EventSink,
         *,
-        pin_factory=None,
+        pin_factory: object = None,
         timing: ButtonTiming = ButtonTiming(),
         clock: Callable[[], float] = time.monotonic,
         scheduler: Timers | None = None,
-    ):
+    ) -> None:
         from gpiozero import DigitalInputDevice, GPIOZeroError
         from gpiozero.exc import PinFactoryFallback
 
@@ -284,7 +285,7 @@ class SeatButtons:
     def __enter__(self) -> SeatButtons:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # --- called on gpiozero's and the scheduler's threads ---------------------------
@@ -360,7 +361,7 @@ class SeatButtons:
         self._events.put(ButtonEvent(seat=self.number, button=Button(button), kind=kind, time=now))
 
 
-def _callback_lag(device, pressed: bool) -> float:
+def _callback_lag(device: Any, pressed: bool) -> float:
     """Seconds between ``device``'s edge to ``pressed`` and this callback of it, by the
     ticks gpiozero stamped the edge with (lgpio's come from the kernel's event).
 
@@ -391,13 +392,13 @@ class TableButtons:
     def __init__(
         self,
         pinmap: PinMap,
-        events: queue.Queue,
+        events: EventSink,
         *,
-        pin_factory=None,
+        pin_factory: object = None,
         timing: ButtonTiming = ButtonTiming(),
         clock: Callable[[], float] = time.monotonic,
         scheduler: Timers | None = None,
-    ):
+    ) -> None:
         self.pin_factory = pin_factory
         self._scheduler, self._own_scheduler = given_or_own(scheduler, "seat buttons")
         self.seats: dict[int, SeatButtons] = {}
@@ -420,6 +421,6 @@ class TableButtons:
     def __enter__(self) -> TableButtons:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Self
 
@@ -79,7 +80,7 @@ class Camera:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 
@@ -97,7 +98,7 @@ def flicker_period_us(mains_hz: int) -> int:
     return round(1_000_000 / (2 * mains_hz))
 
 
-def load_picamera2() -> type:
+def load_picamera2() -> Any:
     """picamera2's ``Picamera2`` class, or :class:`CameraLibraryError` saying why there is none.
 
     Not only a missing package: the apt python3-picamera2 is compiled against its
@@ -155,7 +156,7 @@ class Picamera2Camera(Camera):
     ):
         Picamera2 = load_picamera2()
         self.description = f"Pi camera {camera_number} at {size[0]}x{size[1]}"
-        self._new_camera = lambda: Picamera2(camera_number)
+        self._new_camera: Callable[[], Any] = lambda: Picamera2(camera_number)
         self._size = tuple(size)
         self._mains_hz = mains_hz
         self._idle_after = idle_after

@@ -61,21 +61,47 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
+from typing import Any, TypeVar
 
 from coyote_pi import schema
 from coyote_pi.devices.buttons import ButtonTiming
 from coyote_pi.devices.errors import DeviceConfigError
 from coyote_pi.devices.focus import GEOMETRY_FOCUS_CM, PLAUSIBLE_M, FocusSettings
 
-BUTTON_BACKENDS = ("gpio", "mock", "keyboard", "none")
+
+class ButtonBackend(StrEnum):
+    """``[buttons] backend``: the names, defined once (:data:`~coyote_pi.devices.factory.BUTTONS`
+    builds each but ``none``)."""
+
+    GPIO = "gpio"
+    MOCK = "mock"
+    KEYBOARD = "keyboard"
+    NONE = "none"
+
+
+class CameraBackend(StrEnum):
+    """``[camera] backend``: the names, defined once (:data:`~coyote_pi.devices.factory.CAMERAS`
+    builds the real ones, :mod:`coyote_pi.sim` the simulated table's)."""
+
+    PICAMERA2 = "picamera2"
+    WEBCAM = "webcam"
+    FOLDER = "folder"
+    SYNTHETIC = "synthetic"
+    FAILING = "failing"
+    NONE = "none"
+
+
+#: The names as text (messages list them so).
+BUTTON_BACKENDS = tuple(backend.value for backend in ButtonBackend)
 #: The longest press confirmation allowed: a quick tap still holds longer.
 MAX_CONFIRM_MS = 30
 #: The shortest capture deadline allowed.
 MIN_CAPTURE_TIMEOUT_MS = 100
-CAMERA_BACKENDS = ("picamera2", "webcam", "folder", "synthetic", "failing", "none")
+CAMERA_BACKENDS = tuple(backend.value for backend in CameraBackend)
 #: The camera backends only the simulated table has.
-SIMULATED_CAMERAS = ("synthetic", "failing")
+SIMULATED_CAMERAS = (CameraBackend.SYNTHETIC.value, CameraBackend.FAILING.value)
 
 
 @dataclass(frozen=True)
@@ -226,7 +252,7 @@ class DevicesConfig:
             raise DeviceConfigError(f"unknown device preset {name!r} (choose from {', '.join(PRESETS)})") from None
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping, preset: str = "real") -> DevicesConfig:
+    def from_mapping(cls, mapping: Mapping[str, object], preset: str = "real") -> DevicesConfig:
         """Read the ``display``, ``buttons`` and ``camera`` tables of ``mapping`` (a parsed TOML
         file) over ``preset``; other tables are left to their owners."""
         base = cls.preset(preset)
@@ -253,11 +279,15 @@ def _check_choice(table: str, key: str, value: str, choices: tuple[str, ...]) ->
     schema.choice(value, f"[{table}] {key}", choices, fail=DeviceConfigError)
 
 
-def _merge(table: str, base, values: object):
+#: One of the device sections (display, buttons, camera): what :func:`_merge` takes and gives.
+_Section = TypeVar("_Section", "DisplayConfig", "ButtonsConfig", "CameraConfig")
+
+
+def _merge(table: str, base: _Section, values: object) -> _Section:
     """``base`` with the keys of ``values`` replaced, each checked against the field's type."""
     fields = [f.name for f in dataclasses.fields(base)]
     checked = schema.table(values, f"[{table}]", fields, fail=DeviceConfigError)
-    changes = {key: _coerce(table, key, value, getattr(base, key)) for key, value in checked.items()}
+    changes: dict[str, Any] = {key: _coerce(table, key, value, getattr(base, key)) for key, value in checked.items()}
     return dataclasses.replace(base, **changes)
 
 

@@ -83,10 +83,10 @@ class TableDisplay:
 
     def __init__(
         self,
-        device,
+        device: Any,
         *,
         size: tuple[int, int] | None = None,
-        outputs: Iterable = (),
+        outputs: Iterable[Any] = (),
         retry_delays: Collection[float] = RETRY_DELAYS,
         clock: Callable[[], float] = time.monotonic,
         scheduler: Timers | None = None,
@@ -119,7 +119,7 @@ class TableDisplay:
                 self._open_locked()
 
     @property
-    def device(self):
+    def device(self) -> Any:
         """The luma device in use, or ``None`` while it is failing."""
         return self._device
 
@@ -174,7 +174,7 @@ class TableDisplay:
     def __enter__(self) -> TableDisplay:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # --- with the lock held ---------------------------------------------------------
@@ -274,7 +274,7 @@ def luma_opener(
     if unknown:
         raise DeviceConfigError(f"[display] luma does not know the option(s) {' '.join(unknown)}")
 
-    def open_device():
+    def open_device() -> Any:
         if options.interface == "i2c":
             probe_i2c(options.i2c_port, options.i2c_address)
         try:
@@ -287,7 +287,7 @@ def luma_opener(
     return open_device
 
 
-def open_luma_device(driver: str, **settings):
+def open_luma_device(driver: str, **settings: Any) -> Any:
     """Open a luma device now: ``luma_opener(driver, **settings)()`` (same settings, same errors)."""
     return luma_opener(driver, **settings)()
 
@@ -316,7 +316,7 @@ def probe_i2c(port: int, address: int | str) -> None:
         raise luma.core.error.DeviceNotFoundError(f"no display answers at {where} ({err.strerror or err})") from None
 
 
-def release_luma_device(device, *, blank: bool) -> None:
+def release_luma_device(device: Any, *, blank: bool) -> None:
     """Close ``device``'s bus; ``blank`` first switches the panel off (a failed one is not written to)."""
     _OPEN_DEVICES.discard(device)
     device.persist = not blank
@@ -327,7 +327,7 @@ def release_luma_device(device, *, blank: bool) -> None:
 
 
 #: luma devices opened here and not yet released: blanked when the process exits.
-_OPEN_DEVICES: weakref.WeakSet = weakref.WeakSet()
+_OPEN_DEVICES: weakref.WeakSet[Any] = weakref.WeakSet()
 _BUILDING = threading.Lock()
 
 
@@ -339,7 +339,7 @@ def _blank_open_devices() -> None:
             release_luma_device(device, blank=True)
 
 
-def _built(build: Callable[[], object]):
+def _built(build: Callable[[], Any]) -> Any:
     """``build()``'s luma device, with luma's exit hook taken off ``atexit``; on failure its bus is closed."""
     with _exit_hooks_caught() as hooks:
         try:
@@ -358,15 +358,15 @@ class _HookCatcher:
     """Stands in for the ``atexit`` module inside ``luma.core.device`` while a device is built."""
 
     def __init__(self) -> None:
-        self.hooks: list[Callable] = []
+        self.hooks: list[Callable[..., object]] = []
 
-    def register(self, hook: Callable, *args, **kwargs) -> Callable:
+    def register(self, hook: Callable[..., object], *args: object, **kwargs: object) -> Callable[..., object]:
         self.hooks.append(hook)
         return hook
 
 
 @contextlib.contextmanager
-def _exit_hooks_caught() -> Iterator[list[Callable]]:
+def _exit_hooks_caught() -> Iterator[list[Callable[..., object]]]:
     """The exit hooks luma's ``device.__init__`` registers meanwhile, instead of registering them.
 
     luma offers no way to give its hook back (``atexit.unregister`` needs the function,
@@ -384,7 +384,7 @@ def _exit_hooks_caught() -> Iterator[list[Callable]]:
             luma_device.atexit = real
 
 
-def _device_of(hook: Callable):
+def _device_of(hook: Callable[..., object]) -> Any:
     """The device a luma exit hook would clean up (luma's hook is a closure over ``self``)."""
     bound = getattr(hook, "__self__", None)
     if bound is not None:

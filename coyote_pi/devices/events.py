@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 
 class PressKind(StrEnum):
@@ -71,3 +72,10 @@ class ButtonEvent:
     def __post_init__(self) -> None:
         object.__setattr__(self, "button", Button(self.button))
         object.__setattr__(self, "kind", PressKind(self.kind))
+
+
+class EventSink(Protocol):
+    """Where button backends put their events: the caller's queue (the controller's takes
+    its other items too, so the backends ask only that it takes a :class:`ButtonEvent`)."""
+
+    def put(self, item: ButtonEvent) -> None: ...

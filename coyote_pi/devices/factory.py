@@ -29,7 +29,6 @@ A part configured as ``"none"`` (or handed in as ``None``) is ``None`` in
 
 from __future__ import annotations
 
-import queue
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -41,9 +40,17 @@ import numpy as np
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.camera import Camera, FolderCamera, Picamera2Camera, WebcamCamera
 from coyote_pi.devices.camera_guard import GuardedCamera
-from coyote_pi.devices.config import ButtonsConfig, CameraConfig, DevicesConfig, DisplayConfig
+from coyote_pi.devices.config import (
+    ButtonBackend,
+    ButtonsConfig,
+    CameraBackend,
+    CameraConfig,
+    DevicesConfig,
+    DisplayConfig,
+)
 from coyote_pi.devices.display import TableDisplay, luma_opener
 from coyote_pi.devices.errors import DeviceConfigError
+from coyote_pi.devices.events import EventSink
 from coyote_pi.devices.focus import FocusSettings
 from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.devices.outputs import GifRecorder, TerminalView
@@ -73,11 +80,11 @@ class Devices:
     def __enter__(self) -> Devices:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 
-def display_outputs(config: DisplayConfig, outputs: Iterable = ()) -> list:
+def display_outputs(config: DisplayConfig, outputs: Iterable[Any] = ()) -> list[Any]:
     """``outputs`` followed by the frame sinks ``[display]`` asks for: its GIF, the terminal view."""
     sinks = list(outputs)
     if config.gif:
@@ -87,7 +94,7 @@ def display_outputs(config: DisplayConfig, outputs: Iterable = ()) -> list:
     return sinks
 
 
-def make_display(config: DisplayConfig, *, outputs: Iterable = ()) -> TableDisplay | None:
+def make_display(config: DisplayConfig, *, outputs: Iterable[Any] = ()) -> TableDisplay | None:
     """The display of ``[display]`` with its :func:`display_outputs`; ``None`` for "none"."""
     config.validate()
     if config.driver == "none":
@@ -109,13 +116,13 @@ def make_display(config: DisplayConfig, *, outputs: Iterable = ()) -> TableDispl
     return TableDisplay(open_device, size=config.logical_size, outputs=display_outputs(config, outputs))
 
 
-def _pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pinmap: PinMap, pin_factory, clock, scheduler,
-                 **_) -> TableButtons:
+def _pin_buttons(config: ButtonsConfig, events: EventSink, *, pinmap: PinMap, pin_factory: object,
+                 clock: Callable[[], float], scheduler: Timers | None, **_: object) -> TableButtons:
     return TableButtons(pinmap, events, pin_factory=pin_factory, timing=config.timing, clock=clock,
                         scheduler=scheduler)
 
 
-def _mock_pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pin_factory, **options) -> TableButtons:
+def _mock_pin_buttons(config: ButtonsConfig, events: EventSink, *, pin_factory: object, **options: Any) -> TableButtons:
     """The GPIO buttons on gpiozero's mock pins (a ``MockFactory`` of their own unless one is given)."""
     if pin_factory is None:
         from gpiozero.pins.mock import MockFactory
@@ -124,16 +131,17 @@ def _mock_pin_buttons(config: ButtonsConfig, events: queue.Queue, *, pin_factory
     return _pin_buttons(config, events, pin_factory=pin_factory, **options)
 
 
-def _keyboard_buttons(config: ButtonsConfig, events: queue.Queue, *, keyboard, clock, **_) -> KeyboardButtons:
+def _keyboard_buttons(config: ButtonsConfig, events: EventSink, *, keyboard: TextIO | None,
+                      clock: Callable[[], float], **_: object) -> KeyboardButtons:
     return KeyboardButtons(events, timing=config.timing, clock=clock, stream=keyboard or sys.stdin)
 
 
 #: ``[buttons] backend`` -> what builds those buttons, called as ``build(config, events,
 #: pinmap=..., pin_factory=..., keyboard=..., clock=..., scheduler=...)`` (each takes what it needs).
 BUTTONS: dict[str, Callable[..., TableButtons | KeyboardButtons]] = {
-    "gpio": _pin_buttons,
-    "mock": _mock_pin_buttons,
-    "keyboard": _keyboard_buttons,
+    ButtonBackend.GPIO: _pin_buttons,
+    ButtonBackend.MOCK: _mock_pin_buttons,
+    ButtonBackend.KEYBOARD: _keyboard_buttons,
 }
 
 
@@ -147,20 +155,20 @@ def _guarded(config: CameraConfig, camera: Camera) -> GuardedCamera:
 #: to focus (:class:`~coyote_pi.devices.focus.FocusSettings`; only a Pi camera has a lens
 #: to set). The simulated table's backends are not here: :mod:`coyote_pi.sim` builds those.
 CAMERAS: dict[str, Callable[[CameraConfig, FocusSettings], Camera]] = {
-    "picamera2": lambda config, focus: _guarded(
+    CameraBackend.PICAMERA2: lambda config, focus: _guarded(
         config, Picamera2Camera(config.size, focus=focus, mains_hz=config.mains_hz, idle_after=config.idle_ms / 1000),
     ),
-    "webcam": lambda config, focus: _guarded(config, WebcamCamera(config.source, size=config.size)),
-    "folder": lambda config, focus: FolderCamera(config.folder, loop=config.loop),
+    CameraBackend.WEBCAM: lambda config, focus: _guarded(config, WebcamCamera(config.source, size=config.size)),
+    CameraBackend.FOLDER: lambda config, focus: FolderCamera(config.folder, loop=config.loop),
 }
 
 
 def make_buttons(
     config: ButtonsConfig,
-    events: queue.Queue,
+    events: EventSink,
     *,
     pinmap: PinMap,
-    pin_factory=None,
+    pin_factory: object = None,
     keyboard: TextIO | None = None,
     clock: Callable[[], float] = time.monotonic,
     scheduler: Timers | None = None,
@@ -173,7 +181,7 @@ def make_buttons(
     scheduler thread of their own; a test hands in a simulated clock and its scheduler).
     """
     config.validate()
-    if config.backend == "none":
+    if config.backend == ButtonBackend.NONE:
         return None
     return BUTTONS[config.backend](config, events, pinmap=pinmap, pin_factory=pin_factory, keyboard=keyboard,
                                    clock=clock, scheduler=scheduler)
@@ -184,7 +192,7 @@ def make_camera(config: CameraConfig, *, focus_from_still: Callable[[np.ndarray]
     """The camera of ``[camera]``; ``None`` for "none". ``focus_from_still`` places a
     calibrated lens between the stands (:attr:`~coyote_pi.devices.focus.FocusSettings.from_still`)."""
     config.validate()
-    if config.backend == "none":
+    if config.backend == CameraBackend.NONE:
         return None
     if config.simulated:
         raise DeviceConfigError(f"[camera] backend \"{config.backend}\" is the simulated table's "
@@ -194,12 +202,12 @@ def make_camera(config: CameraConfig, *, focus_from_still: Callable[[np.ndarray]
 
 def make_devices(
     config: DevicesConfig,
-    events: queue.Queue,
+    events: EventSink,
     *,
     parts: Mapping[str, object] | None = None,
-    pin_factory=None,
+    pin_factory: object = None,
     keyboard: TextIO | None = None,
-    outputs: Iterable = (),
+    outputs: Iterable[Any] = (),
     clock: Callable[[], float] = time.monotonic,
     scheduler: Timers | None = None,
 ) -> Devices:

@@ -19,6 +19,7 @@ import os
 import struct
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 #: The SPI0 pins (CE1, CE0, MISO, MOSI, SCLK), taken by ``dtparam=spi=on``.
 SPI0_GPIOS = (7, 8, 9, 10, 11)
@@ -51,7 +52,7 @@ GPIO_V2_GET_LINEINFO_IOCTL = 0xC100B405
 
 
 def kernel_consumer(
-    gpio: int, chip: int = 0, *, dev: str | os.PathLike = "/dev", ioctl: Callable = fcntl.ioctl
+    gpio: int, chip: int = 0, *, dev: str | os.PathLike[str] = "/dev", ioctl: Callable[..., object] = fcntl.ioctl
 ) -> str | None:
     """The consumer the kernel names for line ``gpio`` of ``/dev/gpiochipN``; None when the
     line is free or the chip cannot be asked (no such chip, no permission, an old kernel).
@@ -74,7 +75,7 @@ def kernel_consumer(
     return consumer or "a driver that gives no name"
 
 
-def holder_of(gpio: int, chip: int | None, **kernel) -> str:
+def holder_of(gpio: int, chip: int | None, **kernel: Any) -> str:
     """Who holds ``gpio``, in words: the kernel's consumer if it names one, else the usual suspect.
 
     ``chip`` is the GPIO chip the pin factory uses (None: not the kernel's, e.g. mock
@@ -90,7 +91,7 @@ def holder_of(gpio: int, chip: int | None, **kernel) -> str:
     return "held by another program or driver (`gpioinfo` lists who)"
 
 
-def holder_for(gpio: int, pin_factory=None) -> str:
+def holder_for(gpio: int, pin_factory: object = None) -> str:
     """:func:`holder_of` on the chip of gpiozero's ``pin_factory`` (None: gpiozero's default).
 
     lgpio's factory names its chip (0, or 4 on a Pi 5 with an older kernel); mock pins have none.

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import queue
 import select
 import threading
 import time
@@ -35,7 +34,16 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from coyote_pi.devices.buttons import ButtonTiming
-from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
+from coyote_pi.devices.events import (
+    CHORD,
+    CHORD_BUTTON,
+    PRESS,
+    REPEAT,
+    REPEATING_BUTTONS,
+    Button,
+    ButtonEvent,
+    EventSink,
+)
 
 #: The keys of each seat: minus, plus, ok, undo.
 SEAT_KEYS: dict[int, str] = {1: "1234", 2: "qwer", 3: "asdf", 4: "7890", 5: "uiop", 6: "jkl;"}
@@ -74,7 +82,7 @@ class KeyboardButtons:
 
     def __init__(
         self,
-        events: queue.Queue,
+        events: EventSink,
         *,
         keymap: Mapping[str, tuple[int, str]] = DEFAULT_KEYMAP,
         timing: ButtonTiming = ButtonTiming(),
@@ -129,7 +137,7 @@ class KeyboardButtons:
     def __enter__(self) -> KeyboardButtons:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def _start_reader(self, stream: TextIO) -> None:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from coyote_pi import schema
 from coyote_pi.devices.errors import PinMapError
+from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS
 
 #: The buttons every seat has, in the order they sit on the seat's panel.
 BUTTONS: tuple[str, ...] = ("minus", "plus", "ok")
@@ -65,7 +66,8 @@ GPIO_TO_HEADER: dict[int, int] = {
     int(name[4:]): pin for pin, name in HEADER.items() if name.startswith("GPIO")
 }
 
-MIN_SEATS, MAX_SEATS = 2, 6
+#: A pin map has a seat for each player of the smallest to the largest game the engine plays.
+MIN_SEATS, MAX_SEATS = MIN_PLAYERS, MAX_PLAYERS
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,7 @@ class _Validator:
     def fail(self, message: str) -> PinMapError:
         return PinMapError(f"{self.source}: {message}")
 
-    def table(self, value: object, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+    def table(self, value: object, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, object]:
         return schema.table(value, where, (*required, *optional), required, fail=self.fail)
 
     def integer(self, value: object, where: str) -> int:
@@ -175,7 +177,7 @@ class _Validator:
             )
         return PinRef(gpio=gpio, header=header)
 
-    def pinmap(self, data: dict) -> PinMap:
+    def pinmap(self, data: dict[str, object]) -> PinMap:
         self.table(data, "the file", ("i2c", "seat"), optional=("shutdown", "amplifier"))
         i2c = self.table(data["i2c"], "[i2c]", ("bus", "sda", "scl"))
         bus = self.integer(i2c["bus"], "[i2c] bus")

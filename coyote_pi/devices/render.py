@@ -40,6 +40,7 @@ import re
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import qrcode
 from PIL import Image, ImageDraw, ImageFont
@@ -170,7 +171,7 @@ class ScreenRenderer:
         self.pitch = self.LINE_PITCH * self.step
         self.margin = self.MARGIN * self.step
         #: The newest screens' layouts: the presenter asks for the page count, then draws.
-        self._layouts: dict[Screen, tuple] = {}
+        self._layouts: dict[Screen, tuple[Any, ...]] = {}
 
     # --- layout ---------------------------------------------------------------------
 

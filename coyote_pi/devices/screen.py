@@ -48,7 +48,7 @@ class SeatStatus:
     is_turn: bool = False
     holds_coyote: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.open_eyes < 0 or self.closed_eyes < 0:
             raise ValueError(f"seat {self.seat}: eye counts cannot be negative")
 
@@ -65,7 +65,7 @@ class Screen:
     page: int = 0
     qr: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "lines", tuple(self.lines))
         if self.seats is not None:
             object.__setattr__(self, "seats", tuple(self.seats))

@@ -107,7 +107,6 @@ from coyote_pi.sim.table import SimPace, SimTable
 from coyote_pi.table import stages
 from coyote_pi.table.camera_reads import CameraResult
 from coyote_pi.table.controller import Controller, ControllerOptions
-from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import resume_or_none
 
@@ -655,8 +654,8 @@ class _Soak:
 def _says_why(controller: Controller) -> bool:
     """The table's screen says why it waits: a message, the question "cards by hand?", the
     manual path (it asks for the cards by the buttons) or a problem the camera sees."""
-    deadlines, wait = controller.deadlines, controller.camera.wait
-    if deadlines.payload(Timer.FLASH) is not None or deadlines.payload(Timer.OFFER) is not None:
+    kept, wait = controller.state.kept, controller.camera.wait
+    if kept.flash is not None or kept.offer is not None:
         return True
     return controller.is_manual() or (wait is not None and bool(wait.problems))
 

@@ -497,7 +497,7 @@ class SimTable(Listener):
         """The deck of round ``round_number`` (top first), for ``stands`` seats in play."""
         return self.deal_plan.order(self.seed, round_number, stands)
 
-    def scene(self):
+    def scene(self) -> TableScene:
         """A snapshot of what lies on the table (for the synthetic camera)."""
         with self._lock:
             return copy.deepcopy(self._scene)

@@ -2,11 +2,11 @@
 
 - :mod:`~coyote_pi.table.controller` runs one game loop that owns all state; buttons,
   the camera worker and timers only put items into its queue. It hands each press to
-  the part of the stage (:mod:`~coyote_pi.table.setup_wizard`,
+  the part of the stage (:mod:`~coyote_pi.table.game_start`,
   :mod:`~coyote_pi.table.turn`, :mod:`~coyote_pi.table.verdict_buttons`,
-  :mod:`~coyote_pi.table.correction`, :mod:`~coyote_pi.table.manual_entry`,
-  :mod:`~coyote_pi.table.record_hold`) and each reading to
-  :mod:`~coyote_pi.table.card_waits`.
+  :mod:`~coyote_pi.table.manual_entry`, :mod:`~coyote_pi.table.record_hold`) and each
+  reading to :mod:`~coyote_pi.table.card_waits`. The state they share is
+  :mod:`~coyote_pi.table.state`, which imports no part.
 - :mod:`~coyote_pi.table.selector` is the per-seat "one pending choice" button scheme.
 - :mod:`~coyote_pi.table.screens` builds the OLED screens, in the words of
   :mod:`coyote_pi.words` (English, German and Russian).

@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from coyote_pi.contract import page as page_contract
 from coyote_pi.devices.screen import Screen
@@ -84,7 +84,7 @@ class TableFacts:
     #: -> level: the game's, or before it the ones setup has so far (shown on the OLED).
     virtual: dict[str, str]
     #: :func:`~coyote_pi.engine.views.public_view` of the game (None before one exists).
-    public: dict | None
+    public: dict[str, Any] | None
 
 
 def between_games(table: WebTable) -> bool:
@@ -156,14 +156,14 @@ class Bulletin:
         self._url = url
         self._seq = -1
         self._facts: TableFacts | None = None
-        self._screen: dict | None = None
+        self._screen: dict[str, Any] | None = None
         self._log: deque[str] = deque(maxlen=LOG_LINES)
-        self._pin: dict | None = None
+        self._pin: dict[str, Any] | None = None
         self._last_write: float | None = None
         self._held = False  # a change waits for the end of the gap
         self._dirty = False  # a screen, line or PIN waits for the end of the loop's pass
         #: The screen, log and PIN as of the last end of a pass: what a write publishes.
-        self._told: dict = {"screen": None, "log": [], "pin": None}
+        self._told: dict[str, Any] = {"screen": None, "log": [], "pin": None}
         self._failing = False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -202,7 +202,7 @@ class Bulletin:
         self._log.append(line)
         self._dirty = True
 
-    def pin(self, pin: dict | None) -> None:
+    def pin(self, pin: dict[str, Any] | None) -> None:
         """The salted hash and expiry of the PIN shown on the OLED (None: none)."""
         self._pin = pin
         self._dirty = True

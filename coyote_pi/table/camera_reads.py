@@ -24,11 +24,17 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from coyote_pi.config import Pacing
 from coyote_pi.engine import Game
 from coyote_pi.table import camera_wait
 from coyote_pi.table.deadlines import Deadlines, Timer
+from coyote_pi.vision.reading import TableReading
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +42,35 @@ log = logging.getLogger(__name__)
 PREVIEW = -1
 
 
+#: A camera frame: the image (BGR, 8 bits) a camera captures and its reader reads. (The
+#: simulation's perfect-reading doubles hand their reader the scene instead: whatever keeps
+#: or measures a frame checks that it is an image.)
+Frame: TypeAlias = "npt.NDArray[np.uint8]"
+
+
+class Camera(Protocol):
+    """What the table needs of a camera (:mod:`coyote_pi.devices.camera`): a frame on
+    request, or a :class:`~coyote_pi.devices.errors.CameraError`. Opening and closing
+    it belong to whoever built it."""
+
+    def capture(self) -> Frame: ...
+
+
+class Reader(Protocol):
+    """What the table needs of the vision code (:class:`~coyote_pi.vision.reader.TableReader`):
+    a frame read into a :class:`~coyote_pi.vision.reading.TableReading`."""
+
+    def read(self, frame: Frame) -> TableReading: ...
+
+
 @dataclass(frozen=True)
 class CameraResult:
     """One camera read, as the worker reports it: a reading, or the error that stopped it."""
 
     wait: int  #: the wait it was asked for; a result for an older wait is dropped
-    reading: object | None
+    reading: TableReading | None
     error: str | None
-    frame: object | None = None
+    frame: Frame | None = None
     hung: bool = False  #: the error is a capture that overran its deadline
 
     @property
@@ -54,14 +81,20 @@ class CameraResult:
         return None if shape is None else (shape[1], shape[0])
 
 
+class ResultSink(Protocol):
+    """Where the worker puts its results: the controller's queue (which takes its other items too)."""
+
+    def put(self, item: CameraResult) -> None: ...
+
+
 class CameraWorker:
     """Captures and reads one frame per request on its own thread; results go to ``out``."""
 
-    def __init__(self, camera, reader, out: queue.Queue) -> None:
+    def __init__(self, camera: Camera, reader: Reader, out: ResultSink) -> None:
         self.camera = camera
         self.reader = reader
         self._out = out
-        self._requests: queue.Queue = queue.Queue()
+        self._requests: queue.Queue[int | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="camera reads", daemon=True)
         self._thread.start()
 
@@ -98,7 +131,7 @@ class CameraReads:
     table is on the manual path everywhere). Results go to ``out``, the controller's queue.
     """
 
-    def __init__(self, camera, reader, out: queue.Queue, deadlines: Deadlines, clock: Callable[[], float],
+    def __init__(self, camera: Camera | None, reader: Reader | None, out: ResultSink, deadlines: Deadlines, clock: Callable[[], float],
                  pacing: Pacing) -> None:
         self._worker = CameraWorker(camera, reader, out) if camera is not None and reader is not None else None
         self._deadlines = deadlines
@@ -108,7 +141,7 @@ class CameraReads:
         self.wait: camera_wait.CameraWait | None = None
         self._wait_id = 0
         self._busy = False
-        self._last_problems: tuple = ()
+        self._last_problems: tuple[dict[str, object], ...] = ()
 
     @property
     def present(self) -> bool:
@@ -122,7 +155,7 @@ class CameraReads:
 
     def start(self, name: camera_wait.Wait, game: Game | None) -> None:
         """Open the wait ``name`` for ``game``'s cards (``stands``, during setup: no game yet)."""
-        look: Callable[[object], camera_wait.Look]
+        look: Callable[[TableReading], camera_wait.Look]
         if name == camera_wait.Wait.STANDS:
             look, stable = _count_stands, 1
         elif game is None:
@@ -157,7 +190,7 @@ class CameraReads:
         self._worker.request(PREVIEW)
         return True
 
-    def take(self, result: CameraResult) -> tuple[camera_wait.CameraWait, object] | None:
+    def take(self, result: CameraResult) -> tuple[camera_wait.CameraWait, camera_wait.Settled | None] | None:
         """A reading arrived: the open wait it was asked for and what it settled (None: not
         yet), after feeding it; None when the wait it was asked for is gone."""
         self._busy = False
@@ -167,7 +200,7 @@ class CameraReads:
             return None
         return self.wait, self.wait.feed(result.reading, error=result.error is not None, hung=result.hung)
 
-    def new_problems(self) -> tuple[dict, ...]:
+    def new_problems(self) -> tuple[dict[str, object], ...]:
         """The open wait's problems when they differ from the last ones looked at, else ()
         (the record keeps them once per change, not once per read)."""
         if self.wait is None:
@@ -184,11 +217,11 @@ class CameraReads:
             self._worker = None
 
 
-def _count_stands(reading: object) -> camera_wait.Look:
+def _count_stands(reading: TableReading) -> camera_wait.Look:
     return camera_wait.Look(result=camera_wait.stands_seen(reading))
 
 
-def _look_for(name: camera_wait.Wait, game: Game) -> Callable[[object], camera_wait.Look]:
+def _look_for(name: camera_wait.Wait, game: Game) -> Callable[[TableReading], camera_wait.Look]:
     """How the wait ``name`` judges a reading, for the cards ``game`` waits for now."""
     if name == camera_wait.Wait.DEAL:
         active = game.active_seats

@@ -36,7 +36,9 @@ from enum import StrEnum
 
 from coyote_pi.vision.framing import EDGE, MISSING, framing_problems
 from coyote_pi.vision.markerset import Slot
+from coyote_pi.vision.reading import SeatRead, SlotRead, TableReading
 from coyote_pi.vision.states import SeatState, SlotState
+from coyote_pi.words.translator import Translator
 
 
 class Wait(StrEnum):
@@ -66,15 +68,56 @@ class Problem:
     def of(cls, key: str, **params: object) -> Problem:
         return cls(key, tuple(sorted(params.items())))
 
-    def text(self, tr) -> str:
+    def text(self, tr: Translator) -> str:
         """The problem in the translator's language (slot names are translated too)."""
         params = dict(self.params)
         if "slot" in params:
             params["slot"] = tr(f"slot.{params['slot']}")
         return tr(self.key, **params)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"key": self.key, **dict(self.params)}
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """The deal's cards: each seat in the game with its card (None: the camera left it unknown)."""
+
+    cards: tuple[tuple[int, str | None], ...]
+
+
+@dataclass(frozen=True)
+class ExtraLaid:
+    """The Coyote card's draw lies face down on the extra slot."""
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """The cards read at a reveal (``extra`` None when the Coyote card was not used)."""
+
+    centre: str
+    extra: str | None
+    seats: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """The card drawn for ``?``, face up on the draw slot."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class StandsSeen:
+    """How many seat stands the camera sees (setup's ``stands`` wait)."""
+
+    count: int
+
+
+#: What a wait for a round's cards settles on, one type per wait (matched where it is played).
+CardsSettled = Dealt | ExtraLaid | Revealed | Drawn
+#: What any wait settles on: a round's cards, or setup's count of the stands.
+Settled = CardsSettled | StandsSeen
 
 
 @dataclass(frozen=True)
@@ -82,7 +125,7 @@ class Look:
     """What one reading says: the cards (``result``), or ``problems``; ``failed`` when the
     camera gave nothing to judge (no picture, no table)."""
 
-    result: object = None
+    result: Settled | None = None
     problems: tuple[Problem, ...] = ()
     failed: bool = False
 
@@ -97,14 +140,14 @@ CAMERA_HUNG = Look(problems=(Problem.of("problem.camera_hung"),), failed=True)
 NO_TABLE = Look(problems=(Problem.of("problem.no_table"),), failed=True)
 
 
-def _sees_table(reading) -> bool:
+def _sees_table(reading: TableReading) -> bool:
     """False when nothing of the table was found: a black, noisy or pointed-away picture."""
     stands = any(read.status != SeatState.NO_STAND for read in reading.seats.values())
     mat = any(read.state != SlotState.UNCLEAR for read in reading.slots.values())
     return stands or mat
 
 
-def _seat_problem(seat: int, read) -> Problem | None:
+def _seat_problem(seat: int, read: SeatRead) -> Problem | None:
     if read.status == SeatState.OK and read.card is not None:
         return None
     # Each key says only what the reading proves: "no card" needs a stand seen empty,
@@ -118,7 +161,7 @@ def _seat_problem(seat: int, read) -> Problem | None:
     return Problem.of(key, seat=seat)
 
 
-def _seat_cards(reading, seats: Iterable[int], *, open_round: bool) -> tuple[dict[int, str], list[Problem]]:
+def _seat_cards(reading: TableReading, seats: Iterable[int], *, open_round: bool) -> tuple[dict[int, str], list[Problem]]:
     """The cards of ``seats`` and the problems of those that cannot be read.
 
     A card seen in two places (a misplaced or foreign card) is one problem, never naming
@@ -127,7 +170,9 @@ def _seat_cards(reading, seats: Iterable[int], *, open_round: bool) -> tuple[dic
     instead, so what a seat can still infer (that its card is one it sees) concerns a
     card it will not play. At the reveal every card is public, and the seats are named.
     """
-    cards, problems, doubled = {}, [], []
+    cards: dict[int, str] = {}
+    problems: list[Problem] = []
+    doubled: list[int] = []
     for seat in seats:
         read = reading.seats.get(seat)
         if read is not None and read.status == SeatState.DUPLICATE:
@@ -135,6 +180,7 @@ def _seat_cards(reading, seats: Iterable[int], *, open_round: bool) -> tuple[dic
             continue
         problem = Problem.of("problem.seat_no_stand", seat=seat) if read is None else _seat_problem(seat, read)
         if problem is None:
+            assert read is not None and read.card is not None, "a seat without a problem holds a card read"
             cards[seat] = read.card
         else:
             problems.append(problem)
@@ -147,32 +193,32 @@ def _seat_cards(reading, seats: Iterable[int], *, open_round: bool) -> tuple[dic
     return cards, problems
 
 
-def _slot(reading, name: Slot):
+def _slot(reading: TableReading, name: Slot) -> SlotRead | None:
     return reading.slots.get(name)
 
 
-def _slot_state(reading, name: Slot) -> SlotState:
+def _slot_state(reading: TableReading, name: Slot) -> SlotState:
     read = _slot(reading, name)
     return SlotState.UNCLEAR if read is None else read.state
 
 
-def _face_up_card(reading, name: Slot) -> tuple[str | None, Problem | None]:
+def _face_up_card(reading: TableReading, name: Slot) -> tuple[str | None, Problem | None]:
     """The card face up on slot ``name``, or the problem that stops reading it."""
     read = _slot(reading, name)
-    state = SlotState.UNCLEAR if read is None else read.state
-    if state == SlotState.FACE_UP and read.card is not None:
+    if read is not None and read.state == SlotState.FACE_UP and read.card is not None:
         return read.card, None
+    state = SlotState.UNCLEAR if read is None else read.state
     key = {SlotState.EMPTY: "problem.slot_missing",
            SlotState.FACE_DOWN: "problem.slot_face_down"}.get(state, "problem.slot_unclear")
     return None, Problem.of(key, slot=name)
 
 
-def _checked(reading, look: Callable[[], Look]) -> Look:
+def _checked(reading: TableReading, look: Callable[[], Look]) -> Look:
     return look() if _sees_table(reading) else NO_TABLE
 
 
-def look_deal(reading, active: Iterable[int]) -> Look:
-    """The deal: ``result`` is ``{seat: card}`` for the seats in the game."""
+def look_deal(reading: TableReading, active: Iterable[int]) -> Look:
+    """The deal: ``result`` is :class:`Dealt`, the seats in the game with their cards."""
 
     def look() -> Look:
         cards, problems = _seat_cards(reading, active, open_round=True)
@@ -186,18 +232,18 @@ def look_deal(reading, active: Iterable[int]) -> Look:
                 problems.append(Problem.of("problem.slot_occupied", slot=name))
         if reading.unplaced:
             problems.append(Problem.of("problem.loose_card"))
-        return Look(problems=tuple(problems)) if problems else Look(result=cards)
+        return Look(problems=tuple(problems)) if problems else Look(result=Dealt(tuple(cards.items())))
 
     return _checked(reading, look)
 
 
-def look_extra(reading) -> Look:
-    """The Coyote card's draw face down on the extra slot: ``result`` is True."""
+def look_extra(reading: TableReading) -> Look:
+    """The Coyote card's draw face down on the extra slot: ``result`` is :class:`ExtraLaid`."""
 
     def look() -> Look:
         state = _slot_state(reading, Slot.EXTRA)
         if state == SlotState.FACE_DOWN:
-            return Look(result=True)
+            return Look(result=ExtraLaid())
         key = {SlotState.EMPTY: "problem.slot_missing",
                SlotState.FACE_UP: "problem.slot_face_up"}.get(state, "problem.slot_unclear")
         return Look(problems=(Problem.of(key, slot=Slot.EXTRA),))
@@ -205,16 +251,7 @@ def look_extra(reading) -> Look:
     return _checked(reading, look)
 
 
-@dataclass(frozen=True)
-class Revealed:
-    """The cards read at a reveal (``extra`` None when the Coyote card was not used)."""
-
-    centre: str
-    extra: str | None
-    seats: tuple[tuple[int, str], ...]
-
-
-def look_reveal(reading, *, extra: bool, seats: Iterable[int]) -> Look:
+def look_reveal(reading: TableReading, *, extra: bool, seats: Iterable[int]) -> Look:
     """The reveal: ``result`` is a :class:`Revealed`."""
 
     def look() -> Look:
@@ -235,19 +272,22 @@ def look_reveal(reading, *, extra: bool, seats: Iterable[int]) -> Look:
     return _checked(reading, look)
 
 
-def look_draw(reading) -> Look:
-    """The card drawn for ``?``: ``result`` is the card."""
+def look_draw(reading: TableReading) -> Look:
+    """The card drawn for ``?``: ``result`` is :class:`Drawn`."""
 
     def look() -> Look:
         card, problem = _face_up_card(reading, Slot.DRAW)
-        return Look(problems=(problem,)) if problem else Look(result=card)
+        if problem is not None:
+            return Look(problems=(problem,))
+        assert card is not None, "a draw card that is not read is a problem"
+        return Look(result=Drawn(card))
 
     return _checked(reading, look)
 
 
-def stands_seen(reading) -> int:
+def stands_seen(reading: TableReading) -> StandsSeen:
     """How many seat stands the camera sees (setup offers it as the number of players)."""
-    return sum(1 for read in reading.seats.values() if read.status != SeatState.NO_STAND)
+    return StandsSeen(sum(1 for read in reading.seats.values() if read.status != SeatState.NO_STAND))
 
 
 #: How setup names a stand that :func:`~coyote_pi.vision.framing.framing_problems` names.
@@ -257,7 +297,7 @@ _FRAMING_KEYS = {MISSING: "setup.stand_missing", EDGE: "setup.stand_edge"}
 _SHARPNESS_KEYS = {"soft": "setup.stand_soft", "small": "setup.stand_small", "faint": "setup.stand_faint"}
 
 
-def stand_framing(reading, frame_size: tuple[int, int], frame: object = None) -> tuple[Problem, ...]:
+def stand_framing(reading: TableReading, frame_size: tuple[int, int], frame: object = None) -> tuple[Problem, ...]:
     """The stands missing (among seats 1 up to the highest found) or too near an edge of
     a ``frame_size`` (width, height) frame, and, given the ``frame`` itself, the stands
     in view that are out of focus, too small or too dark in it, as setup says them: by
@@ -286,20 +326,20 @@ class CameraWait:
     readings in a row; :attr:`problems` are the latest reasons to wait.
     """
 
-    def __init__(self, name: Wait, look: Callable[[object], Look], stable_reads: int) -> None:
+    def __init__(self, name: Wait, look: Callable[[TableReading], Look], stable_reads: int) -> None:
         self.name = name
         self.look = look
         self.stable_reads = stable_reads
         self.problems: tuple[Problem, ...] = ()
         self.failures = 0
         self.reads = 0
-        self._streak: tuple[object, int] = (None, 0)
+        self._streak: tuple[Settled | None, int] = (None, 0)
 
-    def feed(self, reading=None, *, error: bool = False, hung: bool = False) -> object | None:
+    def feed(self, reading: TableReading | None = None, *, error: bool = False, hung: bool = False) -> Settled | None:
         """Take one reading (or ``error=True`` for no picture, ``hung=True`` too when the
         camera did not answer in time); the settled result or None."""
         self.reads += 1
-        look = (CAMERA_HUNG if hung else CAMERA_FAILED) if error else self.look(reading)
+        look = (CAMERA_HUNG if hung else CAMERA_FAILED) if error or reading is None else self.look(reading)
         self.failures = self.failures + 1 if look.failed else 0
         self.problems = look.problems
         if not look.complete:

@@ -16,12 +16,12 @@ fed it to the open :class:`~coyote_pi.table.camera_wait.CameraWait`:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, assert_never
 
 from coyote_pi.engine import Deal, DrawReplacement, Reveal
 from coyote_pi.table import store
 from coyote_pi.table.camera_reads import CameraReads, CameraResult
-from coyote_pi.table.camera_wait import CameraWait, Wait
+from coyote_pi.table.camera_wait import CameraWait, CardsSettled, Dealt, Drawn, ExtraLaid, Revealed, Wait
 from coyote_pi.table.part import Table
 
 if TYPE_CHECKING:
@@ -44,10 +44,11 @@ class CardWaitTable(Table, Protocol):
     def wait_round(self) -> int: ...
 
 
-def on_reading(table: CardWaitTable, wait: CameraWait, settled, result: CameraResult) -> None:
+def on_reading(table: CardWaitTable, wait: CameraWait, settled: CardsSettled | None, result: CameraResult) -> None:
     """``result`` has been fed to ``wait``, which says what is ``settled`` (None: nothing yet)."""
     if problems := table.camera.new_problems():  # observations go to the record too
-        note = dict(table=store.CAMERA, round=table.wait_round(), wait=wait.name, problems=list(problems))
+        note: dict[str, object] = dict(table=store.CAMERA, round=table.wait_round(), wait=wait.name,
+                                       problems=list(problems))
         if result.error:
             note["error"] = result.error
         table.note(**note)
@@ -57,29 +58,33 @@ def on_reading(table: CardWaitTable, wait: CameraWait, settled, result: CameraRe
         table.entry.go_manual(f"{wait.failures} failed camera reads")
 
 
-def _play(table: CardWaitTable, name: Wait, settled, result: CameraResult) -> None:
+def _play(table: CardWaitTable, name: Wait, settled: CardsSettled, result: CameraResult) -> None:
     """The wait ``name`` has settled on ``settled``: apply what the cards say."""
     game = table.game
-    if name == Wait.DEAL:
-        table.log(f"camera: the cards of round {game.round_number + 1} are on the table")
-        table.apply(Deal(settled))
-    elif name == Wait.EXTRA:
-        table.log("camera: the Coyote card's draw lies face down on the extra slot")
-        table.note(table=store.EXTRA_ON_MAT, round=game.current_round.number, by="camera")
-    else:
-        round_number = game.current_round.number
-        event: Reveal | DrawReplacement
-        if name == Wait.REVEAL:
+    event: Reveal | DrawReplacement
+    match settled:
+        case Dealt():
+            table.log(f"camera: the cards of round {game.round_number + 1} are on the table")
+            table.apply(Deal(dict(settled.cards)))
+            return
+        case ExtraLaid():
+            table.log("camera: the Coyote card's draw lies face down on the extra slot")
+            table.note(table=store.EXTRA_ON_MAT, round=game.current_round.number, by="camera")
+            return
+        case Revealed():
             event = Reveal(settled.centre, settled.extra, dict(settled.seats) or None)
-        else:
-            event = DrawReplacement(settled)
-        try:
-            photo = table.photos.keep(round_number, name, result.frame)
-        except OSError as error:  # the cards still count; the record says there is no photo
-            table.log(f"  the {name} photo was not kept ({error})")
-            photo = None
-        if table.apply(event, photo):
-            for listener in table.listeners:
-                listener.on_reveal(round_number, name, result.frame, result.reading)
-        else:
-            table.photos.discard(photo)
+        case Drawn():
+            event = DrawReplacement(settled.card)
+        case _:
+            assert_never(settled)
+    round_number = game.current_round.number
+    try:
+        photo = table.photos.keep(round_number, name, result.frame)
+    except OSError as error:  # the cards still count; the record says there is no photo
+        table.log(f"  the {name} photo was not kept ({error})")
+        photo = None
+    if table.apply(event, photo):
+        for listener in table.listeners:
+            listener.on_reveal(round_number, name, result.frame, result.reading)
+    else:
+        table.photos.discard(photo)

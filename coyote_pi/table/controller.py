@@ -6,7 +6,8 @@ Everything that happens reaches the controller as an item in one :class:`queue.Q
 :class:`~coyote_pi.devices.events.ButtonEvent` objects from the button backends (their
 callbacks run on gpiozero's threads and only enqueue), camera readings from the worker
 thread of :mod:`~coyote_pi.table.camera_reads` (so a press never waits for the camera),
-and :data:`STOP`. :meth:`Controller.run` is the only code that touches the game, the
+and :data:`STOP` (the union :data:`QueueItem`, which one ``match`` takes apart).
+:meth:`Controller.run` is the only code that touches the game, the
 record and the display. It blocks on the queue with a timeout that is the next thing
 it must do by itself (the timers of :mod:`~coyote_pi.table.deadlines`: turn a verdict
 page, clear a short message, ask the camera again, ping the systemd watchdog), so an
@@ -18,10 +19,9 @@ Stages and parts
 After every item the controller derives the stage (:mod:`~coyote_pi.table.stages`)
 from the game's phase and the table's :class:`~coyote_pi.table.store.TableMemory`,
 never keeping it separately, and hands a press to the stage's part: setup to
-:mod:`~coyote_pi.table.setup_wizard`, the turn and the guesses to
+:mod:`~coyote_pi.table.game_start`, the turn and the guesses to
 :class:`~coyote_pi.table.turn.Turn`, the verdict and the game's end to
-:mod:`~coyote_pi.table.verdict_buttons`, a correction of the verdict to
-:mod:`~coyote_pi.table.correction`, a card wait's buttons to
+:mod:`~coyote_pi.table.verdict_buttons` (a correction of the verdict too), a card wait's buttons to
 :class:`~coyote_pi.table.manual_entry.ManualEntry`, a record problem to
 :mod:`~coyote_pi.table.record_hold`. A seat's minus+plus at a card wait or at the
 verdict asks a question ("enter the cards by hand?", "correct a card?") that the same
@@ -29,7 +29,7 @@ seat's ok answers (:mod:`~coyote_pi.table.offers`) before the stage's part sees 
 camera reading goes to the open wait, and from it to :mod:`~coyote_pi.table.card_waits`
 (during setup, the stands it counted go to the wizard). Then the :class:`~coyote_pi.table.presenter.Presenter` works out the screen and
 the :class:`~coyote_pi.table.presenter.Prompt`. The controller owns the one
-:class:`~coyote_pi.table.part.TableState`; a part receives the controller only as a
+:class:`~coyote_pi.table.state.TableState`; a part receives the controller only as a
 :class:`~coyote_pi.table.part.Table` (or a Protocol its module declares on top of it):
 the state, and :meth:`~Controller.apply`, :meth:`~Controller.note`,
 :meth:`~Controller.log` and :meth:`~Controller.flash`. No part imports this module.
@@ -51,42 +51,36 @@ import queue
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from coyote_pi.config import TableConfig
 from coyote_pi.devices.events import PRESS, REPEAT, Button, ButtonEvent
-from coyote_pi.engine import BIDDING, DEAL, OVER, Event, Game, IllegalAction, Undo
+from coyote_pi.engine import DEAL, OVER, Event, Game, IllegalAction, Undo
 from coyote_pi.record import Photo, RecordedGame
 from coyote_pi.speech.moment import public_moment
 from coyote_pi.speech.speaker import Speech
 from coyote_pi.table import (
     camera_wait,
     card_waits,
-    correction,
     offers,
     play_by_play,
     record_hold,
     screens,
-    setup_wizard,
-    stages,
     store,
     verdict_buttons,
 )
-from coyote_pi.table.camera_reads import CameraReads, CameraResult
+from coyote_pi.table.camera_reads import Camera, CameraReads, CameraResult, Reader
 from coyote_pi.table.deadlines import Deadlines, Timer
+from coyote_pi.table.game_start import GameStart
 from coyote_pi.table.manual_entry import ManualEntry
 from coyote_pi.table.notifier import SILENT, Notifier
-from coyote_pi.table.part import TableState
 from coyote_pi.table.photos import Photos
-from coyote_pi.table.presenter import Listener, Presenter
-from coyote_pi.table.record_hold import RecordHold
-from coyote_pi.table.setup_wizard import SetupWizard
+from coyote_pi.table.presenter import Display, Listener, Presenter
 from coyote_pi.table.stages import (
     CAMERA_WAIT,
     CORRECT,
     DEAL_WAIT,
     DRAW_WAIT,
-    EXTRA_WAIT,
     GAME_OVER,
     GUESS,
     RECORD,
@@ -96,17 +90,26 @@ from coyote_pi.table.stages import (
     VERDICT,
     WAITS,
     Question,
-    Stage,
 )
+from coyote_pi.table.state import TableState
 from coyote_pi.table.turn import Turn
-from coyote_pi.table.virtual_seats import VirtualSeats
+from coyote_pi.table.virtual_seats import Situation, VirtualSeats
+from coyote_pi.table.web_requests import DoctorChecks
 from coyote_pi.table.web_side import WebSide
 from coyote_pi.words.translator import Translator
 
 log = logging.getLogger(__name__)
 
+@dataclass(frozen=True)
+class Stop:
+    """The queue item that ends :meth:`Controller.run` (:data:`STOP`)."""
+
+
 #: Put this into the controller's queue to end :meth:`Controller.run`.
-STOP = object()
+STOP = Stop()
+#: What the controller's queue carries: a button event (the button backends), a camera
+#: read (:mod:`~coyote_pi.table.camera_reads`' worker), or the end of the loop.
+QueueItem = ButtonEvent | CameraResult | Stop
 
 
 @dataclass(frozen=True)
@@ -114,8 +117,10 @@ class ControllerOptions:
     """How a :class:`Controller` is built, beyond its configuration.
 
     ``events`` is the queue to use (give the one the buttons already report into; None:
-    a new one). ``display`` is a :class:`~coyote_pi.devices.display.TableDisplay` (or
-    None: no OLED); ``camera``/``reader`` the camera and
+    a new one). ``display`` is the OLED, a :class:`~coyote_pi.table.presenter.Display`
+    such as :class:`~coyote_pi.devices.display.TableDisplay` (or None: no OLED);
+    ``camera``/``reader`` a :class:`~coyote_pi.table.camera_reads.Camera` and a
+    :class:`~coyote_pi.table.camera_reads.Reader`, the vision code's
     :class:`~coyote_pi.vision.reader.TableReader` (None: the manual path everywhere);
     ``resumed`` a resumed record with its memory (or None: setup, then a new record in
     ``config.record_dir``; or a :class:`~coyote_pi.table.store.Unresumable`: the players
@@ -136,21 +141,21 @@ class ControllerOptions:
     None: the table is silent); the controller closes it.
     """
 
-    display: Any = None
-    camera: Any = None
-    reader: Any = None
+    display: Display | None = None
+    camera: Camera | None = None
+    reader: Reader | None = None
     resumed: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None
     listeners: tuple[Listener, ...] | list[Listener] = ()
-    meta: dict | None = None
-    private_meta: dict | None = None
+    meta: dict[str, Any] | None = None
+    private_meta: dict[str, Any] | None = None
     notifier: Notifier | None = None
     clock: Callable[[], float] = time.monotonic
     epoch: int = 0
     new_game_when_over: bool = False
-    events: queue.Queue | None = None
+    events: queue.Queue[QueueItem] | None = None
     not_resumed: str | None = None
     camera_problem: str = "problem.no_camera"
-    web_doctor: Callable[[], list[dict]] | None = None
+    web_doctor: DoctorChecks | None = None
     web_page: Callable[[], bool] | None = None
     speech: Speech | None = None
 
@@ -158,7 +163,7 @@ class ControllerOptions:
 class Controller:
     """Runs one table. Build it, put button events into :attr:`queue`, call :meth:`run`.
 
-    It owns the table's :class:`~coyote_pi.table.part.TableState` (:attr:`state`) and
+    It owns the table's :class:`~coyote_pi.table.state.TableState` (:attr:`state`) and
     hands each part itself as a :class:`~coyote_pi.table.part.Table` (or a Protocol the
     part's module declares on top of it): the state, the clock, the words and the actions.
     """
@@ -167,7 +172,7 @@ class Controller:
         self.config = config
         self.pacing = config.pacing
         self.display = options.display
-        self.queue: queue.Queue = options.events if options.events is not None else queue.Queue()
+        self.queue: queue.Queue[QueueItem] = options.events if options.events is not None else queue.Queue()
         self.listeners = list(options.listeners)
         self.meta = dict(options.meta or {})
         self.private_meta = dict(options.private_meta or {})
@@ -175,8 +180,6 @@ class Controller:
         self.epoch = options.epoch
         self.new_game_when_over = options.new_game_when_over
         self._notifier = options.notifier if options.notifier is not None else SILENT
-        self.deadlines = Deadlines()
-        self.camera = CameraReads(options.camera, options.reader, self.queue, self.deadlines, self.clock, self.pacing)
         #: The text key the manual path shows while there is no camera (why it is missing).
         self.camera_problem = options.camera_problem
         self.store = store.RecordStore(config.record_dir, config.keep_photos_games)
@@ -184,6 +187,8 @@ class Controller:
         recorded, memory = resumed if resumed is not None else (None, store.TableMemory())
         self.state = TableState(recorded, memory, hold=record_hold.at_start(options.resumed),
                                 not_resumed=options.not_resumed)
+        self.deadlines = Deadlines(on_off=self.state.kept.drop)
+        self.camera = CameraReads(options.camera, options.reader, self.queue, self.deadlines, self.clock, self.pacing)
         if recorded is None:
             meta = self.meta
         else:
@@ -195,15 +200,16 @@ class Controller:
         self.turn_buttons = Turn(self)
         self.virtual = VirtualSeats(self)
         self.presenter = Presenter(self)
-        self._situation: tuple = ()
-        self.state.stage = self._derive_stage()  # derived again after every item
+        self.game_start = GameStart(self)
+        self._situation: Situation = ()
+        self.state.stage = self.state.derive_stage()  # derived again after every item
         #: Seconds between systemd watchdog pings (None: no watchdog watches this process).
         self._watchdog_every = self._notifier.watchdog_interval()
         self.speech = options.speech  # before the web side: the settings it restores reach the speech
         self.web = WebSide(self, options.web_doctor, options.web_page) if config.web.enabled else None
         if self.state.recorded is None:
             if self.state.hold is None:
-                self._begin_setup()
+                self.game_start.begin_setup()
         elif self.game.phase in (DEAL, OVER):
             self._publish_photos()  # a crash may have come between a round's closing and its photos' move
 
@@ -243,7 +249,7 @@ class Controller:
         if self._watchdog_every is not None:
             self.deadlines.set(Timer.WATCHDOG, self.clock())
 
-    def step(self, item=None) -> bool:
+    def step(self, item: QueueItem | None = None) -> bool:
         """One pass of the loop: act on ``item`` (a queue item; None: none came), then on
         the timers due by the clock, then redraw. False for :data:`STOP`.
 
@@ -252,30 +258,30 @@ class Controller:
         itself, after moving its clock to :meth:`Deadlines.next_due
         <coyote_pi.table.deadlines.Deadlines.next_due>` of :attr:`deadlines`.
         """
-        if item is STOP:
-            return False
-        if item is not None:
-            self._handle(item)
+        match item:
+            case Stop():
+                return False
+            case ButtonEvent():
+                self._on_button(item)
+            case CameraResult():
+                self._on_camera(item)
+                if self.web is not None:
+                    self.web.on_camera(item)
+            case None:
+                pass
+            case _:
+                assert_never(item)
         self._on_time()
         self._refresh()
         return True
 
-    def _next_item(self):
+    def _next_item(self) -> QueueItem | None:
         """The next queue item, or None when the next timer falls due first. (A method, so
         that no camera frame stays referenced while the loop sleeps.)"""
         try:
             return self.queue.get(timeout=self._timeout())
         except queue.Empty:
             return None
-
-    def _handle(self, item) -> None:
-        """Act on one queue item."""
-        if isinstance(item, ButtonEvent):
-            self._on_button(item)
-        elif isinstance(item, CameraResult):
-            self._on_camera(item)
-            if self.web is not None:
-                self.web.on_camera(item)
 
     def stop(self) -> None:
         """Ask the loop to end (from any thread)."""
@@ -306,9 +312,10 @@ class Controller:
 
     def flash(self, text: str) -> None:
         """Show a short message over the screen for ``message_seconds``."""
-        self.deadlines.set(Timer.FLASH, self.clock() + self.pacing.message_seconds, screens.message_screen(text))
+        self.deadlines.set(Timer.FLASH, self.clock() + self.pacing.message_seconds)
+        self.state.kept.flash = screens.message_screen(text)
 
-    def note(self, **note) -> bool:
+    def note(self, **note: Any) -> bool:
         """Write a table note to the record, then let the memory learn it; a note that
         cannot be written changes nothing (False), as a game event would."""
         try:
@@ -351,8 +358,6 @@ class Controller:
         """This card wait is on the manual path (no camera, or switched by a note)."""
         return not self.camera.present or (self.wait_round(), self.state.stage) in self.state.memory.manual
 
-    # ------------------------------------------------------------------ setup
-
     def use_config(self, config: TableConfig) -> None:
         """Play the next game with ``config`` (settings from the web page, between games)."""
         self.config, self.pacing, self.camera.pacing = config, config.pacing, config.pacing
@@ -360,68 +365,11 @@ class Controller:
         if self.speech is not None:
             self.speech.use(config.speech)
 
-    def _begin_setup(self) -> None:
-        if self.web is not None:
-            self.web.before_setup()
-        self.state.setup = SetupWizard(self.config.game, self.tr.language)
-        if self.state.setup.done:
-            self.start_record()
-
-    def _setup(self) -> SetupWizard:
-        """The setup questions being answered: only the setup stage asks (RuntimeError otherwise, a bug)."""
-        if self.state.setup is None:
-            raise RuntimeError("the setup questions are not being asked")
-        return self.state.setup
-
-    def start_record(self) -> None:
-        """Setup is answered: start the new game's record (if it cannot be, a hold waits)."""
-        setup = self._setup()
-        config = setup.game_config()
-        try:
-            meta = dict(self.meta, language=setup.language, **setup.virtual_meta())
-            self.state.recorded = self.store.create(config, meta, self.private_meta)
-        except OSError as error:
-            self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
-            self.state.hold = RecordHold(record_hold.HoldKind.NOT_STARTED)
-            return
-        self.state.memory = store.TableMemory()
-        self.state.virtual = setup.virtual_seats()
-        self.state.setup = None
-        virtual = "".join(f", seat {seat} virtual ({level})" for seat, level in self.state.virtual.items())
-        self.log(f"new game: {config.players} players, {config.variant}, seat {config.start_seat} starts{virtual} "
-                 f"(record {self.state.recorded.path.name})")
-
-    def new_game(self) -> None:
-        """Close the game on the table, if any, and ask the setup questions again."""
-        self.log("a new game starts")
-        if self.state.recorded is not None:
-            self.state.recorded.close()
-        self.state.recorded, self.state.memory, self.state.final_seen = None, store.TableMemory(), False
-        self.state.unsaved = None
-        self.state.not_resumed = None  # told while the first game began; this one is new anyway
-        self._begin_setup()
-
-    # ------------------------------------------------------------------ deriving the stage
-
-    def _derive_stage(self) -> Stage:
-        if self.state.hold is not None:
-            return RECORD
-        if self.state.recorded is None:
-            return SETUP
-        game = self.game
-        last = game.last_result
-        if (last is not None and last.round not in self.state.memory.verdicts_seen
-                and (game.phase != OVER or not self.state.final_seen)):
-            return VERDICT if self.state.correction is None else CORRECT
-        if game.phase == BIDDING:
-            r = game.current_round
-            if r.coyote_card_this_turn and r.number not in self.state.memory.extra_on_mat:
-                return EXTRA_WAIT
-        return stages.OF_PHASE[game.phase]
+    # ------------------------------------------------------------------ the stage and its situation
 
     def _refresh(self) -> None:
         """Re-derive the stage; enter a new situation; redraw and re-prompt if anything changed."""
-        self.state.stage = self._derive_stage()
+        self.state.stage = self.state.derive_stage()
         situation = self._situation_key()
         if situation != self._situation:
             self._situation = situation
@@ -433,11 +381,11 @@ class Controller:
         if self.speech is not None:  # the public facts only, as the web page's
             self.speech.hear(public_moment(self.state.stage, self.tr.language, self.state.game))
 
-    def _situation_key(self) -> tuple:
+    def _situation_key(self) -> Situation:
         if self.state.hold is not None:
             return (RECORD, self.state.hold)
         if self.state.recorded is None:
-            return (SETUP, self._setup().step)
+            return (SETUP, self.state.asking().step)
         game = self.game
         manual = self.is_manual() if self.state.stage in WAITS else False
         return (self.state.stage, game.round_number, len(game.history), self.state.memory.undos, manual,
@@ -455,7 +403,7 @@ class Controller:
             self.deadlines.cancel(Timer.NOTICE)
         self.presenter.enter()
         if stage == SETUP:
-            if self._setup().step == Question.PLAYERS and self.camera.present:
+            if self.state.asking().step == Question.PLAYERS and self.camera.present:
                 self.camera.start(camera_wait.Wait.STANDS, None)
         elif stage == TURN:
             self.state.selector = self.turn_buttons.new_selector()
@@ -479,7 +427,7 @@ class Controller:
                 record_hold.answer(self, event)
             return
         if stage == SETUP:
-            setup_wizard.on_press(self, event)
+            self.game_start.press(event)
             return
         if event.seat not in self.game.eyes:
             if event.kind == PRESS:
@@ -494,7 +442,7 @@ class Controller:
         elif stage in (VERDICT, GAME_OVER):
             verdict_buttons.press(self, event)
         elif stage == CORRECT:
-            correction.on_press(self, event)
+            verdict_buttons.correct(self, event)
         elif stage in WAITS:
             self.entry.button(event)
 
@@ -506,9 +454,10 @@ class Controller:
             return  # the flow moved on while this frame was read
         wait, settled = taken
         if wait.name == camera_wait.Wait.STANDS:
-            assert settled is None or isinstance(settled, int), "the stands wait settles on a count"
-            setup_wizard.on_stands(self, settled, result)
+            assert settled is None or isinstance(settled, camera_wait.StandsSeen), "the stands wait settles on a count"
+            self.game_start.stands(settled, result)
             return
+        assert not isinstance(settled, camera_wait.StandsSeen), "only the stands wait counts the stands"
         card_waits.on_reading(self, wait, settled, result)
 
     def _publish_photos(self) -> None:

@@ -19,24 +19,21 @@ then the record keeps the correction line (what, who confirmed, when) after the
 camera's reading and the first verdict. Once the next round is dealt the verdict stands
 for good (the engine refuses a correction then).
 
-:class:`Correction` is the entry itself, plain data that takes presses;
-:func:`on_press` is the controller's side: it says at the table what a press did and
-applies the confirmed correction.
+:class:`Correction` is the entry itself, plain data that takes presses (the table's
+state holds it, so this module imports no part);
+:func:`~coyote_pi.table.verdict_buttons.correct` is the table's side: it says at the
+table what a press did and applies the confirmed correction.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from coyote_pi import cards
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import Correct, RoundResult
 from coyote_pi.engine.events import CardPlace, seat_place
-
-if TYPE_CHECKING:
-    from coyote_pi.table.part import Table
 
 
 class Step(StrEnum):
@@ -139,25 +136,3 @@ class Correction:
             if not self.waiting:
                 return Outcome.CONFIRMED
         return None
-
-
-def on_press(table: Table, event: ButtonEvent) -> None:
-    """A press in the ``correct`` stage: the table's correction takes it, and the
-    table says what happened; a confirmed correction is applied, and ends the stage."""
-    correction = table.state.correction
-    assert correction is not None, "the correct stage is derived from a correction being kept"
-    outcome = correction.press(event)
-    table.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
-    if outcome == Outcome.CANCELLED:
-        table.state.correction = None
-        table.flash(table.tr("msg.correction_cancelled"))
-    elif outcome == Outcome.SAME_CARD:
-        table.flash(table.tr("msg.same_card"))
-    elif outcome == Outcome.NOT_CONFIRMING:
-        table.flash(table.tr.for_seats("msg.not_confirming", correction.people))
-    elif outcome == Outcome.CONFIRMED:
-        if table.apply(correction.event()):
-            table.state.correction = None
-            table.flash(table.tr("msg.corrected"))
-        else:  # the engine's refusal is on the screen; the card can be dialled again
-            correction.step = Step.CARD

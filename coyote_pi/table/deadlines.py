@@ -4,17 +4,20 @@ The loop blocks on its queue, and the timeout of that wait is the next moment it
 act by itself. Those moments are the :class:`Timer` members, kept in one
 :class:`Deadlines`: each timer is off, or set to a moment on the controller's clock.
 A timer can keep something alive until its moment (the message it shows, the seat
-whose question waits): when the timer goes off, that goes with it.
+whose question waits): that is a typed value in the table's state
+(:class:`~coyote_pi.table.state.TimerKept`), and when the timer goes off or is
+cancelled, ``on_off`` lets it go.
 
-    >>> deadlines = Deadlines()
+    >>> gone = []
+    >>> deadlines = Deadlines(on_off=gone.append)
     >>> deadlines.set(Timer.CAMERA, 12.0)
-    >>> deadlines.set(Timer.FLASH, 10.5, "Seat 2: not your turn")
-    >>> deadlines.next_due(), deadlines.payload(Timer.FLASH)
-    (10.5, 'Seat 2: not your turn')
+    >>> deadlines.set(Timer.FLASH, 10.5)
+    >>> deadlines.next_due()
+    10.5
     >>> deadlines.due(11.0)          # what has fallen due goes off
     [<Timer.FLASH: 1>]
-    >>> deadlines.payload(Timer.FLASH) is None, deadlines.next_due()
-    (True, 12.0)
+    >>> gone, deadlines.next_due()
+    ([<Timer.FLASH: 1>], 12.0)
 
 A timer fires once; to repeat (the next verdict page, the next watchdog ping) the
 loop sets it again.
@@ -23,6 +26,7 @@ loop sets it again.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 
 class Timer(enum.Enum):
@@ -54,35 +58,38 @@ class Timer(enum.Enum):
     REQUESTS = enum.auto()
 
 
+def _keeps_nothing(timer: Timer) -> None:
+    """The default ``on_off``: nothing is kept alive by the timers."""
+
+
 class Deadlines:
-    """The :class:`Timer` members that are set, with their moments and what they keep alive."""
+    """The :class:`Timer` members that are set, with their moments. ``on_off`` is told of
+    each timer switched off (gone off or cancelled), so that what it kept alive goes."""
 
-    def __init__(self) -> None:
-        self._set: dict[Timer, tuple[float, object]] = {}
+    def __init__(self, on_off: Callable[[Timer], None] = _keeps_nothing) -> None:
+        self._set: dict[Timer, float] = {}
+        self._on_off = on_off
 
-    def set(self, timer: Timer, at: float, payload: object = None) -> None:
-        """Set ``timer`` to go off at ``at`` (again, if it was set), keeping ``payload`` until then."""
-        self._set[timer] = (at, payload)
+    def set(self, timer: Timer, at: float) -> None:
+        """Set ``timer`` to go off at ``at`` (again, if it was set)."""
+        self._set[timer] = at
 
     def cancel(self, *timers: Timer) -> None:
         """Switch ``timers`` off (those that are off stay off)."""
         for timer in timers:
             self._set.pop(timer, None)
-
-    def payload(self, timer: Timer) -> object:
-        """What ``timer`` keeps alive; None when it is off."""
-        return self._set.get(timer, (None, None))[1]
+            self._on_off(timer)
 
     def when(self, timer: Timer) -> float | None:
         """The moment ``timer`` goes off; None when it is off."""
-        return self._set.get(timer, (None, None))[0]
+        return self._set.get(timer)
 
     def next_due(self) -> float | None:
         """The earliest moment a timer goes off; None when all are off."""
-        return min((at for at, _ in self._set.values()), default=None)
+        return min(self._set.values(), default=None)
 
     def due(self, now: float) -> list[Timer]:
         """Switch off and return the timers whose moment has come by ``now``, in :class:`Timer` order."""
-        fired = [timer for timer in Timer if timer in self._set and self._set[timer][0] <= now]
+        fired = [timer for timer in Timer if timer in self._set and self._set[timer] <= now]
         self.cancel(*fired)
         return fired

@@ -39,13 +39,14 @@ class OfferTable(Table, Protocol):
 
 def ask(table: Table, event: ButtonEvent, question: str) -> None:
     """``event``'s seat asks ``question`` (for the log: "to enter cards by hand")."""
-    table.deadlines.set(Timer.OFFER, table.clock() + OFFER_SECONDS, event.seat)
+    table.deadlines.set(Timer.OFFER, table.clock() + OFFER_SECONDS)
+    table.state.kept.offer = event.seat
     table.log_press(event, f"asks {question}")
 
 
 def answer(table: OfferTable, event: ButtonEvent) -> bool:
     """Take ``event`` as the answer to the open question, if it is one (False: it is not)."""
-    if event.seat != table.deadlines.payload(Timer.OFFER) or event.kind == REPEAT:
+    if event.seat != table.state.kept.offer or event.kind == REPEAT:
         return False
     table.deadlines.cancel(Timer.OFFER)
     if event.button == Button.OK and event.kind == PRESS:

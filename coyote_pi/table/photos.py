@@ -34,7 +34,7 @@ class Photos:
         self.public = photos_folder(record)
         self.private = Vault(record).folder / self.public.name
 
-    def keep(self, round_number: int, what: str, frame) -> Photo | None:
+    def keep(self, round_number: int, what: str, frame: object) -> Photo | None:
         """Save ``frame`` (the image that settled the ``what`` wait, "reveal" or "draw") and
         return its name and SHA-256 for the observation line. None when the frame is no
         picture (the scene camera of the fast tests hands the scene itself)."""

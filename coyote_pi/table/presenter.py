@@ -39,22 +39,32 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol
 
 from coyote_pi.devices.screen import Screen
-from coyote_pi.engine import OVER, Correct, Game, GameConfig
-from coyote_pi.table import screens, setup_wizard, stages
+from coyote_pi.engine import OVER, Correct, Event, Game, GameConfig
+from coyote_pi.table import screens, stages
 from coyote_pi.table.correction import Step
-from coyote_pi.table.deadlines import Deadlines, Timer
+from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.part import Table
 from coyote_pi.table.selector import Choice
 
 if TYPE_CHECKING:
     from coyote_pi.devices.render import ScreenRenderer
-    from coyote_pi.table.camera_reads import CameraReads
+    from coyote_pi.table.camera_reads import CameraReads, Frame
     from coyote_pi.table.correction import Correction
     from coyote_pi.table.manual_entry import ManualEntry
     from coyote_pi.table.virtual_seats import VirtualSeats
+    from coyote_pi.vision.reading import TableReading
+
+
+class Display(Protocol):
+    """What the presenter needs of the OLED (:class:`~coyote_pi.devices.display.TableDisplay`):
+    a screen shown, and how many pages a screen takes on it."""
+
+    def show(self, screen: Screen) -> object: ...  # (what it returns is not looked at)
+
+    def page_count(self, screen: Screen) -> int: ...
 
 
 class Overlay(Protocol):
@@ -68,7 +78,7 @@ class ShownTable(Table, Protocol):
     display, the camera's wait, the manual entry's item, the web side's screen, the
     listeners, and the restart count the prompt carries."""
 
-    display: Any
+    display: Display | None
     epoch: int
     camera: CameraReads
     camera_problem: str
@@ -93,7 +103,7 @@ class Prompt:
     round: int
     seats: tuple[int, ...]  #: the seats asked to act (turn, guessers, start of setup)
     config: GameConfig | None
-    history: tuple = ()  #: the game's events so far
+    history: tuple[Event, ...] = ()  #: the game's events so far
     undos: int = 0
     choice: Choice | None = None  #: the turn's pending choice
     manual: bool = False  #: this wait is on the manual path
@@ -118,7 +128,7 @@ class Listener:
     def on_screen(self, stage: str, screen: Screen) -> None:
         """A screen was handed to the display."""
 
-    def on_reveal(self, round_number: int, what: str, frame, reading) -> None:
+    def on_reveal(self, round_number: int, what: str, frame: Frame | None, reading: TableReading | None) -> None:
         """The camera frame and reading that settled a reveal or a ``?`` draw."""
 
 
@@ -180,7 +190,7 @@ class Presenter:
             table.deadlines.cancel(Timer.PAGE_FLIP)  # the verdict and the end turn their own pages
         else:
             screen = self._paged(screen)
-        shows_message = table.deadlines.payload(Timer.FLASH) is not None  # its title names the seat
+        shows_message = table.state.kept.flash is not None  # its title names the seat
         if table.state.unsaved is not None and table.state.stage != stages.RECORD and not shows_message:
             screen = screens.unsaved_screen(table.tr, screen)
         if screen != self._shown:
@@ -207,10 +217,10 @@ class Presenter:
 
     def _screen(self) -> Screen:
         table = self.table
-        deadlines, tr, stage = table.deadlines, table.tr, table.state.stage
-        if (flash := _payload(deadlines, Timer.FLASH, Screen)) is not None:
+        kept, tr, stage = table.state.kept, table.tr, table.state.stage
+        if (flash := kept.flash) is not None:
             return flash
-        if (asking := _payload(deadlines, Timer.OFFER, int)) is not None:
+        if (asking := kept.offer) is not None:
             return screens.offer_screen(tr, asking, correction=stage == stages.VERDICT)
         if stage == stages.RECORD:
             problem = table.state.hold
@@ -218,7 +228,7 @@ class Presenter:
                 raise RuntimeError("the record stage has no record problem to show")
             return screens.record_screen(tr, problem.kind, **problem.params)
         if stage == stages.SETUP:
-            setup = setup_wizard.wizard(table)
+            setup = table.state.asking()
             if setup.step == stages.Question.START:
                 return self._not_resumed(screens.start_screen(tr, setup.virtual_seats()))
             return self._not_resumed(screens.setup_screen(tr, setup.step, setup.values.get(setup.step),
@@ -227,7 +237,7 @@ class Presenter:
         if (thinking := table.virtual.screen()) is not None:
             return thinking
         if stage == stages.TURN:
-            if (notice := _payload(deadlines, Timer.NOTICE, Screen)) is not None:
+            if (notice := kept.notice) is not None:
                 return notice
             selector = table.state.selector
             if selector is None:
@@ -236,7 +246,7 @@ class Presenter:
         if stage == stages.GUESS:
             return screens.guess_screen(tr, game)
         if stage in (stages.VERDICT, stages.GAME_OVER):
-            if (qr := _payload(deadlines, Timer.NOTICE, Screen)) is not None:
+            if (qr := kept.notice) is not None:
                 return qr
             screen, page = self._pages[self._page]
             return dataclasses.replace(screen, page=page)
@@ -309,7 +319,7 @@ class Presenter:
         if table.state.recorded is None:
             if table.state.stage == stages.RECORD:
                 return Prompt(stages.RECORD, table.epoch, 0, (), None)
-            setup = setup_wizard.wizard(table)
+            setup = table.state.asking()
             return Prompt(stages.SETUP, table.epoch, 0, (), None, setup=(setup.step, setup.values.get(setup.step)))
         game, stage, entry = table.game, table.state.stage, table.entry
         seats: tuple[int, ...] = ()
@@ -330,17 +340,6 @@ class Presenter:
         return Prompt(stage, table.epoch, game.round_number, seats, game.config, tuple(game.history),
                       table.state.memory.undos, choice, manual, entered, correction=correction,
                       virtual=tuple(table.state.virtual))
-
-
-_Payload = TypeVar("_Payload")
-
-
-def _payload(deadlines: Deadlines, timer: Timer, kind: type[_Payload]) -> _Payload | None:
-    """What ``timer`` carries (None: it is not set), which is always a ``kind`` (TypeError: a bug)."""
-    payload = deadlines.payload(timer)
-    if payload is None or isinstance(payload, kind):
-        return payload
-    raise TypeError(f"the {timer} timer carries a {type(payload).__name__}, not a {kind.__name__}")
 
 
 def _turn(game: Game) -> int:

@@ -7,10 +7,10 @@ screen says "Not saved" (inverted) until a write works again (:func:`not_saved`,
 :func:`saved`); the players simply try again.
 
 What the table cannot get past by itself it shows in the ``record`` stage, before any
-other, and waits for ok from any seat: a :class:`RecordHold`, answered by :func:`answer`.
+other, and waits for ok from any seat: a :class:`~coyote_pi.table.state.RecordHold`, answered by :func:`answer`.
 By kind, what happened and what ok does:
 
-- ``damaged`` (:attr:`HoldKind.DAMAGED`): the record was repaired at resume (its damaged tail kept beside it);
+- ``damaged`` (:attr:`~coyote_pi.table.state.HoldKind.DAMAGED`): the record was repaired at resume (its damaged tail kept beside it);
   ok goes on with the game;
 - ``unresumable``: the newest record cannot be resumed; ok starts a new game (the
   file is never removed);
@@ -28,44 +28,22 @@ By kind, what happened and what ok does:
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from coyote_pi.devices.events import ButtonEvent
 from coyote_pi.record import RecordedGame, RecordGone
 from coyote_pi.table import store
 from coyote_pi.table.part import Table
+from coyote_pi.table.state import HoldKind, RecordHold
+
+if TYPE_CHECKING:
+    from coyote_pi.table.game_start import GameStart
 
 
 class HoldTable(Table, Protocol):
     """What a record problem needs of the table: to start the record again, or a new game."""
 
-    def start_record(self) -> None: ...
-
-    def new_game(self) -> None: ...
-
-
-class HoldKind(StrEnum):
-    """The kinds of :class:`RecordHold` (see the module docstring)."""
-
-    DAMAGED = "damaged"
-    UNRESUMABLE = "unresumable"
-    GONE = "gone"
-    NOT_STARTED = "not_started"
-
-
-
-@dataclass(frozen=True)
-class RecordHold:
-    """A record problem the table waits on a person for (the ``record`` stage).
-
-    ``kind`` is one of the kinds above, a key of
-    :data:`~coyote_pi.table.screens.RECORD_PROBLEMS`; ``params`` fill its texts.
-    """
-
-    kind: HoldKind
-    params: dict = field(default_factory=dict)
+    game_start: GameStart
 
 
 def at_start(resumed: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None) -> RecordHold | None:
@@ -103,6 +81,6 @@ def answer(table: HoldTable, event: ButtonEvent) -> None:
     assert hold is not None, "the record stage is derived from a kept record problem"
     table.log_press(event, f"ok on the record problem {hold.kind.value!r}")
     if hold.kind == HoldKind.NOT_STARTED:
-        table.start_record()
+        table.game_start.start_record()
     elif hold.kind != HoldKind.DAMAGED:
-        table.new_game()
+        table.game_start.new_game()

@@ -20,6 +20,7 @@ import queue
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from coyote_pi.config import TableConfig
 from coyote_pi.devices.camera import Camera
@@ -27,8 +28,10 @@ from coyote_pi.devices.config import CameraConfig, DevicesConfig
 from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.factory import Devices, make_camera, make_devices
 from coyote_pi.engine import OVER
+from coyote_pi.record import RecordedGame
 from coyote_pi.table import store
-from coyote_pi.table.controller import Controller, ControllerOptions
+from coyote_pi.table.camera_reads import Reader
+from coyote_pi.table.controller import Controller, ControllerOptions, QueueItem
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +53,7 @@ class Rig:
     def __enter__(self) -> Rig:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 
@@ -61,7 +64,7 @@ class Resumption:
     #: The record to resume with the table's memory of it; a
     #: :class:`~coyote_pi.table.store.Unresumable` when the newest record cannot be
     #: resumed (the controller asks a person before it starts another game); None: a new game.
-    table: tuple | store.Unresumable | None = None
+    table: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None
     #: The newest record, when it could not be resumed (it is kept as it is).
     skipped: Path | None = None
     #: Why it could not be.
@@ -97,7 +100,8 @@ def resume_newest(config: TableConfig, *, new: bool, finished: bool = True) -> R
     return Resumption((table, memory))
 
 
-def resume_or_none(config: TableConfig, *, new: bool, finished: bool = True):
+def resume_or_none(config: TableConfig, *, new: bool, finished: bool = True,
+                   ) -> tuple[RecordedGame, store.TableMemory] | store.Unresumable | None:
     """What to give the controller: the record to resume and its memory, an
     :class:`~coyote_pi.table.store.Unresumable`, or None (see :func:`resume_newest`)."""
     return resume_newest(config, new=new, finished=finished).table
@@ -108,9 +112,9 @@ def open_rig(
     devices_config: DevicesConfig,
     *,
     parts: Mapping[str, object] | None = None,
-    reader=None,
-    outputs: Iterable = (),
-    **controller_options,
+    reader: Reader | None = None,
+    outputs: Iterable[Any] = (),
+    **controller_options: Any,
 ) -> Rig:
     """Open the devices of ``devices_config`` and build the controller on them.
 
@@ -122,7 +126,7 @@ def open_rig(
     see :func:`resume_or_none`), ``listeners``, ``meta``, ``notifier``, ``epoch``,
     ``new_game_when_over``, ``not_resumed`` (see :func:`resume_newest`).
     """
-    events: queue.Queue = queue.Queue()
+    events: queue.Queue[QueueItem] = queue.Queue()
     parts = dict(parts or {})
     # The camera is opened last: a bad display or pin setting is reported (and stops the
     # service) before a slow camera start, whose failure only leaves the table manual.

@@ -1,4 +1,4 @@
-"""The OLED's screens, built from the game and the controller's state.
+"""The OLED's screens, built from the game and the table's state (never from its parts).
 
 Each function returns :class:`~coyote_pi.devices.screen.Screen` objects, the plain-data
 model the display lays out (title on top, one big text, a few small lines, the seat
@@ -21,9 +21,9 @@ from coyote_pi.engine import Correct, Game, RoundResult
 from coyote_pi.engine.events import CardPlace, place_seat
 from coyote_pi.table.camera_wait import Problem
 from coyote_pi.table.correction import Correction, Step
-from coyote_pi.table.record_hold import HoldKind
 from coyote_pi.table.selector import Choice, ChoiceKind
 from coyote_pi.table.stages import Question
+from coyote_pi.table.state import HoldKind
 from coyote_pi.words.translator import LANGUAGE_NAMES, Translator, card_text
 from coyote_pi.words.verdict import explanation_lines, item_name
 

@@ -81,7 +81,8 @@ def event_for(seat: int, choice: Choice) -> Event:
         if choice.amount is None:
             raise ValueError("a bid choice carries its amount")
         return Bid(seat, choice.amount)
-    return CHOICE_EVENTS[choice.kind](seat)
+    event: Event = CHOICE_EVENTS[choice.kind](seat)
+    return event
 
 
 def choice_for(event: Event) -> Choice:

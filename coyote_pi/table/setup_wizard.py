@@ -29,34 +29,31 @@ shown under the question until they are fine; setup goes on all the same).
     >>> wizard.press(ButtonEvent(3, "ok", PRESS, 0.0)), wizard.done, wizard.game_config()
     (True, True, GameConfig(players=5, variant=<Variant.BASIC: 'basic'>, start_seat=3))
 
-Nothing is recorded until the last answer: the controller then starts the game's
-record with :meth:`SetupWizard.game_config` (and the language in its setup line).
-:class:`SetupWizard` is plain data that takes presses; :func:`on_press` is the
-controller's side: the table says when a seat that does not play presses, speaks a
-language as soon as it is chosen, and starts the record after the last answer.
+Nothing is recorded until the last answer: the table then starts the game's record with
+:meth:`SetupWizard.game_config` (and the language in its setup line).
+:class:`SetupWizard` is plain data that takes presses (the table's state holds it, so
+this module imports no part); :class:`~coyote_pi.table.game_start.GameStart` is the
+table's side: the table says when a seat that does not play presses, speaks a language
+as soon as it is chosen, and starts the record after the last answer.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, TypedDict
+from typing import TypedDict
 
 from coyote_pi.config import GameSettings
 from coyote_pi.devices.events import CHORD, PRESS, REPEATING_BUTTONS, Button, ButtonEvent
 from coyote_pi.engine import GameConfig, Variant
 from coyote_pi.engine.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
-from coyote_pi.players import parse_seats
-from coyote_pi.table import camera_wait
+from coyote_pi.players import TABLE_LEVELS, parse_seats
 from coyote_pi.table.camera_wait import Problem
-from coyote_pi.table.part import Table
 from coyote_pi.table.stages import Question
-from coyote_pi.table.virtual_seats import META_KEY, next_level
-from coyote_pi.words.translator import LANGUAGES, Translator
-
-if TYPE_CHECKING:
-    from coyote_pi.table.camera_reads import CameraResult
+from coyote_pi.words.translator import LANGUAGES
 
 #: Players offered first when setup asks (and the camera has not counted the stands).
 DEFAULT_PLAYERS = 4
+#: The key of the setup line's ``meta`` that names the virtual seats.
+META_KEY = "virtual"
 
 
 class SetupValues(TypedDict):
@@ -68,15 +65,16 @@ class SetupValues(TypedDict):
     start: int | None
 
 
+def next_level(level: str | None, step: int) -> str | None:
+    """The level after (``step`` 1) or before (-1) ``level`` in the setup's cycle: a
+    person (None), then the table's levels, strongest first."""
+    cycle: list[str | None] = [None, *TABLE_LEVELS]
+    return cycle[(cycle.index(level) + step) % len(cycle)]
+
+
 def _cycle(options: tuple[str, ...], value: str, delta: int) -> str:
     """The option ``delta`` steps from ``value``, wrapping (how minus/plus walk a question)."""
     return options[(options.index(value) + delta) % len(options)]
-
-
-class SetupTable(Table, Protocol):
-    """What setup needs of the table: to start the record once every question is answered."""
-
-    def start_record(self) -> None: ...
 
 
 class SetupWizard:
@@ -209,34 +207,3 @@ class SetupWizard:
     def _players_within(self, players: int) -> int:
         """``players`` moved into 2..6, and up to a start seat the configuration names."""
         return min(MAX_PLAYERS, max(MIN_PLAYERS, self._start_seat or MIN_PLAYERS, players))
-
-
-def wizard(table: Table) -> SetupWizard:
-    """The table's wizard, which the ``setup`` stage always has (RuntimeError otherwise: a bug)."""
-    if table.state.setup is None:
-        raise RuntimeError("the setup stage has no wizard")
-    return table.state.setup
-
-
-def on_press(table: SetupTable, event: ButtonEvent) -> None:
-    """A press in the ``setup`` stage: the table's wizard takes it (see the module docstring)."""
-    setup = wizard(table)
-    if not setup.press(event):
-        table.flash(table.tr("msg.not_playing", seat=event.seat))
-    if setup.language != table.tr.language:
-        table.tr = Translator(setup.language)
-    if setup.done:
-        table.start_record()
-
-
-def on_stands(table: SetupTable, settled: int | None, result: CameraResult) -> None:
-    """A reading of setup's ``stands`` wait: a settled count is offered as the number of
-    players, and the stands it finds missing, too near an edge, out of focus, too small
-    or too dark go to the wizard (none when the reading failed, or its frame is no image:
-    nothing to measure)."""
-    setup = wizard(table)
-    if settled and setup.count_stands(settled):
-        table.state.stands = settled
-    size = result.frame_size
-    setup.see_framing(() if result.reading is None or size is None
-                      else camera_wait.stand_framing(result.reading, size, result.frame))

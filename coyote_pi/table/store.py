@@ -24,6 +24,7 @@ import fcntl
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from coyote_pi.config import KEEP_PHOTOS_GAMES, ConfigError
 from coyote_pi.contract.records import record_file, record_number
@@ -55,7 +56,8 @@ class RecordStore:
         paths = self.paths()
         return paths[-1] if paths else None
 
-    def create(self, config: GameConfig, meta: dict, private_meta: dict | None = None) -> RecordedGame:
+    def create(self, config: GameConfig, meta: dict[str, Any], private_meta: dict[str, Any] | None = None,
+               ) -> RecordedGame:
         """Start the next record in the folder (``private_meta``: see :meth:`RecordedGame.start`),
         and remove the photos of the games beyond the newest ``keep_photos`` (this one counts)."""
         numbered = self._numbered()
@@ -85,7 +87,7 @@ class TableMemory:
     entered: dict[tuple[int, str], dict[str, str]] = field(default_factory=dict)  #: (round, wait) -> item -> card
     undos: int = 0  #: bids taken back in this game
 
-    def learn(self, note: dict) -> None:
+    def learn(self, note: dict[str, Any]) -> None:
         """Take in one note written by the table (other notes are ignored)."""
         kind = note.get("table")
         if kind not in (VERDICT_SEEN, EXTRA_ON_MAT, MANUAL, ENTERED, ENTRIES_CLEARED):
@@ -159,7 +161,7 @@ class FolderLock:
     def __enter__(self) -> FolderLock:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.release()
 
 

@@ -75,7 +75,8 @@ class Turn:
             table.apply(event_for(seat, choice))
             if choice.kind == ChoiceKind.PEEK and game.current_round.peeked_this_turn:
                 notice = screens.peek_screen(table.tr, game, seat)
-                table.deadlines.set(Timer.NOTICE, table.clock() + 2 * table.pacing.page_seconds, notice)
+                table.deadlines.set(Timer.NOTICE, table.clock() + 2 * table.pacing.page_seconds)
+                table.state.kept.notice = notice
 
     def guess(self, event: ButtonEvent) -> None:
         """A press in the ``guess`` stage."""

@@ -14,7 +14,8 @@ which also turns them by themselves), and every seat in the game may press:
   :data:`QR_SECONDS`; while it shows, ok takes it down and the other buttons do nothing;
 - minus+plus on another verdict page asks "correct a card?"
   (:mod:`~coyote_pi.table.correction`), which the same seat's ok answers
-  (:mod:`~coyote_pi.table.offers`).
+  (:mod:`~coyote_pi.table.offers`); then, in the ``correct`` stage, every press goes to
+  the correction being entered (:func:`correct`), which the challenge's two seats confirm.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ from typing import TYPE_CHECKING, Protocol
 from coyote_pi.devices.events import CHORD, PRESS, Button, ButtonEvent
 from coyote_pi.engine import OVER
 from coyote_pi.table import offers, screens, store
+from coyote_pi.table.correction import Outcome, Step
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.part import Table
 from coyote_pi.table.stages import GAME_OVER, VERDICT
 
 if TYPE_CHECKING:
+    from coyote_pi.table.game_start import GameStart
     from coyote_pi.table.presenter import Presenter
 
 #: How long the record's QR code stays up unless ok takes it down (time to find a phone).
@@ -40,8 +43,7 @@ class VerdictTable(Table, Protocol):
 
     presenter: Presenter
     new_game_when_over: bool
-
-    def new_game(self) -> None: ...
+    game_start: GameStart
 
 
 def press(table: VerdictTable, event: ButtonEvent) -> None:
@@ -61,6 +63,28 @@ def acknowledge(table: VerdictTable) -> None:
         table.note(table=store.VERDICT_SEEN, round=last.round)
 
 
+def correct(table: Table, event: ButtonEvent) -> None:
+    """A press in the ``correct`` stage: the table's correction takes it, and the
+    table says what happened; a confirmed correction is applied, and ends the stage."""
+    correction = table.state.correction
+    assert correction is not None, "the correct stage is derived from a correction being kept"
+    outcome = correction.press(event)
+    table.log_press(event, outcome or f"{correction.step}: {correction.item} {correction.card}")
+    if outcome == Outcome.CANCELLED:
+        table.state.correction = None
+        table.flash(table.tr("msg.correction_cancelled"))
+    elif outcome == Outcome.SAME_CARD:
+        table.flash(table.tr("msg.same_card"))
+    elif outcome == Outcome.NOT_CONFIRMING:
+        table.flash(table.tr.for_seats("msg.not_confirming", correction.people))
+    elif outcome == Outcome.CONFIRMED:
+        if table.apply(correction.event()):
+            table.state.correction = None
+            table.flash(table.tr("msg.corrected"))
+        else:  # the engine's refusal is on the screen; the card can be dialled again
+            correction.step = Step.CARD
+
+
 def _verdict_button(table: VerdictTable, event: ButtonEvent) -> None:
     """plus/minus turn the pages, ok goes on, minus+plus asks to correct a card."""
     if event.kind == CHORD:
@@ -73,7 +97,7 @@ def _verdict_button(table: VerdictTable, event: ButtonEvent) -> None:
             table.log_press(event, "next")
             acknowledge(table)
         elif table.new_game_when_over:
-            table.new_game()
+            table.game_start.new_game()
         return
     table.presenter.turn_verdict_page(1 if event.button == Button.PLUS else -1)
 
@@ -86,9 +110,10 @@ def _qr_button(table: VerdictTable, event: ButtonEvent) -> bool:
         last_hash = table.state.playing().writer.last_hash
         assert last_hash is not None, "a verdict follows the lines of its round"
         qr = screens.qr_screen(last_hash)
-        table.deadlines.set(Timer.NOTICE, table.clock() + QR_SECONDS, qr)
+        table.deadlines.set(Timer.NOTICE, table.clock() + QR_SECONDS)
+        table.state.kept.notice = qr
         return True
-    if table.deadlines.payload(Timer.NOTICE) is None:
+    if table.state.kept.notice is None:
         return False
     if event.button == Button.OK and event.kind == PRESS:
         table.deadlines.cancel(Timer.NOTICE)

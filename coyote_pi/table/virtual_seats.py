@@ -21,37 +21,29 @@ waits on a virtual seat.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import Bid, Challenge, Guess, UseCoyoteCard
-from coyote_pi.players import TABLE_LEVELS
 from coyote_pi.players.roster import player
 from coyote_pi.players.seating import turn_view
 from coyote_pi.players.turn import Move
 from coyote_pi.table import screens, stages
 from coyote_pi.table.deadlines import Timer
+from coyote_pi.table.setup_wizard import META_KEY
 
 if TYPE_CHECKING:
     from coyote_pi.table.part import Table
 
 log = logging.getLogger(__name__)
 
+#: Where the table stands, as the controller tells situations apart (a new one: the seat thinks again).
+Situation = tuple[object, ...]
+
 #: How long a virtual seat thinks before its move shows: long enough for people to see
 #: whose turn it is, short enough not to bore them.
 THINK_SECONDS = 2.0
-#: The key of the setup line's ``meta`` that names the virtual seats.
-META_KEY = "virtual"
-
-
-def next_level(level: str | None, step: int) -> str | None:
-    """The level after (``step`` 1) or before (-1) ``level`` in the setup's cycle: a
-    person (None), then the table's levels, strongest first."""
-    cycle: list[str | None] = [None, *TABLE_LEVELS]
-    return cycle[(cycle.index(level) + step) % len(cycle)]
-
-
-def recorded_seats(meta: dict) -> dict[int, str]:
+def recorded_seats(meta: dict[str, Any]) -> dict[int, str]:
     """The virtual seats a setup line's ``meta`` names (none in older records)."""
     raw = meta.get(META_KEY) or {}
     return {int(seat): level for seat, level in raw.items()} if isinstance(raw, dict) else {}
@@ -63,11 +55,11 @@ class VirtualSeats:
     def __init__(self, table: Table) -> None:
         self.table = table
         #: The situation whose move failed: its seat waits for its buttons until the next one.
-        self._failed: tuple | None = None
+        self._failed: Situation | None = None
         #: The seat thinking now and the situation it thinks about.
-        self._thinking: tuple[int, tuple] | None = None
+        self._thinking: tuple[int, Situation] | None = None
         resumed = table.state.recorded.record if table.state.recorded is not None else None
-        if resumed is not None:  # a new game's come from setup (:meth:`Controller.start_record`)
+        if resumed is not None:  # a new game's come from setup (:meth:`GameStart.start_record <coyote_pi.table.game_start.GameStart.start_record>`)
             table.state.virtual = recorded_seats(resumed.meta)
 
     def acting(self) -> int | None:
@@ -79,7 +71,7 @@ class VirtualSeats:
         waiting = table.game.legal().seats
         return next((seat for seat in waiting if seat in levels), None)
 
-    def enter(self, situation: tuple) -> None:
+    def enter(self, situation: Situation) -> None:
         """A new situation: a virtual seat that must move starts thinking."""
         table = self.table
         table.deadlines.cancel(Timer.VIRTUAL)
@@ -88,14 +80,14 @@ class VirtualSeats:
         if seat is None or situation == self._failed:
             return
         self._thinking = (seat, situation)
-        table.deadlines.set(Timer.VIRTUAL, table.clock() + THINK_SECONDS, seat)
+        table.deadlines.set(Timer.VIRTUAL, table.clock() + THINK_SECONDS)
         table.log(f"  seat {seat} (virtual, {table.state.virtual[seat]}) thinks")
 
     def screen(self) -> Screen | None:
         """The turn's or the guesses' screen while a virtual seat thinks (None: none does)."""
-        seat = self.table.deadlines.payload(Timer.VIRTUAL)
-        if not isinstance(seat, int):
+        if self._thinking is None:
             return None
+        seat = self._thinking[0]
         table = self.table
         tr, game = table.tr, table.game
         bid = game.current_round.bid
@@ -123,7 +115,7 @@ class VirtualSeats:
             return
         table.flash(table.tr(_MOVE_TEXTS[type(chosen)], seat=seat, amount=getattr(chosen, "amount", "")))
 
-    def _fail(self, seat: int, situation: tuple, why: str) -> None:
+    def _fail(self, seat: int, situation: Situation, why: str) -> None:
         table = self.table
         self._failed = situation
         table.log(f"  seat {seat} (virtual) has no move ({why}): its buttons enter it", logging.WARNING)

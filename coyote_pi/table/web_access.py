@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from coyote_pi.devices.events import CHORD, PRESS, REPEAT, Button, ButtonEvent
 from coyote_pi.devices.screen import Screen
-from coyote_pi.table import screens, setup_wizard, stages
+from coyote_pi.table import screens, stages
 from coyote_pi.table.bulletin import Bulletin, iso_time
 from coyote_pi.table.deadlines import Timer
 
@@ -114,7 +114,7 @@ class WebAccess:
             if self._asks_who_starts() and event.seat in self._passed_on:
                 # The chord's first press went on to "Who starts?" as a minus or plus:
                 # it asked for no virtual seat.
-                setup_wizard.wizard(table).take_back(event.seat)
+                table.state.asking().take_back(event.seat)
             table.deadlines.cancel(Timer.NOTICE)  # the record's QR code makes way
             table.log_press(event, "the web page's address")
             self._hotspot = HotspotJoin.read(self.hotspot_file)
@@ -138,14 +138,14 @@ class WebAccess:
         table = self.table
         if table.state.stage == stages.SETUP:
             return self._asks_who_starts()
-        return table.state.stage == stages.GAME_OVER and table.deadlines.payload(Timer.NOTICE) is not None
+        return table.state.stage == stages.GAME_OVER and table.state.kept.notice is not None
 
     def _address(self) -> str:
         """The address screen, or the screen that says the page does not serve it."""
         return ADDRESS if self.serving is None or self.serving() else NO_PAGE
 
     def _asks_who_starts(self) -> bool:
-        return self.table.state.stage == stages.SETUP and setup_wizard.wizard(self.table).step == stages.Question.START
+        return self.table.state.stage == stages.SETUP and self.table.state.asking().step == stages.Question.START
 
     def _join(self) -> HotspotJoin:
         """The hotspot's join code the Wi-Fi screen shows (it shows only once one was read)."""

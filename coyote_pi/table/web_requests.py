@@ -30,15 +30,16 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from coyote_pi.config import PAGE_SETTINGS_LIMIT, ConfigError, with_page_settings
 from coyote_pi.contract import page as page_contract
 from coyote_pi.table.bulletin import Bulletin, between_games, iso_time
-from coyote_pi.table.camera_reads import PREVIEW, CameraResult
+from coyote_pi.table.camera_reads import PREVIEW, CameraResult, Frame
 from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.page_settings import PageSettings
 from coyote_pi.vision.framing import framing_problems
+from coyote_pi.vision.reading import TableReading
 
 if TYPE_CHECKING:
     from coyote_pi.table.web_table import WebTable
@@ -56,7 +57,7 @@ PREVIEW_WIDTH = 1024
 
 #: The checks of ``coyote-pi doctor`` that can run inside the table: each
 #: ``{"name": ..., "ok": True | False | None, "detail": ...}`` (None: skipped).
-DoctorChecks = Callable[[], list[dict]]
+DoctorChecks = Callable[[], list[dict[str, Any]]]
 
 
 class WebRequests:
@@ -170,7 +171,7 @@ class WebRequests:
         answer = {"time": iso_time(), "ok": ok, "error": error}
         self.bulletin.write(page_contract.SETTINGS_RESULT, json.dumps(answer).encode())
 
-    def _write_preview(self, frame, reading) -> None:
+    def _write_preview(self, frame: Frame, reading: TableReading) -> None:
         import cv2  # here: the table's other parts never need it for the page
 
         from coyote_pi.vision.annotate import setup_view
@@ -199,7 +200,7 @@ class WebRequests:
         self.bulletin.write(page_contract.DOCTOR, json.dumps({"time": iso_time(), "checks": checks}).encode())
 
 
-def _framing(reading, frame_size: tuple[int, int]) -> dict:
+def _framing(reading: TableReading, frame_size: tuple[int, int]) -> dict[str, Any]:
     """preview.json's ``stands`` (each seat, as text: "ok", "missing" or "edge") and
     ``framing`` (each seat with a problem: what is wrong, in words), by the rule of
     ``coyote-pi doctor`` (:func:`~coyote_pi.vision.framing.framing_problems`)."""

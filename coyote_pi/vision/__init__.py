@@ -24,6 +24,7 @@ in :mod:`coyote_pi.commands`.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 _EXPORTS = {
     "TableReader": "reader",
@@ -40,7 +41,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
         value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
         globals()[name] = value

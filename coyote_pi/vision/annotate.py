@@ -8,6 +8,8 @@ every seat and slot is written in the top-left corner.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -24,7 +26,8 @@ COLOURS = {
 }
 
 
-def _label(image, text, origin, colour, scale, thickness):
+def _label(image: np.ndarray, text: str, origin: Sequence[float], colour: tuple[int, int, int], scale: float,
+           thickness: int) -> None:
     font = cv2.FONT_HERSHEY_SIMPLEX
     (w, h), base = cv2.getTextSize(text, font, scale, thickness)
     x, y = int(origin[0]), int(origin[1])

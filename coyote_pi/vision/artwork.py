@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -56,13 +57,13 @@ def stable_rng(*key: object) -> np.random.Generator:
 
 
 @cache
-def aruco_dictionary(name: str):
+def aruco_dictionary(name: str) -> cv2.aruco.Dictionary:
     """OpenCV's predefined dictionary called ``name`` ("DICT_4X4_50", ...)."""
     return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
 
 
-def _qr_encoder():
-    params = cv2.QRCodeEncoder_Params()
+def _qr_encoder() -> cv2.QRCodeEncoder:
+    params = cv2.QRCodeEncoder_Params()  # type: ignore[attr-defined]  # OpenCV's stubs lack this class
     params.version = 1
     params.correction_level = cv2.QRCODE_ENCODER_CORRECT_LEVEL_M
     params.mode = cv2.QRCODE_ENCODER_MODE_BYTE
@@ -82,7 +83,8 @@ def marker_modules(markers: MarkerSet, role: str) -> np.ndarray:
     grid = dark[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
     if grid.shape != (markers.modules, markers.modules):
         raise ValueError(f"payload {code!r} does not fit a version-1 QR code")
-    return grid
+    result: np.ndarray = grid
+    return result
 
 
 def marker_image(markers: MarkerSet, role: str, module_px: int) -> np.ndarray:
@@ -96,7 +98,8 @@ def marker_image(markers: MarkerSet, role: str, module_px: int) -> np.ndarray:
     return np.repeat(np.repeat(image, module_px, axis=0), module_px, axis=1)
 
 
-def paste_sticker(canvas: np.ndarray, markers: MarkerSet, role: str, centre_px, ppm: float, angle_deg=0.0):
+def paste_sticker(canvas: np.ndarray, markers: MarkerSet, role: str, centre_px: Sequence[float], ppm: float,
+                  angle_deg: float = 0.0) -> None:
     """Draw the sticker for ``role`` into ``canvas`` (BGR) centred at ``centre_px``,
     turned ``angle_deg`` clockwise as the canvas is seen."""
     side_px = markers.sticker_mm(role) * ppm
@@ -119,10 +122,11 @@ EMPTY_PATCH_CELLS = 4
 def empty_patch_cells() -> np.ndarray:
     """The empty-stand patch's pattern: True where a cell is black."""
     i, j = np.indices((EMPTY_PATCH_CELLS, EMPTY_PATCH_CELLS))
-    return (i + j) % 2 == 0
+    result: np.ndarray = (i + j) % 2 == 0
+    return result
 
 
-def paste_patch(canvas: np.ndarray, centre_px, side_px: float) -> None:
+def paste_patch(canvas: np.ndarray, centre_px: Sequence[float], side_px: float) -> None:
     """Draw the empty-stand patch into ``canvas`` (BGR), axis-aligned."""
     cell = side_px / EMPTY_PATCH_CELLS
     x0, y0 = centre_px[0] - side_px / 2, centre_px[1] - side_px / 2
@@ -174,7 +178,8 @@ def _shade(canvas: np.ndarray, field: np.ndarray, gain: np.ndarray, offset: np.n
             canvas[y0 : y0 + band, :, channel] = np.clip(rows * gain[channel] + offset[channel], 0, 255)
 
 
-def _put_text(canvas, text, org, scale, colour, thickness, centred=False):
+def _put_text(canvas: np.ndarray, text: str, org: Sequence[float], scale: float, colour: tuple[int, ...],
+              thickness: int, centred: bool = False) -> None:
     font = cv2.FONT_HERSHEY_DUPLEX
     if centred:
         (w, h), _ = cv2.getTextSize(text, font, scale, thickness)
@@ -325,7 +330,7 @@ TEXTURE_CACHE_SIZE = 24
 
 
 @lru_cache(maxsize=TEXTURE_CACHE_SIZE)
-def texture_level(source_id: tuple, level: int) -> np.ndarray:
+def texture_level(source_id: tuple[Any, ...], level: int) -> np.ndarray:
     """``source`` halved ``level`` times (level 0 is the base texture).
 
     The base texture is drawn afresh for every level asked for and dropped once halved,
@@ -346,7 +351,7 @@ def solid(colour: tuple[int, int, int]) -> np.ndarray:
 _TEXTURE_SOURCES: dict[str, Callable[..., np.ndarray]] = {"face": card_face, "back": card_back, "stand": stand_board, "mat": mat_texture, "solid": solid}
 
 
-def role_texture_id(markers: MarkerSet, role: str) -> tuple:
+def role_texture_id(markers: MarkerSet, role: str) -> tuple[Any, ...]:
     """The texture key for a card face (``card:<name>`` or ``coyote``)."""
     if role_kind(role) not in ("card", "coyote"):
         raise ValueError(f"{role} is not a card")
@@ -393,7 +398,7 @@ def table_texture(width: int, height: int, rng: np.random.Generator, kind: str |
                  + (np.mod(across, 2 * period) < period).astype(np.float32))[..., None] / 2
         cloth = (1 - depth) * np.float32(235) + depth * ink
         shade = 0.92 + 0.04 * fine + 0.04 * low
-        image = np.clip(shade[..., None] * cloth, 0, 255).astype(np.uint8)
+        image: np.ndarray = np.clip(shade[..., None] * cloth, 0, 255).astype(np.uint8)
         _clutter(image, rng)
         return image
     elif kind == "laminate":

@@ -66,7 +66,8 @@ class CellFit(NamedTuple):
 
 def _phi(x: np.ndarray) -> np.ndarray:
     erf = np.vectorize(math.erf)
-    return 0.5 * (1.0 + erf(x / math.sqrt(2.0)))
+    result: np.ndarray = 0.5 * (1.0 + erf(x / math.sqrt(2.0)))
+    return result
 
 
 @cache
@@ -78,7 +79,8 @@ def kernel(sigma: float) -> np.ndarray:
     positions = np.asarray(SAMPLE_POSITIONS)
     taps = [(_phi((d + 1 - positions) / sigma) - _phi((d - positions) / sigma)).mean() for d in (-1, 0, 1)]
     weights = np.asarray(taps)
-    return weights / weights.sum()  # modules two away give under 1 %: counted with the next ones
+    result: np.ndarray = weights / weights.sum()  # modules two away give under 1 %: counted with the next ones
+    return result
 
 
 _KERNELS = np.stack([kernel(sigma) for sigma in SIGMAS])
@@ -112,7 +114,8 @@ def sample_levels(image: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarra
     samples = samples.reshape(len(quads), side, k, side, k)
     levels = samples.sum(axis=(2, 4), dtype=np.float64) / (k * k)
     levels[~on_image(quads, image.shape)] = np.nan
-    return levels
+    result: np.ndarray = levels
+    return result
 
 
 def sample_points(image: np.ndarray, quads: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -144,7 +147,8 @@ def on_image(quads: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     low, high = quads.min(axis=1), quads.max(axis=1)
     width = np.minimum(high[:, 0], shape[1]) - np.maximum(low[:, 0], 0)
     height = np.minimum(high[:, 1], shape[0]) - np.maximum(low[:, 1], 0)
-    return np.isfinite(quads).all(axis=(1, 2)) & (width >= 4) & (height >= 4)
+    result: np.ndarray = np.isfinite(quads).all(axis=(1, 2)) & (width >= 4) & (height >= 4)
+    return result
 
 
 def fit_cells(levels: np.ndarray, expected_black: np.ndarray) -> CellFit:

@@ -15,10 +15,10 @@ is demoted to a candidate. This is how "never guess" is enforced at pixel level.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -45,7 +45,8 @@ class Marker:
     # Cached: the reader compares every marker with every other one (repeats, candidates).
     @cached_property
     def centre(self) -> np.ndarray:
-        return self.corners.sum(axis=0) / 4
+        result: np.ndarray = self.corners.sum(axis=0) / 4
+        return result
 
     @cached_property
     def side_px(self) -> float:
@@ -82,7 +83,8 @@ PREVIOUS = [3, 0, 1, 2]
 def sides(quads: np.ndarray) -> np.ndarray:
     """The four side lengths of each of (..., 4, 2) quadrilaterals."""
     d = quads - quads[..., PREVIOUS, :]
-    return np.sqrt((d * d).sum(axis=-1))
+    result: np.ndarray = np.sqrt((d * d).sum(axis=-1))
+    return result
 
 
 def quad_sides(quad: np.ndarray) -> list[float]:
@@ -95,7 +97,8 @@ def quad_sides(quad: np.ndarray) -> list[float]:
 
 def side_lengths(quads: np.ndarray) -> np.ndarray:
     """Mean side length of each of (N, 4, 2) quadrilaterals."""
-    return sides(quads).sum(axis=1) / 4
+    result: np.ndarray = sides(quads).sum(axis=1) / 4
+    return result
 
 
 # ------------------------------------------------------------------ confirming a read
@@ -155,7 +158,8 @@ def cell_means(image: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarray:
     # A sum and a division: ``mean`` costs several times more in numpy's Python layer.
     means = samples.sum(axis=(2, 4), dtype=np.float32) / (k * k)
     means[~on_image(quads, image.shape)] = np.nan
-    return means
+    result: np.ndarray = means
+    return result
 
 
 def cell_agreement(means: np.ndarray, expected_black: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -192,7 +196,8 @@ def cell_colours(frame: np.ndarray, quads: np.ndarray, cols: int, rows: int) -> 
     k = len(_INNER_SAMPLES)
     colours = samples.sum(axis=(2, 4), dtype=np.float32) / (k * k)
     colours[~on_image(quads, frame.shape)] = np.nan
-    return colours
+    result: np.ndarray = colours
+    return result
 
 
 def confirmed(frame: np.ndarray, quads: np.ndarray, expected_black: np.ndarray) -> np.ndarray:
@@ -209,7 +214,7 @@ def pattern_agreement(frame: np.ndarray, quads: np.ndarray, expected_black: np.n
     return cell_agreement(cell_means(frame, quads, expected_black.shape[-1]), expected_black)[1]
 
 
-def to_full(points: np.ndarray, scale: float, offset) -> np.ndarray:
+def to_full(points: np.ndarray, scale: float, offset: tuple[float, float]) -> np.ndarray:
     """Pixel coordinates in a copy resized by ``scale`` (of the part of the frame at
     ``offset``) back in the full frame. Pixel centres sit at integers in both, so the
     half-pixel terms matter: without them a 1/6 copy puts every corner 2.5 px off."""
@@ -273,7 +278,7 @@ def dictionary_pattern(dictionary_name: str, code: int, modules: int) -> np.ndar
 # ---------------------------------------------------------------------------- ArUco
 
 
-def _params(**settings) -> cv2.aruco.DetectorParameters:
+def _params(**settings: object) -> cv2.aruco.DetectorParameters:
     params = cv2.aruco.DetectorParameters()
     for name, value in settings.items():
         setattr(params, name, value)
@@ -361,7 +366,7 @@ class DetectorRead(NamedTuple):
     size of the part of the frame at ``offset``, with what :meth:`ArucoDetector._collect`
     keeps of it: candidates whose side (in that image) lies in ``candidate_px``, if given."""
 
-    found: tuple | None
+    found: tuple[Any, ...] | None
     scale: float
     offset: tuple[float, float]
     candidate_px: tuple[float, float] | None = None
@@ -388,7 +393,8 @@ class ArucoDetector:
                                                                   adaptiveThreshWinSizeStep=high - low))]
         self._default = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
 
-    def _collect(self, frame, reads: list[DetectorRead], keep=None) -> list[Detections]:
+    def _collect(self, frame: np.ndarray, reads: list[DetectorRead], keep: Collection[str] | None = None,
+                 ) -> list[Detections]:
         """Turn several detectMarkers outputs into confirmed markers in full-frame pixels,
         one :class:`Detections` per read, confirming all the reads' markers at once.
 
@@ -482,7 +488,7 @@ class ArucoDetector:
         ``box``: x0, y0, x1, y1)."""
         return self._large(frame_bgr, factor, keep=STAND_KINDS, box=box)
 
-    def _large(self, frame_bgr: np.ndarray, factor: int, keep=None,
+    def _large(self, frame_bgr: np.ndarray, factor: int, keep: Collection[str] | None = None,
                box: tuple[int, int, int, int] | None = None) -> Detections:
         """Large markers (of the roles ``keep``, or all), found in a 1/``factor`` copy of
         the frame or of its part ``box``."""
@@ -633,7 +639,7 @@ def padded_gray(image: np.ndarray, edges: tuple[bool, bool] = (True, True)) -> P
     return Padded(padded, np.array((side, top), np.float32), (h, w))
 
 
-def detect_padded(detector, padded: Padded):
+def detect_padded(detector: cv2.aruco.ArucoDetector, padded: Padded) -> tuple[Any, ...]:
     """``detector.detectMarkers`` on a :func:`padded_gray` image, in the original image's pixels."""
     corners, ids, rejected = detector.detectMarkers(padded.image)
     return ([c - padded.shift for c in corners], ids, [r - padded.shift for r in rejected])
@@ -683,7 +689,7 @@ class QrDetector:
     """QR stickers through pyzbar (zbar), for large self-describing stickers."""
 
     def __init__(self, markers: MarkerSet):
-        from pyzbar import pyzbar  # type: ignore[import-untyped]  # imported here: it loads the zbar shared library
+        from pyzbar import pyzbar  # imported here: it loads the zbar shared library
 
         self.markers = markers
         self._pyzbar = pyzbar

@@ -11,6 +11,7 @@ degrees of camera tilt at the documented 65 cm mast.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from coyote_pi.vision.reading import TableReading
@@ -34,7 +35,7 @@ class FramingProblem:
     words: str
 
 
-def framing_problems(reading: TableReading, frame_size: tuple[int, int], seats=None,
+def framing_problems(reading: TableReading, frame_size: tuple[int, int], seats: Iterable[int] | None = None,
                      margin: float = EDGE_MARGIN) -> dict[int, FramingProblem]:
     """For each stand that is missing or too near an edge of a ``frame_size`` (width,
     height) frame: its seat and what is wrong. Empty when every stand is well in view.

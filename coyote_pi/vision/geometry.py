@@ -40,7 +40,8 @@ class Plane:
 
     def to_world(self, points_mm: np.ndarray) -> np.ndarray:
         points = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
-        return self.origin + points[:, :1] * self.u + points[:, 1:2] * self.v
+        result: np.ndarray = self.origin + points[:, :1] * self.u + points[:, 1:2] * self.v
+        return result
 
     def offset(self, distance_mm: float) -> Plane:
         """The parallel plane ``distance_mm`` in front (along the normal)."""
@@ -86,7 +87,8 @@ def rotation_xyz(rx_deg: float, ry_deg: float, rz_deg: float) -> np.ndarray:
     rx = np.array([[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]])
     ry = np.array([[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]])
     rz = np.array([[math.cos(az), -math.sin(az), 0], [math.sin(az), math.cos(az), 0], [0, 0, 1]])
-    return rz @ ry @ rx
+    result: np.ndarray = rz @ ry @ rx
+    return result
 
 
 #: World -> camera axes for a camera looking straight down: x east, y south, z down.
@@ -194,7 +196,8 @@ def linear_homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     (sx, sy), (dx, dy) = src_centre.tolist(), dst_centre.tolist()
     h = np.array([[dst_spread, 0.0, dx], [0.0, dst_spread, dy], [0.0, 0.0, 1.0]]) @ normalised.reshape(3, 3) @ \
         np.array([[1 / src_spread, 0.0, -sx / src_spread], [0.0, 1 / src_spread, -sy / src_spread], [0.0, 0.0, 1.0]])
-    return h / h[2, 2]
+    result: np.ndarray = h / h[2, 2]
+    return result
 
 
 def apply_homography(h: np.ndarray, points: np.ndarray) -> np.ndarray:

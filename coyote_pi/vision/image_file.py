@@ -36,7 +36,7 @@ def _looks_truncated(data: bytes) -> bool:
     return False
 
 
-def load_image(path: Path):
+def load_image(path: Path) -> np.ndarray:
     """The image at ``path`` as a numpy array (as stored: grey, BGR or BGRA), or
     :class:`ImageError` saying in one line why it cannot be read."""
     if not path.exists():

@@ -26,6 +26,7 @@ from functools import cache, cached_property
 from importlib import resources
 
 from coyote_pi.cards import ALL_CARDS
+from coyote_pi.engine.game import MAX_PLAYERS
 
 SCHEMES = ("aruco", "qr")
 
@@ -39,7 +40,8 @@ class Slot(StrEnum):
 
 
 SLOTS = tuple(Slot)
-SEATS = tuple(range(1, 7))
+#: Every seat a stand can have a marker for: the engine's player limit.
+SEATS = tuple(range(1, MAX_PLAYERS + 1))
 LOCATORS = ("left", "right")
 
 

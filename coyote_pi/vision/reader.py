@@ -30,7 +30,7 @@ decisions: which card is whose, and what each seat and slot truly shows.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cached_property, partial
 
 import cv2
@@ -116,8 +116,8 @@ class TableReader:
     one per thread.
     """
 
-    def __init__(self, scheme: str = "aruco", *, seats=None, method: str = "tuned", thorough: str = "auto",
-                 markers: MarkerSet | None = None):
+    def __init__(self, scheme: str = "aruco", *, seats: Iterable[int] | None = None, method: str = "tuned",
+                 thorough: str = "auto", markers: MarkerSet | None = None) -> None:
         if method not in METHODS:
             raise ValueError(f"unknown method {method!r}")
         if thorough not in ("auto", "always", "never"):
@@ -135,7 +135,7 @@ class TableReader:
 
     # ------------------------------------------------------------------- reading
 
-    def read(self, frame) -> TableReading:
+    def read(self, frame: np.ndarray) -> TableReading:
         """Read one frame: a BGR (or grey, or BGRA) uint8 image as a numpy array."""
         frame = as_bgr(frame)
         if self.scheme == "qr":
@@ -157,8 +157,8 @@ class TableReader:
         detections = self._aruco.anchors(frame, _anchor_factor(w))
         stands, mat = self.geometry.locate(detections.markers, warnings=[])
         slots = []
-        backs = self._card_backs_shown(frame, mat, SLOTS) if mat is not None else {}
-        for slot, back_shown in backs.items():
+        for slot, back_shown in (self._card_backs_shown(frame, mat, SLOTS) if mat is not None else {}).items():
+            assert mat is not None, "the slots' backs are looked for on a mat"
             box, sticker_px = self.geometry.slot_region(mat, slot, (w, h))
             if not box:
                 continue
@@ -170,7 +170,7 @@ class TableReader:
         detections.extend(self._read_stands(frame, stands.values(), slots))
         return detections
 
-    def _read_stands(self, frame: np.ndarray, stands, also: Sequence[Region] = ()) -> Detections:
+    def _read_stands(self, frame: np.ndarray, stands: Iterable[Stand], also: Sequence[Region] = ()) -> Detections:
         """The card region of each stand (and the regions ``also``), read at full resolution."""
         size = (frame.shape[1], frame.shape[0])
         found = Detections([], np.zeros((0, 4, 2)))
@@ -216,7 +216,8 @@ class TableReader:
         detections.extend(self._read_stands(frame, [s for seat, s in stands.items() if seat not in found]))
         return detections
 
-    def _search_boxes(self, shape, found: set[int], anchors: list[Marker]) -> list[tuple[int, int, int, int] | None]:
+    def _search_boxes(self, shape: tuple[int, ...], found: set[int], anchors: list[Marker],
+                      ) -> list[tuple[int, int, int, int] | None]:
         """Where the stands not found can be: for each run of missing seats, the part of
         the frame over the wedge of the table between the found stands on either side
         (seats go round the table in order), from half the nearest stand's distance
@@ -334,7 +335,8 @@ class TableReader:
                             for seat, s in stands.items()},
         )
 
-    def _places(self, stands: dict[int, Stand], card_boxes, mat_to_plane, marker: Marker) -> list[tuple[str, int | str]]:
+    def _places(self, stands: dict[int, Stand], card_boxes: dict[int, tuple[int, int, int, int] | None],
+                mat_to_plane: np.ndarray | None, marker: Marker) -> list[tuple[str, int | str]]:
         """Every place one card print lies in: ("seat", n) and ("slot", name). Only the
         stands whose card place's box (``card_boxes``, by seat) holds the print are
         tried: the box bounds the very rectangle
@@ -387,7 +389,8 @@ class TableReader:
         (_, below_top), _ = self.markers.card_print_places()[0]
         return square_corners((0.0, 0.0), self.markers.size_mm["card"]).astype(np.float32), (0.0, -2 * below_top)
 
-    def _seat_result(self, frame, stand, found: list[Marker], candidates, duplicates) -> SeatRead:
+    def _seat_result(self, frame: np.ndarray, stand: Stand, found: list[Marker], candidates: np.ndarray,
+                     duplicates: list[str]) -> SeatRead:
         seat = stand.seat
         names = sorted({role_subject(str(m.role)) for m in found}, key=_card_order)
         if len(names) > 1:
@@ -414,7 +417,8 @@ class TableReader:
         cells = empty_patch_cells()
         means = cell_means(frame, corners[None], len(cells))  # sampled once, judged against both phases
         shares = cell_agreement(np.repeat(means, 2, axis=0), np.stack([cells, ~cells]))[1]
-        return shares.max() >= SLOT_VISIBLE_AGREEMENT
+        visible: bool = shares.max() >= SLOT_VISIBLE_AGREEMENT
+        return visible
 
     def _card_backs_shown(self, frame: np.ndarray, mat: np.ndarray, slots: Sequence[str]) -> dict[str, bool]:
         """For each of ``slots``: do the cells over its middle show the cards' back colour?
@@ -457,7 +461,9 @@ class TableReader:
         means = cell_means(frame, apply_homography(mat, self._slot_rectangle(slot)), 24)[0]
         return float((means >= 245).mean())  # NaN off the frame: none blown out
 
-    def _slot_results(self, frame, mat, markers, slot_cards, candidates, duplicates, sightings):
+    def _slot_results(self, frame: np.ndarray, mat: np.ndarray | None, markers: list[Marker],
+                      slot_cards: dict[str, list[Marker]], candidates: np.ndarray, duplicates: list[str],
+                      sightings: list[Sighting]) -> dict[Slot, SlotRead]:
         if mat is None:
             return {s: SlotRead(SlotState.UNCLEAR, None, "centre mat not found") for s in SLOTS}
         mat_to_plane = self.geometry.to_plane(mat)
@@ -465,7 +471,7 @@ class TableReader:
         covers = self._slot_marker_covers(frame, mat, markers)
         for slot in SLOTS:
             cover = covers[slot]
-            names = sorted({role_subject(m.role) for m in slot_cards[slot]}, key=_card_order)
+            names = sorted({role_subject(str(m.role)) for m in slot_cards[slot]}, key=_card_order)  # card prints have roles
             if len(names) > 1:
                 result = SlotRead(SlotState.UNCLEAR, None, f"several cards on the {slot} slot: {', '.join(names)}")
             elif names and cover == "decoded":
@@ -497,7 +503,8 @@ class TableReader:
             sightings.append(Sighting(label, kind, point_list(outline)))
         return results
 
-    def _coyote(self, markers, stands, mat, mat_to_plane, warnings, sightings) -> CoyoteRead:
+    def _coyote(self, markers: list[Marker], stands: dict[int, Stand], mat: np.ndarray | None,
+                mat_to_plane: np.ndarray | None, warnings: list[str], sightings: list[Sighting]) -> CoyoteRead:
         seen = [m for m in markers if m.role == COYOTE_ROLE]
         if not seen:
             return CoyoteRead()
@@ -540,7 +547,8 @@ def _chroma_shares(colours: np.ndarray, rgb: tuple[int, int, int]) -> np.ndarray
     chroma = bgr / np.maximum(bgr.sum(axis=2, keepdims=True), 1.0)
     offset = chroma - np.array(rgb[::-1], np.float32) / max(1, sum(rgb))
     near = (offset * offset).sum(axis=2) <= BACK_CHROMA_DISTANCE**2
-    return near.sum(axis=1) / near.shape[1]
+    result: np.ndarray = near.sum(axis=1) / near.shape[1]
+    return result
 
 
 def _anchor_factor(width: int) -> int:
@@ -583,14 +591,15 @@ def _not_under(quads: np.ndarray, markers: list[Marker]) -> np.ndarray:
     marker_centres = np.array([m.centre for m in markers])
     reach = 0.5 * np.array([m.side_px for m in markers])
     apart = np.sqrt(((centres - marker_centres) ** 2).sum(axis=2)) >= reach  # (quads, markers)
-    return quads[apart.all(axis=1)]
+    result: np.ndarray = quads[apart.all(axis=1)]
+    return result
 
 
 def _card_order(name: str) -> int:
     return ALL_CARDS.index(name) if name in ALL_CARDS else len(ALL_CARDS)
 
 
-def as_bgr(frame) -> np.ndarray:
+def as_bgr(frame: object) -> np.ndarray:
     """Accept what cameras and image files give: BGR, grey or BGRA, 8 or 16 bits."""
     array = np.asarray(frame)
     if array.dtype == np.uint16:

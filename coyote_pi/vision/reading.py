@@ -11,7 +11,7 @@ words. The table decides from these readings whether the cards it waits for are 
 (:mod:`coyote_pi.vision.annotate`), and ``coyote-pi read`` prints :meth:`TableReading.to_json`.
 
     >>> reading = TableReading(seats={1: SeatRead("7", SeatState.OK), 2: SeatRead(None, SeatState.COVERED)},
-    ...                        slots={"centre": SlotRead(SlotState.FACE_DOWN)})
+    ...                        slots={Slot.CENTRE: SlotRead(SlotState.FACE_DOWN)})
     >>> reading.card_values(), reading.complete()
     ({'seat 1': '7'}, False)
 """
@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
+from coyote_pi.vision.markerset import Slot
 from coyote_pi.vision.states import SeatState, SlotState
 
 
@@ -67,7 +69,7 @@ class TableReading:
     """Everything read from one frame. Card values appear only where they are certain."""
 
     seats: dict[int, SeatRead]
-    slots: dict[str, SlotRead]
+    slots: dict[Slot, SlotRead]
     coyote: CoyoteRead = field(default_factory=CoyoteRead)
     unplaced: list[str] = field(default_factory=list)  # cards seen outside every stand and slot
     duplicates: list[str] = field(default_factory=list)  # cards seen in more than one place
@@ -95,7 +97,7 @@ class TableReading:
                 and all(r.state != SlotState.UNCLEAR for r in self.slots.values())
                 and not self.duplicates)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("card_areas")
         data["seats"] = {str(k): v for k, v in data["seats"].items()}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from coyote_pi.cards import display_name
 from coyote_pi.vision import artwork
@@ -26,6 +27,10 @@ from coyote_pi.vision.markerset import (
     role_subject,
     slot_role,
 )
+
+if TYPE_CHECKING:  # for the hints only: fpdf2 is loaded when a sheet is made
+    import numpy as np
+    from fpdf import FPDF
 
 #: Paper sizes (width, height) in millimetres, portrait.
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -70,12 +75,12 @@ def file_stem(role: str) -> str:
     return role.replace("?", "question").replace(":", "_")
 
 
-def _draw_marker(pdf, markers: MarkerSet, role: str, x: float, y: float) -> None:
+def _draw_marker(pdf: FPDF, markers: MarkerSet, role: str, x: float, y: float) -> None:
     """The marker of ``role`` at (x, y) (top-left, mm), at its printed size."""
     _draw_cells(pdf, artwork.marker_modules(markers, role), markers.marker_mm(role), x, y)
 
 
-def _draw_cells(pdf, cells, side_mm: float, x: float, y: float) -> None:
+def _draw_cells(pdf: FPDF, cells: np.ndarray, side_mm: float, x: float, y: float) -> None:
     """A square grid of ``cells`` (True = black) ``side_mm`` across at (x, y) (top-left,
     mm): one rectangle per run of black cells in a row, all filled as a single path so
     no seams show between them."""
@@ -95,7 +100,7 @@ def _draw_cells(pdf, cells, side_mm: float, x: float, y: float) -> None:
                 path.rectangle(x + start * cell, y + row_index * cell, (col - start) * cell, cell)
 
 
-def _cut_marks(pdf, x: float, y: float, side: float) -> None:
+def _cut_marks(pdf: FPDF, x: float, y: float, side: float) -> None:
     """Short lines pointing at the sticker's corners, just outside it."""
     gap = 1.0
     for cx, dx in ((x, -1), (x + side, 1)):
@@ -104,7 +109,7 @@ def _cut_marks(pdf, x: float, y: float, side: float) -> None:
             pdf.line(cx, cy + dy * gap, cx, cy + dy * (gap + CUT_MARK_MM))
 
 
-def _ruler(pdf, x: float, y: float) -> None:
+def _ruler(pdf: FPDF, x: float, y: float) -> None:
     pdf.set_line_width(0.3)
     pdf.line(x, y, x + RULER_MM, y)
     for mm in range(0, int(RULER_MM) + 1, 10):
@@ -114,7 +119,7 @@ def _ruler(pdf, x: float, y: float) -> None:
     pdf.set_line_width(0.2)
 
 
-def _new_page(pdf, markers: MarkerSet, title: str, orientation: str = "P") -> float:
+def _new_page(pdf: FPDF, markers: MarkerSet, title: str, orientation: str = "P") -> float:
     """Start a page with its title and ruler; return the y where content may start."""
     pdf.add_page(orientation=orientation)
     pdf.set_font("helvetica", style="B", size=10)
@@ -171,7 +176,7 @@ def empty_patch_key(seat: int) -> str:
 PRINT_LABELS = ("top", "bottom, turned")
 
 
-def _sections(markers: MarkerSet) -> list[list[tuple]]:
+def _sections(markers: MarkerSet) -> list[list[tuple[str, float, float, np.ndarray, list[str]]]]:
     """The sheet's sections: cards (each print of each), the Coyote card, stands (left
     markers, then right ones), the stands' empty-stand patches; each item (key, printed
     side, cut side, cells (True = black), label lines)."""
@@ -196,7 +201,7 @@ def _code_text(markers: MarkerSet, role: str) -> str:
     return f"id {code}" if markers.scheme == "aruco" else f"\"{code}\""
 
 
-def _mat_page(pdf, markers: MarkerSet) -> list[PlacedSticker]:
+def _mat_page(pdf: FPDF, markers: MarkerSet) -> list[PlacedSticker]:
     """The centre mat at full size on a landscape page, centred below the ruler."""
     top = _new_page(pdf, markers, "centre mat", orientation="L")
     layout = markers.mat
@@ -224,7 +229,7 @@ def _mat_page(pdf, markers: MarkerSet) -> list[PlacedSticker]:
     return placed
 
 
-def _mat_marker(pdf, markers: MarkerSet, role: str, centre: tuple[float, float]) -> PlacedSticker:
+def _mat_marker(pdf: FPDF, markers: MarkerSet, role: str, centre: tuple[float, float]) -> PlacedSticker:
     marker = markers.marker_mm(role)
     x, y = centre[0] - marker / 2, centre[1] - marker / 2
     _draw_marker(pdf, markers, role, x, y)

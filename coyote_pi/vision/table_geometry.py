@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -78,10 +79,11 @@ class TableGeometry:
     def __init__(self, markers: MarkerSet):
         self.markers = markers
         self._plane_points: dict[str, np.ndarray] = {}
-        self._fits: dict[tuple, np.ndarray | None] = {}
+        self._fits: dict[tuple[tuple[str, ...], bytes], np.ndarray | None] = {}
         self._inverses: dict[bytes, np.ndarray] = {}
 
-    def sticker_region(self, to_image: np.ndarray, centre_mm, reach_mm, sticker_centre_mm, size):
+    def sticker_region(self, to_image: np.ndarray, centre_mm: tuple[float, float], reach_mm: tuple[float, float],
+                       sticker_centre_mm: tuple[float, float], size: tuple[int, int]) -> tuple[tuple[int, int, int, int] | None, float]:
         """Image box around ``centre_mm`` (in the plane ``to_image`` maps from) give or
         take ``reach_mm`` (along each axis), and the shorter side in pixels of a card
         sticker at ``sticker_centre_mm``."""
@@ -121,13 +123,13 @@ class TableGeometry:
         reach = self.markers.sticker_mm("card:0") / 2 + STICKER_SLACK_MM + np.abs(prints - centre).max(axis=0)
         return tuple(centre.tolist()), tuple(reach.tolist())
 
-    def stand_sticker_region(self, stand: Stand, size):
+    def stand_sticker_region(self, stand: Stand, size: tuple[int, int]) -> tuple[tuple[int, int, int, int] | None, float]:
         """Where a card standing upright in its place, give or take :data:`STICKER_SLACK_MM`,
         has its stickers (all its prints; a card further off is read in its whole place)."""
         centre, reach = self._stickers_place
         return self.sticker_region(stand.to_image, centre, reach, self.stand_print_centres[0], size)
 
-    def stand_card_region(self, stand: Stand, size):
+    def stand_card_region(self, stand: Stand, size: tuple[int, int]) -> tuple[tuple[int, int, int, int] | None, float]:
         """The whole place where a card counts as this seat's (see :meth:`place_in_stand`):
         a card put in upside down or a little off its place is still read there, so an
         unread seat never needs the whole frame."""
@@ -136,7 +138,7 @@ class TableGeometry:
         reach = (card.width / 2 + layout.card_slack, card.height / 2 + layout.card_slack)
         return self.sticker_region(stand.to_image, centre, reach, self.stand_print_centres[0], size)
 
-    def slot_region(self, mat: np.ndarray, slot: str, size):
+    def slot_region(self, mat: np.ndarray, slot: str, size: tuple[int, int]) -> tuple[tuple[int, int, int, int] | None, float]:
         """A whole slot: a card on it may lie either way up, and the slot's own marker
         is in its middle."""
         layout = self.markers.mat
@@ -158,7 +160,7 @@ class TableGeometry:
             self._plane_points[role].flags.writeable = False
         return self._plane_points[role]
 
-    def locate(self, markers: list[Marker], warnings: list[str]):
+    def locate(self, markers: list[Marker], warnings: list[str]) -> tuple[dict[int, Stand], np.ndarray | None]:
         """Stand homographies by seat, and the mat's homography (or None)."""
         stands: dict[int, Stand] = {}
         by_role: dict[str, list[Marker]] = {}
@@ -185,7 +187,8 @@ class TableGeometry:
                                                           "(is it folded?)")
         return stands, mat
 
-    def _plane_from(self, roles, seen: dict[str, list[Marker]], warnings: list[str], disagree: str):
+    def _plane_from(self, roles: Iterable[str], seen: dict[str, list[Marker]], warnings: list[str],
+                    disagree: str) -> np.ndarray | None:
         """The homography from a plane's millimetres to the image, fitted to every marker
         of ``roles`` seen exactly once on it (None if none is, or if they disagree).
 
@@ -296,7 +299,7 @@ class TableGeometry:
                 & (np.abs(centres[:, 1] - sy) <= layout.slot_height / 2))
 
 
-def image_box(points: np.ndarray, size, pad: int = 6) -> tuple[int, int, int, int] | None:
+def image_box(points: np.ndarray, size: tuple[int, int], pad: int = 6) -> tuple[int, int, int, int] | None:
     """The pixel box (x0, y0, x1, y1) round ``points``, ``pad`` pixels wider each way and
     cut to an image of ``size`` (width, height); None if less than 16 pixels remain
     either way. In plain Python: numpy's per-call cost on four points outweighs the work."""
@@ -306,7 +309,7 @@ def image_box(points: np.ndarray, size, pad: int = 6) -> tuple[int, int, int, in
     return (x0, y0, x1, y1) if x1 - x0 >= 16 and y1 - y0 >= 16 else None
 
 
-def _quad(to_image: np.ndarray, centre_mm, reach_mm) -> list[list[float]]:
+def _quad(to_image: np.ndarray, centre_mm: tuple[float, float], reach_mm: tuple[float, float]) -> list[list[float]]:
     """The rectangle ``centre_mm`` give or take ``reach_mm`` (along u, along v) of a plane, in the image."""
     return point_list(apply_homography(to_image, rectangle_corners(centre_mm, *reach_mm)))
 
@@ -317,4 +320,5 @@ def _shorter_side(quad: np.ndarray) -> float:
 
 def point_list(corners: np.ndarray) -> list[list[float]]:
     """Image points as plain lists rounded to 0.1 px (the sightings' JSON)."""
-    return np.round(np.asarray(corners, dtype=np.float64), 1).tolist()
+    points: list[list[float]] = np.round(np.asarray(corners, dtype=np.float64), 1).tolist()
+    return points

@@ -21,13 +21,18 @@ def reading(seats: dict, slots: dict | None = None, **extra) -> TableReading:
     return TableReading(seats=seat_reads, slots=slot_reads, **extra)
 
 
+def dealt(cards: dict[int, str]) -> camera_wait.Dealt:
+    """What the deal's wait settles on for ``cards`` (seat -> card, in seat order)."""
+    return camera_wait.Dealt(tuple(cards.items()))
+
+
 def keys(look: camera_wait.Look) -> list[tuple]:
     return [(p.key, dict(p.params)) for p in look.problems]
 
 
 def test_a_complete_deal_gives_the_seat_cards():
     look = camera_wait.look_deal(reading({1: "7", 2: "?", 3: "max0"}, {"centre": "face_down"}), active=(1, 2, 3))
-    assert look.result == {1: "7", 2: "?", 3: "max0"} and not look.problems
+    assert look.result == dealt({1: "7", 2: "?", 3: "max0"}) and not look.problems
 
 
 def test_a_deal_in_progress_says_which_seat_and_slot_and_why():
@@ -90,9 +95,9 @@ def test_the_reveal_needs_the_centre_and_the_extra_face_up_and_unknown_seats_rea
 
 
 def test_extra_and_draw_waits():
-    assert camera_wait.look_extra(reading({1: "7"}, {"extra": "face_down"})).result is True
+    assert camera_wait.look_extra(reading({1: "7"}, {"extra": "face_down"})).result == camera_wait.ExtraLaid()
     assert keys(camera_wait.look_extra(reading({1: "7"}, {"extra": ("face_up", "4")}))) == [("problem.slot_face_up", {"slot": "extra"})]
-    assert camera_wait.look_draw(reading({1: "7"}, {"draw": ("face_up", "15")})).result == "15"
+    assert camera_wait.look_draw(reading({1: "7"}, {"draw": ("face_up", "15")})).result == camera_wait.Drawn("15")
     assert keys(camera_wait.look_draw(reading({1: "7"}))) == [("problem.slot_missing", {"slot": "draw"})]
 
 
@@ -102,7 +107,7 @@ def test_a_result_counts_after_enough_identical_reads_and_failures_are_counted()
     other = reading({1: "7", 2: "4"}, {"centre": "face_down"})
     assert wait.feed(good) is None
     assert wait.feed(other) is None  # changed: start again
-    assert wait.feed(other) == {1: "7", 2: "4"}
+    assert wait.feed(other) == dealt({1: "7", 2: "4"})
     assert wait.feed(error=True) is None and wait.failures == 1
     assert wait.problems == (camera_wait.Problem.of("problem.camera_error"),)
     assert wait.feed(error=True, hung=True) is None and wait.failures == 2
@@ -120,9 +125,9 @@ def reader():
 
 
 def test_rendered_frames_through_the_real_vision_code(reader):
-    dealt = TableScene(seats=3, seat_cards={1: "7", 2: "max0", 3: "-5"}, slots={"centre": ("face_down", "?")})
-    frame = render_scene(dealt, width=1920, height=1080, seed=3, conditions=Conditions.typical())
-    assert camera_wait.look_deal(reader.read(frame), active=(1, 2, 3)).result == {1: "7", 2: "max0", 3: "-5"}
+    scene = TableScene(seats=3, seat_cards={1: "7", 2: "max0", 3: "-5"}, slots={"centre": ("face_down", "?")})
+    frame = render_scene(scene, width=1920, height=1080, seed=3, conditions=Conditions.typical())
+    assert camera_wait.look_deal(reader.read(frame), active=(1, 2, 3)).result == dealt({1: "7", 2: "max0", 3: "-5"})
 
     half_dealt = TableScene(seats=3, seat_cards={1: "7"}, slots={})
     frame = render_scene(half_dealt, width=1920, height=1080, seed=4, conditions=Conditions.typical())
@@ -187,8 +192,8 @@ def test_a_face_up_centre_card_under_a_finger_is_never_taken_for_face_down(seed)
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_face_down_centre_card_is_seen_by_its_back(seed):
-    dealt = {1: "4", 2: "8", 3: "9"}
-    scene = TableScene(seats=3, seat_cards=dealt, slots={"centre": ("face_down", "5")}, **LOW_MAST)
+    cards = {1: "4", 2: "8", 3: "9"}
+    scene = TableScene(seats=3, seat_cards=cards, slots={"centre": ("face_down", "5")}, **LOW_MAST)
     reading, look, _ = deal_texts(scene, Conditions.typical(), seed, (1, 2, 3))
     assert reading.slots["centre"].state == "face_down"
-    assert look.result == dealt
+    assert look.result == dealt(cards)
