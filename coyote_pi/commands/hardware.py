@@ -164,9 +164,15 @@ def tipping_angles(triangles: np.ndarray) -> tuple[float, float]:
     backward (towards +y) before its centre of mass passes its edge, in degrees."""
     centre = mesh_centroid(triangles)
     points = triangles.reshape(-1, 3)
-    base = points[points[:, 2] < 1e-3]
-    forward = math.degrees(math.atan2(centre[1] - base[:, 1].min(), centre[2]))
-    backward = math.degrees(math.atan2(base[:, 1].max() - centre[1], centre[2]))
+    hull = cv2.convexHull(points[points[:, 2] < 1e-3][:, :2].astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    # Where the line through the centre, along y, leaves the footprint's hull: the edges
+    # it tips over.
+    crossings = []
+    for (x0, y0), (x1, y1) in zip(hull, np.roll(hull, -1, axis=0), strict=True):
+        if min(x0, x1) <= centre[0] <= max(x0, x1) and x0 != x1:
+            crossings.append(y0 + (y1 - y0) * (centre[0] - x0) / (x1 - x0))
+    forward = math.degrees(math.atan2(centre[1] - min(crossings), centre[2]))
+    backward = math.degrees(math.atan2(max(crossings) - centre[1], centre[2]))
     return forward, backward
 
 

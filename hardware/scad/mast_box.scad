@@ -16,7 +16,7 @@ part = "box";
 // its HDMI and audio sockets, the Zero's at its far end).
 boards = [
     ["pi4-pi5", [85, 56], [[3.5, 3.5], [61.5, 3.5], [3.5, 52.5], [61.5, 52.5]], 34, 45],
-    ["zero2w", [65, 30], [[3.5, 3.5], [61.5, 3.5], [3.5, 26.5], [61.5, 26.5]], 30, 52],
+    ["zero2w", [65, 30], [[3.5, 3.5], [61.5, 3.5], [3.5, 26.5], [61.5, 26.5]], 30, 46],
 ];
 board = boards[search([pi], boards)[0]];
 board_size = board[1];
@@ -65,7 +65,7 @@ module box() {
         translate([mount_centre[0], mount_centre[1], floor_thickness + 1.5])
             cylinder(d = nut_across_flats / cos(30), h = 20, $fn = 6);
         // The camera cable: up through the floor beside the board's camera edge.
-        translate([board_origin[0] + camera_x - camera_slot[0] / 2, wall + 0.5, -1]) cube([camera_slot[0], camera_slot[1], 10]);
+        translate([board_origin[0] + camera_x - camera_slot[0] / 2, wall + 0.5, -1]) cube([camera_slot[0], camera_slot[1], floor_thickness + 2]);
         // The ports: power and displays along the y = 0 edge, USB and Ethernet (Pi 4/5) at
         // the x1 end, down to the board's top.
         rim_notch(size, height, "y0", board_origin[0] + 30, 56, headroom);

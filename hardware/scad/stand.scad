@@ -64,7 +64,7 @@ module ledge() {
 
 // A foot starts where the board's face is above its top, so nothing of it shows in front
 // of the board.
-foot_front = foot_thickness * tan(lean_deg);
+foot_front = foot_thickness * tan(lean_deg) + 0.5;  // 0.5 mm behind: no edge of it on the face
 
 module foot_strip(u0, u1) {
     translate([u0, foot_front, 0]) cube([u1 - u0, foot_back - foot_front, foot_thickness]);
