@@ -6,8 +6,9 @@ pure rules (engine); the game record, the vision code, the devices, the memory h
 the virtual players, each built on the rules and none on another; what the table and
 its page both read (the configuration and the words: the translator and the verdict's
 explanation); the table (the controller and its parts); the simulated table (sim); the measurements on it
-(bench); and at the top the command line (cli and ``coyote_pi.commands``, where every
-command module lives), the Pi's installer, doctor and service glue (pi) and the web page (web).
+(bench) and the printable parts' builder (parts); and at the top the command line (cli and
+``coyote_pi.commands``, where every command module lives), the Pi's installer, doctor and
+service glue (pi) and the web page (web).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("coyote_pi.config", "coyote_pi.words"),
     ("coyote_pi.table",),
     ("coyote_pi.sim",),
-    ("coyote_pi.bench",),
+    ("coyote_pi.bench", "coyote_pi.parts"),
     ("coyote_pi.commands", "coyote_pi.cli", "coyote_pi.__main__", "coyote_pi.pi", "coyote_pi.web"),
 )
 #: Packages of one layer that must not import each other either.

@@ -10,12 +10,11 @@ import re
 import shutil
 import subprocess
 import tomllib
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from coyote_pi.commands import hardware
+from coyote_pi import parts as hardware
 from coyote_pi.sim.render import _layout
 from coyote_pi.sim.scene import Conditions, TableScene
 from coyote_pi.vision.geometry import stand_plane
