@@ -112,8 +112,17 @@ def read_stl(path: Path) -> np.ndarray:
 
 
 def write_stl(path: Path, triangles: np.ndarray, header: str) -> None:
-    """Write triangles as a binary STL file, with unit normals."""
-    triangles = np.asarray(triangles, dtype=np.float64)
+    """Write triangles as a binary STL file, with unit normals, in a canonical order:
+    OpenSCAD lists the same triangles in another order from run to run, and a rebuilt
+    part should change its file only when its shape changed."""
+    triangles = np.asarray(triangles, dtype=np.float32).astype(np.float64)
+    # Each triangle from its least corner (turning it keeps its orientation), then sorted.
+    first = np.lexsort(triangles.transpose(2, 0, 1)[::-1].reshape(3, -1)).reshape(-1)
+    rank = np.empty(triangles.shape[0] * 3, dtype=np.int64)
+    rank[first] = np.arange(len(first))
+    start = rank.reshape(-1, 3).argmin(axis=1)
+    triangles = triangles[np.arange(len(triangles))[:, None], (start[:, None] + np.arange(3)) % 3]
+    triangles = triangles[np.lexsort(triangles.reshape(-1, 9).T[::-1])]
     normals = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
     lengths = np.linalg.norm(normals, axis=1, keepdims=True)
     normals = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
@@ -228,11 +237,10 @@ def file_digest(path: Path) -> str:
 def manifest_text(entries: dict[str, dict[str, str | float]]) -> str:
     lines = ["# Written by `make hardware`: what each STL file was built from (SHA-256 of its OpenSCAD",
              "# sources, hardware/scad/params.scad and its options) and the file written, and the",
-             "# print estimate of coyote_pi/commands/hardware.py. tests/hardware checks it."]
+             "# print estimate of coyote_pi/parts.py (hardware/README.md quotes it). tests/hardware checks it."]
     for name, entry in entries.items():
         lines += ["", f'["{name}"]']
-        lines += [f"{key} = {value!r}".replace("'", '"') if isinstance(value, str) else f"{key} = {value:.1f}"
-                  for key, value in entry.items()]
+        lines += [f'{key} = "{value}"' if isinstance(value, str) else f"{key} = {value}" for key, value in entry.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -262,7 +270,7 @@ def build(root: Path, parts: tuple[Part, ...] = PARTS) -> dict[str, dict[str, st
             cv2.imwrite(str(image_dir / f"{part.name}.png"), preview(shown), [cv2.IMWRITE_PNG_COMPRESSION, 9])
             grams, metres, minutes = print_estimate(triangles)
             entries[part.name] = {"inputs": input_digest(part, scad_dir), "stl": file_digest(stl),
-                                  "grams": grams, "metres": metres, "minutes": minutes}
+                                  "grams": round(grams), "metres": round(metres, 1), "minutes": round(minutes)}
             print(f"{stl}: {len(triangles)} triangles, about {grams:.0f} g, {minutes:.0f} min")
     (stl_dir / "manifest.toml").write_text(manifest_text(entries), encoding="utf-8")
     return entries

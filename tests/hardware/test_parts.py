@@ -152,6 +152,17 @@ def test_the_stand_built_again_by_openscad_is_the_committed_one(tmp_path):
     assert built.shape == committed.shape and np.allclose(built, committed, atol=2e-3)
 
 
+def test_an_stl_file_does_not_change_with_the_order_openscad_lists_its_triangles(tmp_path):
+    triangles = mesh("button-lid")
+    rng = np.random.default_rng(5)
+    shuffled = triangles[rng.permutation(len(triangles))]
+    shuffled = np.stack([np.roll(t, k, axis=0) for t, k in zip(shuffled, rng.integers(0, 3, len(shuffled)), strict=True)])
+    hardware.write_stl(tmp_path / "a.stl", triangles, "a")
+    hardware.write_stl(tmp_path / "b.stl", shuffled, "a")
+    assert (tmp_path / "a.stl").read_bytes() == (tmp_path / "b.stl").read_bytes()
+    assert hardware.mesh_volume(hardware.read_stl(tmp_path / "b.stl")) == pytest.approx(hardware.mesh_volume(triangles))
+
+
 # ------------------------------------------------------------------- printable
 
 
@@ -258,10 +269,11 @@ def test_the_button_lid_has_three_12_mm_holes():
     assert sum(1 for loop in loops if loop[0] > 0) == 1  # one plate
 
 
-def test_the_readme_shows_every_part_and_its_estimate():
+def test_the_readme_shows_every_part_its_picture_and_its_estimate():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     manifest = tomllib.loads((ROOT / "stl" / "manifest.toml").read_text(encoding="utf-8"))
     for name in NAMES:
         assert f"images/{name}.png" in readme and f"stl/{name}.stl" in readme
         row = re.search(rf"stl/{re.escape(name)}\.stl\)[^\n]*", readme)
-        assert row and f"{manifest[name]['grams']:.0f} g" in row.group(0), name
+        estimate = f"{manifest[name]['grams']} g, {manifest[name]['minutes']} min"
+        assert row and estimate in row.group(0), f"{name}: the manifest says {estimate}"
