@@ -217,6 +217,40 @@ def preview(triangles: np.ndarray, size: tuple[int, int] = (480, 320)) -> np.nda
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
 
+def sticker_map(markers: MarkerSet, px_per_mm: float = 2.5) -> np.ndarray:
+    """The stand's board seen straight on, its recesses numbered as
+    hardware/markers-howto.md lists them (1 left marker, 2 right marker, 3 empty-stand
+    patch), the card's place dashed over them (BGR)."""
+    stand, card = markers.stand, markers.card
+    margin = 8.0
+    width = round((stand.board_width + 2 * margin) * px_per_mm)
+    height = round((stand.board_height + 2 * margin) * px_per_mm)
+
+    def at(u: float, v: float) -> tuple[int, int]:
+        return (round((u + stand.board_width / 2 + margin) * px_per_mm), round((stand.board_height + margin - v) * px_per_mm))
+
+    image = np.full((height, width, 3), 255, np.uint8)
+    cv2.rectangle(image, at(-stand.board_width / 2, stand.board_height), at(stand.board_width / 2, 0), (60, 140, 230), -1)
+    for number, (_, u, v, side) in enumerate(stand_recesses(markers), start=1):
+        cv2.rectangle(image, at(u - side / 2, v + side / 2), at(u + side / 2, v - side / 2), (245, 245, 245), -1)
+        cv2.rectangle(image, at(u - side / 2, v + side / 2), at(u + side / 2, v - side / 2), (40, 40, 40), 2)
+        label = str(number)
+        (w, h), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 2.0, 5)
+        x, y = at(u, v)
+        cv2.putText(image, label, (x - w // 2, y + h // 2), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (40, 40, 40), 5, cv2.LINE_AA)
+    left, right = stand.card_centre_u - card.width / 2, stand.card_centre_u + card.width / 2
+    bottom, top = stand.card_bottom_v, stand.card_bottom_v + card.height
+    corners = [at(left, bottom), at(left, top), at(right, top), at(right, bottom)]
+    for start, end in zip(corners, corners[1:] + corners[:1], strict=True):
+        for t in np.arange(0.0, 1.0, 0.1):  # dashed: the card stands here, over the patch
+            a = np.add(start, np.subtract(end, start) * t).astype(int)
+            b = np.add(start, np.subtract(end, start) * min(t + 0.05, 1.0)).astype(int)
+            cv2.line(image, tuple(int(c) for c in a), tuple(int(c) for c in b), (40, 40, 40), 2, cv2.LINE_AA)
+    ledge = stand.card_centre_u - stand.ledge_length / 2, stand.card_centre_u + stand.ledge_length / 2
+    cv2.rectangle(image, at(ledge[0], stand.card_bottom_v + stand.lip_height), at(ledge[1], 0), (35, 85, 160), -1)
+    return image
+
+
 # ------------------------------------------------------------------- the manifest
 
 
@@ -272,5 +306,6 @@ def build(root: Path, parts: tuple[Part, ...] = PARTS) -> dict[str, dict[str, st
             entries[part.name] = {"inputs": input_digest(part, scad_dir), "stl": file_digest(stl),
                                   "grams": round(grams), "metres": round(metres, 1), "minutes": round(minutes)}
             print(f"{stl}: {len(triangles)} triangles, about {grams:.0f} g, {minutes:.0f} min")
+    cv2.imwrite(str(image_dir / "stand-stickers.png"), sticker_map(load_markers()), [cv2.IMWRITE_PNG_COMPRESSION, 9])
     (stl_dir / "manifest.toml").write_text(manifest_text(entries), encoding="utf-8")
     return entries

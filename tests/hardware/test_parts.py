@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tomllib
 
+import cv2
 import numpy as np
 import pytest
 
@@ -276,3 +277,10 @@ def test_the_readme_shows_every_part_its_picture_and_its_estimate():
         row = re.search(rf"stl/{re.escape(name)}\.stl\)[^\n]*", readme)
         estimate = f"{manifest[name]['grams']} g, {manifest[name]['minutes']} min"
         assert row and estimate in row.group(0), f"{name}: the manifest says {estimate}"
+
+
+def test_the_howto_shows_which_sticker_goes_in_which_recess_as_the_markers_file_places_them():
+    committed = cv2.imread(str(ROOT / "images" / "stand-stickers.png"))
+    assert committed is not None and np.array_equal(committed, hardware.sticker_map(MARKERS)), \
+        "hardware/images/stand-stickers.png is stale: run `make hardware`"
+    assert "images/stand-stickers.png" in (ROOT / "markers-howto.md").read_text(encoding="utf-8")
