@@ -46,17 +46,16 @@ class Part:
     name: str
     source: str  # under hardware/scad
     options: tuple[tuple[str, str], ...] = ()  # OpenSCAD -D assignments
-    title: str = ""
 
 
 PARTS: tuple[Part, ...] = (
-    Part("stand", "stand.scad", title="Card stand (one per seat)"),
-    Part("button-box", "button_box.scad", (("part", "box"),), "Button box, tray (one per seat)"),
-    Part("button-lid", "button_box.scad", (("part", "lid"),), "Button box, lid (one per seat)"),
-    Part("mast-box-pi4-pi5", "mast_box.scad", (("pi", "pi4-pi5"), ("part", "box")), "Mast box for a Pi 4 or Pi 5"),
-    Part("mast-lid-pi4-pi5", "mast_box.scad", (("pi", "pi4-pi5"), ("part", "lid")), "Mast box lid, Pi 4 or Pi 5"),
-    Part("mast-box-zero2w", "mast_box.scad", (("pi", "zero2w"), ("part", "box")), "Mast box for a Pi Zero 2 W"),
-    Part("mast-lid-zero2w", "mast_box.scad", (("pi", "zero2w"), ("part", "lid")), "Mast box lid, Pi Zero 2 W"),
+    Part("stand", "stand.scad"),
+    Part("button-box", "button_box.scad", (("part", "box"),)),
+    Part("button-lid", "button_box.scad", (("part", "lid"),)),
+    Part("mast-box-pi4-pi5", "mast_box.scad", (("pi", "pi4-pi5"), ("part", "box"))),
+    Part("mast-lid-pi4-pi5", "mast_box.scad", (("pi", "pi4-pi5"), ("part", "lid"))),
+    Part("mast-box-zero2w", "mast_box.scad", (("pi", "zero2w"), ("part", "box"))),
+    Part("mast-lid-zero2w", "mast_box.scad", (("pi", "zero2w"), ("part", "lid"))),
 )
 
 
@@ -255,11 +254,11 @@ def sticker_map(markers: MarkerSet, px_per_mm: float = 2.5) -> np.ndarray:
 
 
 def input_digest(part: Part, scad_dir: Path) -> str:
-    """SHA-256 of what a part is built from: its sources, the parameter file, its options."""
+    """SHA-256 of what a part is built from: its source, the shared pieces and the
+    parameter file (whether it includes them or not), its options."""
     digest = hashlib.sha256()
     for name in sorted({part.source, "common.scad", "params.scad"}):
-        if (scad_dir / name).exists():
-            digest.update(name.encode() + b"\0" + (scad_dir / name).read_bytes() + b"\0")
+        digest.update(name.encode() + b"\0" + (scad_dir / name).read_bytes() + b"\0")
     digest.update(repr(part.options).encode())
     return digest.hexdigest()
 
@@ -286,15 +285,16 @@ def openscad_command(part: Part, scad_dir: Path, out: Path) -> list[str]:
     return ["openscad", "--quiet", "-o", str(out), *options, str(scad_dir / part.source)]
 
 
-def build(root: Path, parts: tuple[Part, ...] = PARTS) -> dict[str, dict[str, str | float]]:
-    """Write the parameter file, then every part's STL file and preview; return the manifest's entries."""
+def build(root: Path) -> None:
+    """Write the parameter file, then every part's STL file and preview, the sticker map
+    and the manifest."""
     scad_dir, stl_dir, image_dir = root / "scad", root / "stl", root / "images"
     (scad_dir / "params.scad").write_text(params_text(load_markers()), encoding="utf-8")
     stl_dir.mkdir(exist_ok=True)
     image_dir.mkdir(exist_ok=True)
     entries: dict[str, dict[str, str | float]] = {}
     with tempfile.TemporaryDirectory() as scratch:
-        for part in parts:
+        for part in PARTS:
             text_stl = Path(scratch) / f"{part.name}.stl"
             subprocess.run(openscad_command(part, scad_dir, text_stl), check=True)
             triangles = read_stl(text_stl)
@@ -308,4 +308,3 @@ def build(root: Path, parts: tuple[Part, ...] = PARTS) -> dict[str, dict[str, st
             print(f"{stl}: {len(triangles)} triangles, about {grams:.0f} g, {minutes:.0f} min")
     cv2.imwrite(str(image_dir / "stand-stickers.png"), sticker_map(load_markers()), [cv2.IMWRITE_PNG_COMPRESSION, 9])
     (stl_dir / "manifest.toml").write_text(manifest_text(entries), encoding="utf-8")
-    return entries
