@@ -195,6 +195,16 @@ def preview(triangles: np.ndarray, size: tuple[int, int] = (480, 320)) -> np.nda
     yaw, pitch = math.radians(-35.0), math.radians(30.0)
     turn = np.array([[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0], [0, 0, 1]])
     tilt = np.array([[1, 0, 0], [0, math.cos(pitch), -math.sin(pitch)], [0, math.sin(pitch), math.cos(pitch)]])
+    # Large triangles cut small, so that drawing the far ones first hides what lies behind.
+    while len(triangles) < 200_000:
+        edges = np.linalg.norm(triangles - np.roll(triangles, 1, axis=1), axis=2).max(axis=1)
+        large = edges > 8.0
+        if not large.any():
+            break
+        a, b, c = (triangles[large][:, i] for i in range(3))
+        ab, bc, ca = (a + b) / 2, (b + c) / 2, (c + a) / 2
+        quarters = np.concatenate([np.stack(t, axis=1) for t in ((a, ab, ca), (ab, b, bc), (ca, bc, c), (ab, bc, ca))])
+        triangles = np.concatenate([triangles[~large], quarters])
     view = triangles @ (tilt @ turn).T  # x right, y into the picture, z up
     flat = view[:, :, [0, 2]].reshape(-1, 2)
     low, high = flat.min(axis=0), flat.max(axis=0)
