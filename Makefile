@@ -29,7 +29,7 @@ PI_OS_TESTS ?= tests/devices tests/vision tests/web tests/sim/test_render.py tes
                tests/test_cli.py tests/test_json_text.py tests/test_memory.py tests/test_packaging.py \
                -k "(not test_sweep or [0]) and not test_browser"
 
-.PHONY: all demo test check test-pi-os test-arm64 release bench golden messages venv system-deps install uninstall clean
+.PHONY: all demo test check test-pi-os test-arm64 release bench golden hardware messages venv system-deps install uninstall clean
 
 all: test
 
@@ -113,6 +113,14 @@ bench: venv
 # Regenerates the golden playthrough transcripts under tests/golden/ (review the diff).
 golden: venv
 	$(BIN)/python -m coyote_pi.commands.golden tests/golden
+
+# The printable parts (hardware/README.md): hardware/scad/params.scad from markers.toml, then
+# every part's STL file and preview with OpenSCAD, which only this target installs (the
+# tests check the committed files without it). Not part of `make test` or CI: about two
+# minutes. Commit what it changed.
+hardware: APT_PACKAGES += openscad
+hardware: venv
+	$(BIN)/python -m coyote_pi.commands.hardware
 
 # The texts (docs/translating.md): the keys the code and the templates ask for, as Babel
 # extracts them, into build/messages.pot (each with where it is used; tests/test_locale.py

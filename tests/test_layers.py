@@ -5,9 +5,11 @@ From the bottom: the cards and the names the table and its page share (contract)
 pure rules (engine); the game record, the vision code, the devices, the memory helper and
 the virtual players, each built on the rules and none on another; what the table and
 its page both read (the configuration and the words: the translator and the verdict's
-explanation; the review of a finished game); the table (the controller and its parts); the simulated table (sim); the measurements on it
-(bench); and at the top the command line (cli and ``coyote_pi.commands``, where every
-command module lives), the Pi's installer, doctor and service glue (pi) and the web page (web).
+explanation; the speech, which words only public facts; the review of a finished game);
+the table (the controller and its parts); the simulated table (sim); the measurements on it
+(bench) and the printable parts' builder (parts); and at the top the command line (cli and
+``coyote_pi.commands``, where every command module lives), the Pi's installer, doctor and
+service glue (pi) and the web page (web).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("coyote_pi.config", "coyote_pi.words", "coyote_pi.speech", "coyote_pi.review"),
     ("coyote_pi.table",),
     ("coyote_pi.sim",),
-    ("coyote_pi.bench",),
+    ("coyote_pi.bench", "coyote_pi.parts"),
     ("coyote_pi.commands", "coyote_pi.cli", "coyote_pi.__main__", "coyote_pi.pi", "coyote_pi.web"),
 )
 #: Packages of one layer that must not import each other either.

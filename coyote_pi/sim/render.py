@@ -186,16 +186,17 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
         if value is not None:
             centre = (layout.card_centre_u + rng.uniform(-4, 4) * jitter,
                       layout.card_bottom_v + card.height / 2 + rng.uniform(-1, 3) * jitter)
-            plane = board.offset(2.0).sub_plane(centre, float(rng.uniform(-3, 3) * jitter))
+            plane = board.offset(layout.slot_width).sub_plane(centre, float(rng.uniform(-3, 3) * jitter))
             spot = add_card(plane, value, f"seat:{seat}")
             if seat in conditions.finger_seats:
                 # The player's hand is behind the stand: fingers come over the card's top,
                 # onto its first sticker.
                 fingers.append(_finger(plane, spot, rng, conditions.finger_cover, (40.0, 140.0)))
-        ledge = board.offset(6.0)
+        # The ledge's lip, as the printed stand has it (hardware/scad/stand.scad).
+        ledge = board.offset(layout.ledge_front)
         sprites.append(_Sprite(("solid", (35, 70, 110)), ledge,
-                               (layout.card_centre_u - card.width / 2 - 6, 0.0,
-                                layout.card_centre_u + card.width / 2 + 6, layout.card_bottom_v + 6)))
+                               (layout.card_centre_u - layout.ledge_length / 2, 0.0,
+                                layout.card_centre_u + layout.ledge_length / 2, layout.card_bottom_v + layout.lip_height)))
 
     # The Coyote card and loose cards lie flat on the table.
     if scene.coyote_card is not None:

@@ -20,7 +20,7 @@ import numpy as np
 from coyote_pi.cards import parse_card, shuffled_deck
 from coyote_pi.sim.optics import Optics
 from coyote_pi.vision.geometry import Camera
-from coyote_pi.vision.markerset import COYOTE_ROLE, SCHEMES, SLOTS, MarkerSet
+from coyote_pi.vision.markerset import COYOTE_ROLE, SCHEMES, SLOTS, MarkerSet, load_markers
 from coyote_pi.vision.states import SlotState
 
 #: How a slot of a scene can look (a reading may also find it "unclear").
@@ -120,7 +120,8 @@ class TableScene:
     #: Semi-axes (east-west, north-south) of the ellipse the stands stand on: the frame
     #: is 16:9, so stands sit further out at the sides than at top and bottom.
     stand_radius_mm: tuple[float, float] = (440.0, 290.0)
-    stand_lean_deg: float = 15.0
+    #: How far the stands lean back: the printed stand's lean (markers.toml) unless given.
+    stand_lean_deg: float = field(default_factory=lambda: load_markers().stand.lean_deg)
     #: How untidily things are placed: 0 = exactly on their marks, 1 = like people do.
     placement_jitter: float = 1.0
     #: The stands' boards' colour (blue, green, red), if not light wood: a dark board

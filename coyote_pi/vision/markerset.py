@@ -111,6 +111,11 @@ class StandLayout:
     card_slack: float
     empty_patch_centre: tuple[float, float]  # the printed patch a card in the stand hides
     empty_patch_side: float
+    lean_deg: float  # how far the board leans back from upright
+    slot_width: float  # the card slot's width in front of the board's face
+    ledge_front: float  # the lip's front face, in front of the board's face
+    lip_height: float  # the lip's top above the card's bottom edge
+    ledge_length: float  # along the board, centred on the card
 
 
 @dataclass(frozen=True)
@@ -250,6 +255,11 @@ def parse_marker_file(text: str, scheme: str) -> MarkerSet:
             card_slack=float(stand["card_slack"]),
             empty_patch_centre=_pair(stand["empty_patch_centre"], "layout.stand.empty_patch_centre"),
             empty_patch_side=float(stand["empty_patch_side"]),
+            lean_deg=float(stand["lean_deg"]),
+            slot_width=float(stand["slot_width"]),
+            ledge_front=float(stand["ledge_front"]),
+            lip_height=float(stand["lip_height"]),
+            ledge_length=float(stand["ledge_length"]),
         ),
         mat=MatLayout(
             width=float(mat["width"]),
