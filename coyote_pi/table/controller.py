@@ -118,8 +118,9 @@ class ControllerOptions:
     ``resumed`` a resumed record with its memory (or None: setup, then a new record in
     ``config.record_dir``; or a :class:`~coyote_pi.table.store.Unresumable`: the players
     are told first). ``meta`` is written into a new record's setup line, for anyone to
-    read; ``private_meta`` into its service-only file (the simulated table's seed and deal
-    plan, from which every deal follows). ``notifier`` is told when the loop starts, how
+    read; ``private_meta()`` is called as each new game's record starts, and what it returns
+    goes into the record's service-only file (the simulated table's seed and deal plan for
+    that game, from which every deal follows). ``notifier`` is told when the loop starts, how
     it goes and when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
     :mod:`coyote_pi.pi.notify`; None: no one is told). ``not_resumed`` names the newest
     record when it could not be resumed and a new game starts anyway: the screens say so
@@ -137,7 +138,7 @@ class ControllerOptions:
     resumed: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None
     listeners: tuple[Listener, ...] | list[Listener] = ()
     meta: dict | None = None
-    private_meta: dict | None = None
+    private_meta: Callable[[], dict] | None = None
     notifier: Notifier | None = None
     clock: Callable[[], float] = time.monotonic
     epoch: int = 0
@@ -163,7 +164,7 @@ class Controller:
         self.queue: queue.Queue = options.events if options.events is not None else queue.Queue()
         self.listeners = list(options.listeners)
         self.meta = dict(options.meta or {})
-        self.private_meta = dict(options.private_meta or {})
+        self.private_meta = options.private_meta
         self.clock = options.clock
         self.epoch = options.epoch
         self.new_game_when_over = options.new_game_when_over
@@ -367,7 +368,8 @@ class Controller:
         config = setup.game_config()
         try:
             meta = dict(self.meta, language=setup.language, **setup.virtual_meta())
-            self.state.recorded = self.store.create(config, meta, self.private_meta)
+            private = self.private_meta() if self.private_meta is not None else None
+            self.state.recorded = self.store.create(config, meta, private)
         except OSError as error:
             self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
             self.state.hold = RecordHold(record_hold.HoldKind.NOT_STARTED)
