@@ -33,8 +33,8 @@ from coyote_pi.record import (
     read_record,
 )
 from coyote_pi.record.lines import canonical as _canonical
-from coyote_pi.record.reader import NOT_A_RECORD
 from coyote_pi.record.lines import sha256_text as _sha256
+from coyote_pi.record.reader import NOT_A_RECORD
 
 CONFIG = GameConfig(players=3, variant="trickster", start_seat=2)
 
@@ -802,7 +802,7 @@ def test_replay_checks_the_photos_the_record_names(tmp_path, capsys):
 
 
 def test_replay_says_a_photos_folder_is_not_there_once_not_each_photo_missing(tmp_path, capsys):
-    path, photos = _game_with_a_photo(tmp_path)
+    path, _ = _game_with_a_photo(tmp_path)
     assert main(["replay", str(path), "--photos", str(tmp_path / "no-such-folder")]) == 1
     assert capsys.readouterr().err == f"{path}: the photos folder {tmp_path / 'no-such-folder'} does not exist\n"
     assert main(["replay", str(path), "--photos", str(path)]) == 1

@@ -195,7 +195,7 @@ def _run_table(args, config, devices_config) -> int:
     # A scripted simulation ends with its game: a finished one is not shown again.
     resumption = resume_newest(config, new=args.new, finished=not (args.sim and args.scripted))
     table = resumption.table
-    if args.sim and (refused := _unplayable_plan(args, table)) is not None:
+    if args.sim and isinstance(table, tuple) and (refused := _unplayable_plan(args, table[0])) is not None:
         table[0].close()
         journal.print_error(f"coyote-pi run: {refused}")
         return CONFIG_ERROR
@@ -230,19 +230,20 @@ def _run_table(args, config, devices_config) -> int:
     return 0
 
 
-def _unplayable_plan(args, table) -> str | None:
-    """Why --deal or --seed cannot choose the cards of the next game: the newest game is
-    unfinished and is resumed, dealing on as it began with another plan or seed (None:
-    they can; the same command again after a crash resumes the game it started)."""
-    if not isinstance(table, tuple) or table[0].game.winner is not None:
+def _unplayable_plan(args, resumed) -> str | None:
+    """Why --deal or --seed cannot choose the cards of the next game: the newest game (the
+    record ``resumed``) is unfinished and deals on as it began, with another plan or seed
+    (None: they can; the same command again after a crash resumes the game it started)."""
+    if resumed.game.winner is not None:
         return None
-    recorded = table[0].private_meta
+    recorded = resumed.private_meta
     given = [flag for flag, value, kept in (("--deal", args.deal and args.deal.strip(), recorded.get("deal")),
                                             ("--seed", args.seed, recorded.get("seed")))
              if value is not None and value != kept]
     if not given:
         return None
-    return (f"{' and '.join(given)} {'choose' if len(given) > 1 else 'chooses'} the cards of a new game, but the newest one, {table[0].path.name}, is "
+    verb = "choose" if len(given) > 1 else "chooses"
+    return (f"{' and '.join(given)} {verb} the cards of a new game, but the newest one, {resumed.path.name}, is "
             "unfinished and run --sim resumes it as it was dealt: add --new to start the new game now "
             "(that one is kept), or finish it first")
 

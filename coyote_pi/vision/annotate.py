@@ -110,7 +110,8 @@ def annotation_labels(shape: tuple[int, ...], reading: TableReading) -> list[Lab
     markers: one label above both), none covering another."""
     size = shape[1] / 1000.0
     thickness, scale = _line_width(shape), 0.45 * size
-    summary, y = [], 30 * size
+    summary: list[Label] = []
+    y = 30 * size
     for line in summary_lines(reading) + reading.warnings:
         summary = place_labels([(line, (10 * size, y), (255, 255, 255))], shape, scale * 1.3, thickness, summary)
         y += 28 * size

@@ -177,11 +177,11 @@ def test_the_same_plan_and_seed_again_resume_the_game_they_began(tmp_path):
     """After a crash, the same command again goes on with the game it started."""
     path = tmp_path / "game-0001.jsonl"
     RecordedGame.start(path, GameConfig(players=3), {"source": "sim"}, private_meta={"seed": 5, "deal": "max0"}).close()
-    unfinished = (RecordedGame.resume(path), None)
+    unfinished = RecordedGame.resume(path)
     try:
         assert run_command._unplayable_plan(argparse.Namespace(deal=" max0", seed=5), unfinished) is None
         assert run_command._unplayable_plan(argparse.Namespace(deal="max0", seed=None), unfinished) is None
         assert run_command._unplayable_plan(argparse.Namespace(deal="question", seed=5), unfinished).startswith(
             "--deal chooses")
     finally:
-        unfinished[0].close()
+        unfinished.close()

@@ -69,7 +69,7 @@ def test_no_label_of_the_annotated_picture_covers_another(seats, cards, seed):
     reading = TableReader().read(frame)
     labels = annotation_labels(frame.shape, reading)
     assert _boxes_apart(labels) == []
-    assert all(0 <= label.box[0] and label.box[2] <= frame.shape[1] and 0 <= label.box[1]
+    assert all(label.box[0] >= 0 and label.box[2] <= frame.shape[1] and label.box[1] >= 0
                and label.box[3] <= frame.shape[0] for label in labels)
     texts = [label.text for label in labels]
     for seat in cards:  # each card and stand once, beside the summary's line of the seat
