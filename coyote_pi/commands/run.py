@@ -80,8 +80,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deal", metavar="PLAN",
                         help='--sim: the cards of some rounds of the next new game, e.g. "5,?,max0,-10;*;question" '
                              "(stands from seat 1, then the centre, then the deck's top; * from the shuffle; rounds "
-                             "split by ;) or a scenario: question, max0, coyote-card; refused when the newest game is "
-                             "unfinished, unless --new (docs/simulator.md)")
+                             "split by ;) or a scenario: question, max0, coyote-card; an unfinished newest game is "
+                             "resumed as it was dealt, so another plan then needs --new (docs/simulator.md)")
     # A plan may begin with a negative card ("-10,5,7,9"): argparse would take it for an
     # option, as it takes anything after a dash but a plain negative number. No option of
     # this command begins with a dash and a digit, so such a word is always a value.
