@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ from coyote_pi.table.stages import (
     Stage,
 )
 from coyote_pi.table.turn import Turn
-from coyote_pi.table.virtual_seats import VirtualSeats
+from coyote_pi.table.virtual_seats import VIRTUAL_SEED, VirtualSeats
 from coyote_pi.table.web_side import WebSide
 from coyote_pi.words.translator import Translator
 
@@ -120,7 +121,8 @@ class ControllerOptions:
     are told first). ``meta`` is written into a new record's setup line, for anyone to
     read; ``private_meta()`` is called as each new game's record starts, and what it returns
     goes into the record's service-only file (the simulated table's seed and deal plan for
-    that game, from which every deal follows). ``notifier`` is told when the loop starts, how
+    that game, from which every deal follows), beside the game's secret seed of the
+    virtual players (:func:`~coyote_pi.table.virtual_seats.players_seed`). ``notifier`` is told when the loop starts, how
     it goes and when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
     :mod:`coyote_pi.pi.notify`; None: no one is told). ``not_resumed`` names the newest
     record when it could not be resumed and a new game starts anyway: the screens say so
@@ -368,7 +370,9 @@ class Controller:
         config = setup.game_config()
         try:
             meta = dict(self.meta, language=setup.language, **setup.virtual_meta())
-            private = self.private_meta() if self.private_meta is not None else None
+            # The virtual seats' own randomness: secret and new for every game (their draws
+            # would otherwise follow from something players can read, such as the file name).
+            private = {VIRTUAL_SEED: secrets.token_hex(16), **(self.private_meta() if self.private_meta else {})}
             self.state.recorded = self.store.create(config, meta, private)
         except OSError as error:
             self.log(f"cannot start a record in {self.store.folder} ({error})", logging.ERROR)
