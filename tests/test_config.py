@@ -127,7 +127,7 @@ def test_the_page_settable_values_written_as_toml_read_back_as_they_were():
 
 @pytest.mark.parametrize("proposed,error", [
     ('virtual = "3:wizard"', "settings.toml: [game] virtual seat '3:wizard': unknown level 'wizard' (levels: "
-                             "strong, cautious, bluffer, raise-by-one, half-odds)"),
+                             "strong, cautious, bluffer; baselines (bench opponents): raise-by-one, half-odds)"),
     ('virtual = "5:strong"', "settings.toml: [game] virtual seat 5 is not one of the 4 seats"),
     ("virtual = 3", 'settings.toml: [game] virtual must be text such as "3:strong", not 3'),
 ])

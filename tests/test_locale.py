@@ -16,6 +16,7 @@ from babel.messages.pofile import read_po, write_po
 import coyote_pi
 from coyote_pi.config import TABLE_RANGES
 from coyote_pi.locale import LANGUAGES, catalog, placeholders, plural_keys, template, translations
+from coyote_pi.players import level_words
 from coyote_pi.words.translator import Translator
 
 PACKAGE = Path(coyote_pi.__file__).parent
@@ -67,7 +68,9 @@ def test_russian_counts_take_three_forms():
 #: Placeholders that hold a count or a list of seats: a text with one says one thing or several.
 COUNTED = {"seats", "count", "rounds", "players", "seconds", "games"}
 #: Counted texts that never speak of one, and why.
-ALWAYS_SEVERAL = {"problem.duplicate": "names two seats or more (one seat's duplicate is problem.duplicate_anywhere)"}
+ALWAYS_SEVERAL = {"problem.duplicate": "names two seats or more (one seat's duplicate is problem.duplicate_anywhere)",
+                  "review.title": "a game has two players or more",
+                  "review.no_seat": "a game has two players or more"}
 
 
 def test_every_counted_text_has_plural_forms_and_english_says_one_in_the_singular():
@@ -125,12 +128,13 @@ def test_a_new_language_starts_from_the_template_with_its_own_plural_forms():
 
 def test_the_help_of_a_table_number_names_its_range_from_the_configuration_only():
     # The ranges are config.TABLE_RANGES' alone: a help text writes {low} and {high},
-    # never the numbers, so the page cannot tell another range than the table checks.
+    # never the numbers, so the page cannot tell another range than the table checks
+    # (and the virtual seats' help its {levels} and {baselines}, coyote_pi.players' list).
     for key in (message.id for message in catalog("en") if isinstance(message.id, str)):
         if not (key.startswith("setting.") and key.endswith(".help")):
             continue
         setting = key.removeprefix("setting.").removesuffix(".help")
-        wanted = {"low", "high"} if setting in TABLE_RANGES else set()
+        wanted = {"low", "high"} if setting in TABLE_RANGES else set(level_words()) if setting == "virtual" else set()
         for language in LANGUAGES:
             text = translations(language).gettext(key)
             assert placeholders(text) == wanted, (language, key)

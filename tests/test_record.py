@@ -5,6 +5,7 @@ import hashlib
 import itertools
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -33,6 +34,7 @@ from coyote_pi.record import (
 )
 from coyote_pi.record.lines import canonical as _canonical
 from coyote_pi.record.lines import sha256_text as _sha256
+from coyote_pi.record.reader import NOT_A_RECORD
 
 CONFIG = GameConfig(players=3, variant="trickster", start_seat=2)
 
@@ -223,6 +225,23 @@ def test_bad_files_get_a_clear_message(tmp_path, content, reason):
     path = tmp_path / "bad.jsonl"
     path.write_bytes(content)
     assert reason in _replay_error(path)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_file_of_random_bytes_is_said_to_be_no_game_record(tmp_path, seed):
+    path = tmp_path / "random.jsonl"
+    noise = random.Random(seed).randbytes(4000)
+    path.write_bytes(noise)
+    error = _replay_error(path)
+    assert error.startswith(f"{path}: line 1: ") and error.endswith(NOT_A_RECORD) and "\n" not in error
+    path.write_bytes(noise.replace(b"\n", b""))  # not one line complete
+    assert _replay_error(path) == f"{path}: line 1: {NOT_A_RECORD}"
+
+
+def test_a_setup_line_cut_short_is_still_told_as_a_record_cut_short(finished):
+    path, _ = finished
+    path.write_bytes(path.read_bytes()[:40])
+    assert "line 1: the last line is incomplete (the record was cut short)" in _replay_error(path)
 
 
 def test_a_missing_file_gets_a_clear_message(tmp_path):
@@ -780,6 +799,14 @@ def test_replay_checks_the_photos_the_record_names(tmp_path, capsys):
     (photos / "round-01-reveal.jpg").unlink()
     assert main(["replay", str(path), "--photos", str(photos)]) == 1
     assert "line 5: the photo round-01-reveal.jpg is missing from" in capsys.readouterr().err
+
+
+def test_replay_says_a_photos_folder_is_not_there_once_not_each_photo_missing(tmp_path, capsys):
+    path, _ = _game_with_a_photo(tmp_path)
+    assert main(["replay", str(path), "--photos", str(tmp_path / "no-such-folder")]) == 1
+    assert capsys.readouterr().err == f"{path}: the photos folder {tmp_path / 'no-such-folder'} does not exist\n"
+    assert main(["replay", str(path), "--photos", str(path)]) == 1
+    assert capsys.readouterr().err == f"{path}: the photos folder {path} is not a folder\n"
 
 
 def test_only_a_reveal_or_a_draw_keeps_a_photo(tmp_path):

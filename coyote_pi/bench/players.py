@@ -23,12 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from coyote_pi.engine.game import GameConfig, Variant
-from coyote_pi.players import knowledge
+from coyote_pi.players import BASELINES, knowledge
 from coyote_pi.players.roster import LEVELS, VirtualPlayer
 from coyote_pi.players.seating import play
 from coyote_pi.players.turn import Move, TurnView
 
-BASELINES = ("raise-by-one", "half-odds")
 TARGET_SHARE_FACTOR = 1.5
 TARGET_MEDIAN_MS, TARGET_WORST_MS = 50.0, 200.0
 TARGET_MEMORY_MB = 150.0

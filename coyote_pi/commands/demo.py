@@ -56,6 +56,7 @@ from coyote_pi.contract.records import BULLETIN_FOLDER, PHOTOS_SUFFIX, REQUESTS_
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.outputs import GifRecorder
 from coyote_pi.locale import LANGUAGES
+from coyote_pi.players import levels_text
 from coyote_pi.record import check_photos, read_record
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
 from coyote_pi.sim.table import DEMO_PACE
@@ -87,7 +88,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=DEMO_SEED, help=f"deal and decisions (default {DEMO_SEED})")
     parser.add_argument("--virtual", metavar="SEATS",
                         help=f'seats the table plays itself (default: the last seat, "N:{DEMO_LEVEL}"; "": none; '
-                             "docs/players.md)")
+                             f"levels: {levels_text()}; docs/players.md)")
     parser.add_argument("--camera-size", default="2304x1296", metavar="WxH", help="synthetic frame size")
     parser.add_argument("--web", nargs="?", const=DEFAULT_LISTEN, metavar="HOST:PORT",
                         help=f"serve the table's web page too (default address {DEFAULT_LISTEN})")
@@ -200,7 +201,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
         print(tr("demo.page", url=page.url), flush=True)
     try:
         rig = open_sim_rig(config, devices, sim, listeners=[reporter], outputs=[gif], speech=speech,
-                           meta={"source": "demo"}, private_meta={"seed": args.seed})
+                           meta={"source": "demo"})
         try:
             rig.run(until_over=True)
             if page is not None:  # while the table still runs: stopped, the page says so

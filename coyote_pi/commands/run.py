@@ -41,6 +41,7 @@ import dataclasses
 import functools
 import logging
 import random
+import re
 import signal
 import sys
 import threading
@@ -52,6 +53,7 @@ from coyote_pi.devices.errors import DeviceConfigError, DeviceError, PinMapError
 from coyote_pi.locale import LANGUAGES
 from coyote_pi.memory import tune_malloc
 from coyote_pi.pi import doctor, journal, notify
+from coyote_pi.players import levels_text
 from coyote_pi.speech.speaker import speech_or_none
 from coyote_pi.table import stages
 from coyote_pi.table.presenter import Listener, Prompt
@@ -75,13 +77,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start-seat", metavar="SEAT", help='the seat that starts round 1, or "ask"')
     parser.add_argument("--virtual", metavar="SEATS",
                         help='seats the table plays itself, e.g. "3:strong" or "2:cautious,3:bluffer" '
-                             "(levels: cautious, bluffer, strong; docs/players.md)")
+                             f"(levels: {levels_text()}; docs/players.md)")
     parser.add_argument("--record-dir", metavar="DIR", help="where game records are kept")
-    parser.add_argument("--seed", type=int, help="--sim: the seed of the simulated deck and players")
+    parser.add_argument("--seed", type=int, help="--sim: the seed of the next new game's deck and players "
+                                                 "(later games draw their own)")
     parser.add_argument("--deal", metavar="PLAN",
-                        help='--sim: the cards of some rounds, e.g. "5,?,max0,-10;*;question" (stands from seat 1, '
-                             "then the centre, then the deck's top; * from the shuffle; rounds split by ;) or a "
-                             "scenario: question, max0, coyote-card (docs/simulator.md)")
+                        help='--sim: the cards of some rounds of the next new game, e.g. "5,?,max0,-10;*;question" '
+                             "(stands from seat 1, then the centre, then the deck's top; * from the shuffle; rounds "
+                             "split by ;) or a scenario: question, max0, coyote-card; an unfinished newest game is "
+                             "resumed as it was dealt, so another plan then needs --new (docs/simulator.md)")
+    # A plan may begin with a negative card ("-10,5,7,9"): argparse would take it for an
+    # option, as it takes anything after a dash but a plain negative number. No option of
+    # this command begins with a dash and a digit, so such a word is always a value.
+    parser._negative_number_matcher = re.compile(r"^-\d")
     parser.add_argument("--camera-size", metavar="WxH", help="--sim: the synthetic camera's frame size (default 2304x1296)")
     parser.add_argument("--no-view", action="store_true", help="--sim --scripted: do not draw the OLED in the terminal")
     parser.add_argument("--coach", action="store_true",
@@ -202,6 +210,10 @@ def _run_table(args, config, devices_config) -> int:
     # A scripted simulation ends with its game: a finished one is not shown again.
     resumption = resume_newest(config, new=args.new, finished=not (args.sim and args.scripted))
     table = resumption.table
+    if args.sim and isinstance(table, tuple) and (refused := _unplayable_plan(args, table[0])) is not None:
+        table[0].close()
+        journal.print_error(f"coyote-pi run: {refused}")
+        return CONFIG_ERROR
     if isinstance(table, tuple):
         print(_resumed_line(table[0], tr), file=sys.stderr)
     elif table is not None:  # the table shows it and waits for ok before a new game
@@ -231,6 +243,24 @@ def _run_table(args, config, devices_config) -> int:
         recorded = rig.controller.state.playing()
         print(tr("run.winner", seat=game.winner, path=recorded.path, fingerprint=recorded.writer.fingerprint))
     return 0
+
+
+def _unplayable_plan(args, resumed) -> str | None:
+    """Why --deal or --seed cannot choose the cards of the next game: the newest game (the
+    record ``resumed``) is unfinished and deals on as it began, with another plan or seed
+    (None: they can; the same command again after a crash resumes the game it started)."""
+    if resumed.game.winner is not None:
+        return None
+    recorded = resumed.private_meta
+    given = [flag for flag, value, kept in (("--deal", args.deal and args.deal.strip(), recorded.get("deal")),
+                                            ("--seed", args.seed, recorded.get("seed")))
+             if value is not None and value != kept]
+    if not given:
+        return None
+    verb = "choose" if len(given) > 1 else "chooses"
+    return (f"{' and '.join(given)} {verb} the cards of a new game, but the newest one, {resumed.path.name}, is "
+            "unfinished and run --sim resumes it as it was dealt: add --new to start the new game now "
+            "(that one is kept), or finish it first")
 
 
 def _start_page(args, config, tr):
@@ -339,36 +369,33 @@ def _open_real(config, devices_config, table, not_resumed=None, config_file=None
 
 
 def _open_sim(args, config, devices_config, resumption, page, tr):
-    """The simulated table, with the seed and deal plan of the game it resumes (or of
-    --seed, --deal), and with a person at the keys, its console; and the
-    :class:`FinishedGames` that tells each game's check line as it ends. With --web the
-    OLED shows the address only while ``page`` (None: it could not start) serves it, and
-    the console says where the page is, or why it is not."""
+    """The simulated table, and with a person at the keys, its console; and the
+    :class:`FinishedGames` that tells each game's check line as it ends. A resumed game
+    deals on with the seed and plan in its record; --seed and --deal are for the next new
+    game (a finished game shown first: the one ok starts), and every later one gets a
+    fresh seed. With --web the OLED shows the address only while ``page`` (None: it could
+    not start) serves it, and the console says where the page is, or why it is not."""
     from coyote_pi.sim.console import SimConsole
     from coyote_pi.sim.deals import DealPlan, parse_deal
     from coyote_pi.sim.rig import SimOptions, open_sim_rig
 
     table, skipped = resumption.table, resumption.skipped
-    # Every deal follows from the seed and the plan: they are kept in the record's
-    # service-only file, never in its setup line. A resumed game deals on as it began.
-    recorded = table[0].private_meta if isinstance(table, tuple) else {}
-    seed = recorded.get("seed")
-    if seed is None:
-        seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    text = recorded.get("deal") if isinstance(table, tuple) else args.deal
-    deal = DealPlan() if text is None else parse_deal(text)  # checked by _settings (or when it was recorded)
-    private = {"seed": seed, **({"deal": deal.text} if deal.text else {})}
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    deal = DealPlan() if args.deal is None else parse_deal(args.deal)  # checked by _settings
     sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players},
                      deal=deal)
     console = SimConsole() if _has_console(args) else None
     watchers = [console] if console is not None else []
     serving = page.serving if page is not None else (lambda: False)
-    rig = open_sim_rig(config, devices_config, sim, resumed=table, meta={"source": "sim"}, private_meta=private,
+    rig = open_sim_rig(config, devices_config, sim, resumed=table, meta={"source": "sim"},
                        new_game_when_over=not args.scripted, web_page=serving if args.web else None,
                        not_resumed=None if skipped is None else skipped.stem, outputs=watchers, listeners=watchers,
                        speech=speech_or_none(config.speech, args.speak))
-    finished = FinishedGames(rig.controller, console.tell if console is not None else _tell)
+    tell = console.tell if console is not None else _tell
+    finished = FinishedGames(rig.controller, tell)
     rig.controller.listeners.append(finished)
+    if isinstance(table, tuple) and args.deal is not None:  # a finished game (an unfinished one refuses a plan)
+        tell(tr("run.deal_next", plan=args.deal))
     if args.coach:
         from coyote_pi.sim.coach import Coach
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from coyote_pi.players import LEVEL_NAMES
+from coyote_pi.players import LEVEL_NAMES, levels_text
 from coyote_pi.players.levels import Bluffer, Cautious, HalfOdds, RaiseByOne
 from coyote_pi.players.strong import Strong
 from coyote_pi.players.turn import Move, TurnView
@@ -30,4 +30,4 @@ def player(level: str) -> VirtualPlayer:
     try:
         return LEVELS[level]
     except KeyError:
-        raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})") from None
+        raise ValueError(f"unknown level {level!r} (levels: {levels_text()})") from None

@@ -190,8 +190,8 @@ def unfinished(tail: bytes) -> str:
     return "the last line is incomplete (the record was cut short)"
 
 
-def parse_line(number: int, raw: bytes) -> tuple[str, dict[str, object]]:
-    """The line's text and object, if the text is the object's canonical JSON."""
+def load_line(number: int, raw: bytes) -> tuple[str, dict[str, object]]:
+    """The line's text and object, if it is UTF-8 text of a JSON object (in any form)."""
     if not raw:
         raise RecordError(number, "an empty line")
     try:
@@ -203,6 +203,12 @@ def parse_line(number: int, raw: bytes) -> tuple[str, dict[str, object]]:
         raise RecordError(number, str(error)) from None
     if not isinstance(line, dict):
         raise RecordError(number, "a line must be a JSON object")
+    return text, line
+
+
+def parse_line(number: int, raw: bytes) -> tuple[str, dict[str, object]]:
+    """The line's text and object, if the text is the object's canonical JSON."""
+    text, line = load_line(number, raw)
     try:
         text_of_line = canonical(line)
     except ValueError:

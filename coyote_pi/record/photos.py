@@ -20,8 +20,11 @@ __all__ = ["PHOTO_FILE", "check_photos"]
 def check_photos(record: Record, folder: str | os.PathLike[str]) -> tuple[int, list[str]]:
     """Check the photos the record names against the files in ``folder``: how many were
     checked, and what is wrong (a missing file, or one whose SHA-256 is not the recorded
-    one), each with its line number. Photos of a round still open are not public yet."""
+    one), each with its line number. Photos of a round still open are not public yet. A
+    ``folder`` that is not there is the one problem (not every photo missing from it)."""
     folder = Path(folder)
+    if not folder.is_dir():
+        return 0, [f"the photos folder {folder} {'is not a folder' if folder.exists() else 'does not exist'}"]
     open_from = record.open_round.first_line if record.open_round else len(record.lines) + 1
     checked, problems = 0, []
     for number, line in enumerate(record.lines[: open_from - 1], start=1):

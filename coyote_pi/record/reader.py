@@ -45,6 +45,7 @@ from coyote_pi.record.lines import (
     event_kind,
     excerpt,
     first_difference,
+    load_line,
     parse_line,
     sha256_text,
     split_lines,
@@ -448,6 +449,7 @@ def read_record(path: str | os.PathLike[str], *, allow_torn_tail: bool = False, 
         raise RecordError(1, "not UTF-8 text: the file begins with the byte order mark of UTF-16 (or UTF-32), "
                              "so an editor saved it in another encoding")
     raw_lines, tail = split_lines(data)
+    _may_begin_a_record(raw_lines[0] if raw_lines else None, tail)
     if not allow_torn_tail and (cut := unfinished_end(len(raw_lines), tail, 0)) is not None:
         raise cut  # before any line: the end of the file is told first
     if not raw_lines:
@@ -475,6 +477,24 @@ def unfinished_end(lines: int, tail: bytes, pending: int) -> RecordError | None:
     if pending:
         return RecordError(lines, "the record ends before the resolution of its last challenge")
     return None
+
+
+#: What is said of a file whose first line could not begin a game record.
+NOT_A_RECORD = "this is not a game record (each line of one is a JSON object, the first its setup)"
+
+
+def _may_begin_a_record(first: bytes | None, tail: bytes) -> None:
+    """A file whose first line (None: it has no complete line) could not begin a record
+    is said to be none, before any fault of a later line: random bytes were "line 13: the
+    last line is incomplete". A setup line cut short still begins as a JSON object does."""
+    if first is None:
+        if not tail.startswith(b"{"):
+            raise RecordError(1, NOT_A_RECORD)
+        return
+    try:
+        load_line(1, first)
+    except RecordError as error:
+        raise RecordError(1, f"{error.reason}: {NOT_A_RECORD}") from None
 
 
 def _seq_of(raw: bytes) -> object:

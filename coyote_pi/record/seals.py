@@ -62,7 +62,8 @@ class Vault:
 
     ``round`` holds the open round's openings (what :class:`Seals` committed to, with the
     salts), for resuming that round after a power cut; ``setup`` what the device keeps
-    to itself about the game (the simulated table's seed).
+    to itself about the game (the virtual players' secret seed, the simulated table's seed
+    and deal plan).
     """
 
     ROUND, SETUP = "round", "setup"

@@ -44,6 +44,8 @@ from coyote_pi.table.rig import Rig, open_rig
 class SimOptions:
     """A simulated table: its seed, who presses the buttons and how the camera sees it."""
 
+    #: The seed of the next new game's deck and players (later games draw their own;
+    #: a resumed game deals on with the seed in its record).
     seed: int = 1
     #: Stands on the table; None: as many as the game's players.
     seats: int | None = None
@@ -58,7 +60,8 @@ class SimOptions:
     bounce: bool = True
     setup_answers: dict = field(default_factory=dict)
     misclick: bool = False
-    #: The cards chosen for some rounds (``run --sim --deal``); the rest come from the seed.
+    #: The cards chosen for some rounds of the next new game (``run --sim --deal``); the
+    #: rest come from the seed.
     deal: DealPlan = DealPlan()
 
 
@@ -130,6 +133,8 @@ def open_sim_rig(
         raise ValueError("a simulated table needs its number of stands: SimOptions.seats, or the game's players")
     sim_table = SimTable(seats=seats, seed=sim.seed, players=sim.players, pace=sim.pace, scheme=config.scheme,
                          setup_answers=sim.setup_answers, misclick=sim.misclick, deal=sim.deal)
+    if isinstance(resumed, tuple):
+        sim_table.resume(resumed[0].private_meta)
     given: dict[str, object] = {}
     if camera is not None:
         given["camera"] = camera(sim_table.scene)
@@ -139,7 +144,8 @@ def open_sim_rig(
         given["display"] = display
     parts = simulated_parts(devices_config, scene=sim_table.scene, outputs=outputs, given=given)
     rig = open_rig(config, devices_config, parts=parts, reader=SceneReader() if sim.camera == "scene" else None,
-                   outputs=outputs, listeners=[sim_table, *listeners], **controller_options)
+                   outputs=outputs, listeners=[sim_table, *listeners], private_meta=sim_table.new_game,
+                   **controller_options)
     if sim.players:
         sim_table.fingers = _fingers(sim, rig.devices, rig.controller.queue, devices_config)
         sim_table.controller_queue = rig.controller.queue

@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import logging
 import queue
+import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -40,7 +41,7 @@ from coyote_pi import cards
 from coyote_pi.engine import Correct, Deal, DrawReplacement, Event, Game, GameConfig, Reveal, seat_view
 from coyote_pi.engine.game import TRICKSTER, RoundState
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
-from coyote_pi.sim.deals import DealPlan
+from coyote_pi.sim.deals import DealPlan, parse_deal
 from coyote_pi.sim.scene import TableScene
 from coyote_pi.table import stages
 from coyote_pi.table.presenter import Listener, Prompt
@@ -457,7 +458,10 @@ class SimTable(Listener):
     :class:`~coyote_pi.sim.presser.QueueFingers`);
     ``players=False`` leaves the buttons to a person (``run --sim``). ``setup_answers``
     are what the players choose when setup asks (``players``, ``variant``, ``language``,
-    ``start``); ``deal`` fixes cards of some rounds (``run --sim --deal``). Register it as
+    ``start``). Every game gets its own cards: ``seed`` and ``deal`` (the cards of some
+    rounds, ``run --sim --deal``) are those of the next new game, every later game draws a
+    fresh seed (:meth:`new_game`); a resumed game deals on with its own (:meth:`resume`).
+    Register it as
     a controller listener, :meth:`start` it, :meth:`close` it: each hand and player then
     acts on its own thread. A driver on a simulated clock calls :meth:`act_on` itself
     instead (``clock`` is the time the people go by when they press again after
@@ -467,9 +471,13 @@ class SimTable(Listener):
     def __init__(self, *, seats: int, seed: int, fingers=None, players: bool = True, pace: SimPace = SimPace(),
                  scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False,
                  deal: DealPlan = DealPlan(), clock: Callable[[], float] = time.monotonic) -> None:
+        #: The seed and plan of the game on the table (see :meth:`new_game`, :meth:`resume`).
         self.seed = seed
-        self.seats = seats
         self.deal_plan = deal
+        self._next_game: tuple[int, DealPlan] = (seed, deal)
+        self._seeds = random.Random(seed)  # the later games' seeds: reproducible from the first
+        self._dealt_seeds: set[int] = set()
+        self.seats = seats
         self._watchers: list[Callable[[], None]] = []
         self.fingers = fingers
         #: The controller's queue, whose loop marks each item done once handled and
@@ -490,6 +498,32 @@ class SimTable(Listener):
         self._actors: list[_Actor] = [_Hands("sim hands", self)]
         if players:
             self._actors += [_Player(seat, self) for seat in range(1, seats + 1)]
+
+    # -- the games' cards ----------------------------------------------------------
+
+    def new_game(self) -> dict[str, object]:
+        """A new game starts: its seed and plan (the ones given for the first new game; for
+        every later one, a seed this table has not dealt and no plan), and what its
+        record keeps of them in its service-only file, from which every deal follows."""
+        seed, deal = self._next_game
+        self._next_game = (self._fresh_seed(), DealPlan())
+        self.seed, self.deal_plan, self.dealt_round = seed, deal, 0
+        self._dealt_seeds.add(seed)
+        return {"seed": seed, **({"deal": deal.text} if deal.text else {})}
+
+    def resume(self, private_meta: dict[str, object]) -> None:
+        """The table goes on with a recorded game: its seed and plan (its record's
+        service-only file) deal its rounds; a new game after it gets its own."""
+        seed, text = private_meta.get("seed"), private_meta.get("deal")
+        if isinstance(seed, int):
+            self.seed = seed
+            self._dealt_seeds.add(seed)
+        self.deal_plan = parse_deal(text) if isinstance(text, str) else DealPlan()
+
+    def _fresh_seed(self) -> int:
+        while (seed := self._seeds.randrange(1 << 30)) in self._dealt_seeds:
+            pass
+        return seed
 
     # -- the physical table ----------------------------------------------------------
 

@@ -125,9 +125,11 @@ class ControllerOptions:
     ``resumed`` a resumed record with its memory (or None: setup, then a new record in
     ``config.record_dir``; or a :class:`~coyote_pi.table.store.Unresumable`: the players
     are told first). ``meta`` is written into a new record's setup line, for anyone to
-    read; ``private_meta`` into its service-only file (the simulated table's seed and deal
-    plan, from which every deal follows). ``notifier`` is told when the loop starts, how
-    it goes and when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
+    read; ``private_meta()`` is called as each new game's record starts, and what it returns
+    goes into the record's service-only file (the simulated table's seed and deal plan for
+    that game, from which every deal follows), beside the game's secret seed of the
+    virtual players (:func:`~coyote_pi.table.virtual_seats.players_seed`). ``notifier`` is
+    told when the loop starts, how it goes and when it stops (a :class:`~coyote_pi.table.notifier.Notifier` such as
     :mod:`coyote_pi.pi.notify`; None: no one is told). ``not_resumed`` names the newest
     record when it could not be resumed and a new game starts anyway: the screens say so
     until the first game of this run is dealt. ``camera_problem`` is the text key the
@@ -147,7 +149,7 @@ class ControllerOptions:
     resumed: tuple[RecordedGame, store.TableMemory] | store.Unresumable | None = None
     listeners: tuple[Listener, ...] | list[Listener] = ()
     meta: dict[str, Any] | None = None
-    private_meta: dict[str, Any] | None = None
+    private_meta: Callable[[], dict[str, Any]] | None = None
     notifier: Notifier | None = None
     clock: Callable[[], float] = time.monotonic
     epoch: int = 0
@@ -175,7 +177,7 @@ class Controller:
         self.queue: queue.Queue[QueueItem] = options.events if options.events is not None else queue.Queue()
         self.listeners = list(options.listeners)
         self.meta = dict(options.meta or {})
-        self.private_meta = dict(options.private_meta or {})
+        self.private_meta = options.private_meta
         self.clock = options.clock
         self.epoch = options.epoch
         self.new_game_when_over = options.new_game_when_over

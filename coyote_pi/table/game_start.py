@@ -13,6 +13,8 @@ one on the table and asks the questions again (:meth:`GameStart.new_game`).
 from __future__ import annotations
 
 import logging
+import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from coyote_pi.config import TableConfig
@@ -21,6 +23,7 @@ from coyote_pi.table import camera_wait, store
 from coyote_pi.table.part import Table
 from coyote_pi.table.setup_wizard import SetupWizard
 from coyote_pi.table.state import HoldKind, RecordHold
+from coyote_pi.table.virtual_seats import VIRTUAL_SEED
 from coyote_pi.words.translator import Translator
 
 if TYPE_CHECKING:
@@ -35,12 +38,13 @@ class SetupHook(Protocol):
 
 class StartTable(Table, Protocol):
     """What starting a game needs of the table: its configuration, the record folder, the
-    meta a new record is written with, and the part told before setup."""
+    meta a new record is written with (``private_meta`` gives the service-only part of each
+    new game's, such as the simulation's seed), and the part told before setup."""
 
     config: TableConfig
     store: store.RecordStore
     meta: dict[str, Any]
-    private_meta: dict[str, Any]
+    private_meta: Callable[[], dict[str, Any]] | None
 
     @property
     def web(self) -> SetupHook | None: ...
@@ -92,7 +96,10 @@ class GameStart:
         config = setup.game_config()
         try:
             meta = dict(table.meta, language=setup.language, **setup.virtual_meta())
-            table.state.recorded = recorded = table.store.create(config, meta, table.private_meta)
+            # The virtual seats' own randomness: secret and new for every game (their draws
+            # would otherwise follow from something players can read, such as the file name).
+            private = {VIRTUAL_SEED: secrets.token_hex(16), **(table.private_meta() if table.private_meta else {})}
+            table.state.recorded = recorded = table.store.create(config, meta, private)
         except OSError as error:
             table.log(f"cannot start a record in {table.store.folder} ({error})", logging.ERROR)
             table.state.hold = RecordHold(HoldKind.NOT_STARTED)

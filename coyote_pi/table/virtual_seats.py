@@ -9,7 +9,8 @@ anyone's: the people see it, the camera reads it, and the player never knows it.
 On the seat's turn (or its Trickster guess) the OLED shows "Seat 3 (virtual) thinks…";
 after :data:`THINK_SECONDS` on the controller's clock (a timer, so a simulated clock
 drives it in tests) the seat's virtual player is handed the seat's
-:class:`~coyote_pi.players.turn.TurnView`, nothing else, and its move goes through
+:class:`~coyote_pi.players.turn.TurnView`, nothing else, and the game's secret seed
+(:func:`players_seed`), and its move goes through
 :meth:`Controller.apply <coyote_pi.table.controller.Controller.apply>` like a press: the
 record holds it as an ordinary event. The people's buttons work as ever meanwhile: a
 move entered with the seat's buttons, or an undo by the seat before it, is a new
@@ -33,6 +34,7 @@ from coyote_pi.table.deadlines import Timer
 from coyote_pi.table.setup_wizard import META_KEY
 
 if TYPE_CHECKING:
+    from coyote_pi.record import RecordedGame
     from coyote_pi.table.part import Table
 
 log = logging.getLogger(__name__)
@@ -43,6 +45,18 @@ Situation = tuple[object, ...]
 #: How long a virtual seat thinks before its move shows: long enough for people to see
 #: whose turn it is, short enough not to bore them.
 THINK_SECONDS = 2.0
+#: The key of a record's service-only file (its vault) that holds the game's secret seed
+#: of the virtual players' randomness (each game gets its own, no player can read it).
+VIRTUAL_SEED = "virtual_seed"
+
+
+def players_seed(recorded: RecordedGame) -> str:
+    """The seed of the virtual players of ``recorded`` (a RecordedGame): its secret one,
+    or for a record begun before there was one, its file name."""
+    seed = recorded.private_meta.get(VIRTUAL_SEED)
+    return seed if isinstance(seed, str) else recorded.path.name
+
+
 def recorded_seats(meta: dict[str, Any]) -> dict[int, str]:
     """The virtual seats a setup line's ``meta`` names (none in older records)."""
     raw = meta.get(META_KEY) or {}
@@ -104,7 +118,7 @@ class VirtualSeats:
         table = self.table
         level = table.state.virtual[seat]
         try:
-            chosen = player(level).decide(turn_view(table.game, seat), table.state.playing().path.name)
+            chosen = player(level).decide(turn_view(table.game, seat), players_seed(table.state.playing()))
         except Exception as error:  # whatever goes wrong, the table goes on: the buttons enter the move
             log.exception("virtual seat %s (%s) could not decide", seat, level)
             self._fail(seat, situation, type(error).__name__)  # the play-by-play is public: no details

@@ -41,6 +41,7 @@ from coyote_pi.config import (
 )
 from coyote_pi.contract import page as page_contract
 from coyote_pi.files import write_atomically
+from coyote_pi.players import level_words
 from coyote_pi.web.bulletin import SETTINGS, SETTINGS_IN_FORCE, read_json
 
 #: The settings the page offers, (section, key): the ones the table takes from it.
@@ -88,7 +89,10 @@ class Field:
 
     @property
     def bounds(self) -> dict[str, str]:
-        """The help text's ``low`` and ``high``: the range the table checks the value against."""
+        """The help text's ``low`` and ``high``: the range the table checks the value against
+        (for the virtual seats, the ``levels`` and ``baselines`` there are)."""
+        if self.key == "virtual":
+            return level_words()
         return range_words(self.key) if self.section == "table" else {}
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import itertools
 import os
 import queue
+from pathlib import Path
 
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT
-from coyote_pi.devices.keyboard import DEFAULT_KEYMAP, SEAT_KEYS, KeyboardButtons, keymap_help
+from coyote_pi.devices.keyboard import AUTOREPEAT_GAP, DEFAULT_KEYMAP, SEAT_KEYS, KeyboardButtons, keymap_help
 
 from .conftest import drain
 
@@ -127,3 +128,8 @@ def test_terminal_is_put_in_cbreak_mode_and_restored():
         assert termios.tcgetattr(terminal) == before
     os.close(controller)
     assert (event.seat, event.button) == (6, "plus")
+
+
+def test_the_simulators_guide_says_when_two_presses_of_a_key_are_one_held_key():
+    guide = " ".join((Path(__file__).parents[2] / "docs" / "simulator.md").read_text(encoding="utf-8").split())
+    assert f"the same key again less than {AUTOREPEAT_GAP:g} s after the last counts as held" in guide

@@ -97,6 +97,6 @@ def test_an_unknown_level_is_refused_with_the_levels_there_are() -> None:
     try:
         player("genius")
     except ValueError as error:
-        assert "strong, cautious, bluffer, raise-by-one, half-odds" in str(error)
+        assert "strong, cautious, bluffer; baselines (bench opponents): raise-by-one, half-odds" in str(error)
     else:
         raise AssertionError("an unknown level was accepted")

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import argparse
+import threading
+from pathlib import Path
+
 import pytest
 
 from coyote_pi import cards
+from coyote_pi.cli import help_parser
 from coyote_pi.cli import main as coyote_pi
+from coyote_pi.commands import run as run_command
+from coyote_pi.engine import GameConfig
+from coyote_pi.record import RecordedGame, Vault, read_record
 from coyote_pi.sim.deals import DealError, DealPlan, parse_deal
+from coyote_pi.sim.rig import SimOptions, open_sim_rig
+from coyote_pi.table.rig import resume_newest
 
-from .conftest import fast_sim, play, table_config
+from .conftest import Spy, fast_sim, play, sim_devices, table_config
 
 
 def test_no_plan_deals_the_seeded_shuffle():
@@ -67,11 +77,19 @@ def test_bad_plans_are_refused_in_one_line(text, message):
     (["--sim", "--variant", "basic", "--deal", "coyote-card"],
      "coyote-pi run: --deal 'coyote-card': the Coyote card is only in the Trickster variant"),
     (["--deal", "question"], "coyote-pi run: --deal chooses the cards of the simulated table: use it with --sim"),
+    (["--sim", "--deal", "-10,x"], 'coyote-pi run: --deal \'-10,x\': round 1: "x" is not a Coyote card'),
 ])
 def test_run_says_what_is_wrong_with_a_deal_in_one_line(tmp_path, capsys, flags, message):
     assert coyote_pi(["run", "--record-dir", str(tmp_path), *flags]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["--deal", "-10,5,7,9"], ["--deal=-10,5,7,9"], ["--deal", "-5;question"]])
+def test_a_plan_may_begin_with_a_negative_card(argv):
+    parser = help_parser("coyote-pi run", "")
+    run_command.configure(parser)
+    assert parser.parse_args(["--sim", *argv, "--players", "3"]).deal == argv[-1].removeprefix("--deal=")
 
 
 def test_a_simulated_game_deals_the_planned_rounds(tmp_path):
@@ -82,3 +100,88 @@ def test_a_simulated_game_deals_the_planned_rounds(tmp_path):
     assert first.score.replacement is not None and first.score.zeroed is not None  # ? drawn for, Max 0 zeroed
     assert second.centre == cards.QUESTION
     assert second.score.replacement == parse_deal("5,?,max0,-10;question").order(4, 2, 3)[4]  # the deck's top
+
+
+def _play_on(rig, spy, timeout: float = 120) -> None:
+    """Run ``rig``'s controller (its simulated table already started) to the game-over screen."""
+    thread = threading.Thread(target=rig.controller.run, kwargs={"until_over": True}, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        rig.controller.stop()
+        thread.join(5)
+        pytest.fail("the game did not end in time; last lines:\n" + "\n".join(spy.lines[-30:]))
+
+
+def _games(config, sim: SimOptions, new_games: int = 2, **rig_options) -> list[Path]:
+    """The records of the games one simulated table plays: the finished game it resumes (if
+    any), then ``new_games`` new ones, each started as ok at the previous one's end does."""
+    spy = Spy()
+    rig = open_sim_rig(config, sim_devices(), sim, listeners=[spy], new_game_when_over=True, **rig_options)
+    try:
+        rig.sim.start()
+        paths = []
+        for number in range(new_games + bool(rig_options.get("resumed"))):
+            if number > 0 or rig.controller.state.recorded is None:
+                rig.controller.game_start.new_game()  # what ok does at the game's end (the loop is not running now)
+            if rig.controller.game.winner is None:
+                _play_on(rig, spy)
+            paths.append(rig.controller.state.recorded.path)
+        return paths
+    finally:
+        rig.close()
+
+
+def _salts(path: Path) -> list[str]:
+    return [opening["salt"] for line in read_record(path).lines if line["kind"] == "opening"
+            for opening in line["openings"]]
+
+
+def test_two_games_of_one_simulated_table_never_share_a_deal_or_a_salt(tmp_path):
+    first, second = _games(table_config(tmp_path, 3, start=1), fast_sim(4))
+    seeds = [Vault(path).read(Vault.SETUP)["seed"] for path in (first, second)]
+    assert seeds[0] == 4 and seeds[1] != 4  # the given seed deals the first game; the next its own
+    deals = [[(r.seat_cards, r.centre) for r in read_record(path).game.results] for path in (first, second)]
+    assert deals[0][0] != deals[1][0] and deals[0][1] != deals[1][1]
+    # each game really follows its own seed (so that replaying the seed deals the game again)
+    assert deals[1][0][0] == dict(zip((1, 2, 3), cards.shuffled_deck(seeds[1], 1)))
+    salts = _salts(first) + _salts(second)
+    assert len(salts) > 10 and len(set(salts)) == len(salts)
+
+
+def test_a_plan_deals_the_next_new_game_after_a_finished_one_and_only_that_one(tmp_path):
+    config = table_config(tmp_path, 3, start=1)
+    over = play(config, sim=fast_sim(4))
+    resumed = resume_newest(config, new=False)
+    assert isinstance(resumed.table, tuple) and resumed.table[0].game.winner is not None
+    shown, planned, after = _games(config, fast_sim(9, deal=parse_deal("question")), resumed=resumed.table)
+    assert shown == over.path and Vault(planned).read(Vault.SETUP).items() >= {"seed": 9, "deal": "question"}.items()
+    assert read_record(planned).game.results[0].centre == cards.QUESTION
+    assert "deal" not in Vault(after).read(Vault.SETUP) and Vault(after).read(Vault.SETUP)["seed"] not in (4, 9)
+
+
+@pytest.mark.parametrize("flags,given", [(["--deal", "max0"], "--deal chooses"), (["--seed", "3"], "--seed chooses"),
+                                         (["--deal", "max0", "--seed", "3"], "--deal and --seed choose")])
+def test_a_plan_for_an_unfinished_game_that_would_be_resumed_is_refused_in_one_line(tmp_path, capsys, flags, given):
+    unfinished = RecordedGame.start(tmp_path / "sim" / "game-0001.jsonl", GameConfig(players=3), {"source": "sim"},
+                                    private_meta={"seed": 5})
+    unfinished.close()
+    assert coyote_pi(["run", "--sim", "--scripted", "--record-dir", str(tmp_path), *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"coyote-pi run: {given} the cards of a new game, but the newest one, game-0001.jsonl, "
+                          "is unfinished") and "add --new" in err and err.count("\n") == 1
+    assert sorted(path.name for path in (tmp_path / "sim").glob("*.jsonl")) == ["game-0001.jsonl"]
+
+
+def test_the_same_plan_and_seed_again_resume_the_game_they_began(tmp_path):
+    """After a crash, the same command again goes on with the game it started."""
+    path = tmp_path / "game-0001.jsonl"
+    RecordedGame.start(path, GameConfig(players=3), {"source": "sim"}, private_meta={"seed": 5, "deal": "max0"}).close()
+    unfinished = RecordedGame.resume(path)
+    try:
+        assert run_command._unplayable_plan(argparse.Namespace(deal=" max0", seed=5), unfinished) is None
+        assert run_command._unplayable_plan(argparse.Namespace(deal="max0", seed=None), unfinished) is None
+        assert run_command._unplayable_plan(argparse.Namespace(deal="question", seed=5), unfinished).startswith(
+            "--deal chooses")
+    finally:
+        unfinished.close()

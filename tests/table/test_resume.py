@@ -197,7 +197,7 @@ def test_kill_9_of_run_sim_resumes_the_same_game(tmp_path):
     finished = read_record(record)
     assert len(finished.lines) > lines_at_kill
     # The seed, from which every deal follows, stays out of the record: the service keeps it.
-    assert "seed" not in finished.meta and Vault(record).read(Vault.SETUP) == {"seed": 12}
+    assert "seed" not in finished.meta and Vault(record).read(Vault.SETUP)["seed"] == 12
     # The same seed on the in-process fast path (the sim's start seat is 1 + seed % players).
     reference = play(table_config(tmp_path / "reference", 3, "basic", start=1 + 12 % 3), sim=fast_sim(12))
     assert same_game(record) == same_game(reference.path)

@@ -15,11 +15,12 @@ from coyote_pi.devices.events import CHORD, PRESS, REPEAT, ButtonEvent
 from coyote_pi.engine import BASIC, OVER, TRICKSTER, Bid, Challenge, Deal, Game, GameConfig, UseCoyoteCard
 from coyote_pi.players.strong import Strong
 from coyote_pi.players.turn import Move, TurnView
+from coyote_pi.record import Vault
 from coyote_pi.table import screens
 from coyote_pi.table.controller import Controller, ControllerOptions
 from coyote_pi.table.correction import Correction, Outcome
 from coyote_pi.table.stages import DEAL_WAIT, EXTRA_WAIT, GUESS, SETUP, TURN
-from coyote_pi.table.virtual_seats import THINK_SECONDS
+from coyote_pi.table.virtual_seats import THINK_SECONDS, VIRTUAL_SEED
 from coyote_pi.words.translator import Translator
 
 from .conftest import Spy, table_config
@@ -110,6 +111,29 @@ def test_a_player_that_fails_says_so_and_its_buttons_enter_the_move(tmp_path: Pa
     assert len(table.history) == moves and table.controller.state.stage == TURN
     table.press(3)  # a person enters the seat's move
     assert table.history[-1].seat == 3 and len(table.history) == moves + 1
+
+
+def test_each_game_s_virtual_players_draw_from_a_secret_seed_of_their_own(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    seeds: list[object] = []
+    decide = Strong.decide
+
+    def noted(self: Strong, view: TurnView, seed: int | str) -> Move:
+        seeds.append(seed)
+        return decide(self, view, seed)
+
+    monkeypatch.setattr(Strong, "decide", noted)
+    table = Table(tmp_path)
+    kept = []
+    for _ in range(2):  # two games of one table
+        recorded = table.controller.state.recorded
+        _deal_and_bid_to_seat_3(table)
+        table.wait(THINK_SECONDS)
+        kept.append(Vault(recorded.path).read(Vault.SETUP)[VIRTUAL_SEED])
+        assert seeds[-1] == kept[-1] and kept[-1] not in recorded.path.read_text()  # never in the readable record
+        table.controller.game_start.new_game()  # (as ok at a game's end does)
+        table.wait(0)
+    assert kept[0] != kept[1] and len(kept[0]) == 32
 
 
 def test_a_game_with_a_virtual_seat_plays_to_its_end(tmp_path: Path) -> None:
