@@ -32,7 +32,6 @@ import numpy as np
 
 from coyote_pi.engine import events
 from coyote_pi.players.knowledge import Reach, reach_if_mine, their_reach, unseen_cards
-from coyote_pi.players.levels import guess_from
 from coyote_pi.players.turn import GUESSING, Move, TurnView
 
 #: How far above the lowest legal bid the strong player looks for its bid.
@@ -64,15 +63,36 @@ class Strong:
     level = "strong"
 
     def decide(self, view: TurnView, seed: int | str) -> Move:
+        values = self.value_moves(view)
+        if view.phase == GUESSING:
+            return min(values, key=values.__getitem__)
+        bids = {move: loss for move, loss in values.items() if isinstance(move, events.Bid)}
+        bid = min(bids, key=bids.__getitem__)  # the first of equals: the lowest bid
+        challenge = events.Challenge(view.me)
+        if challenge in values and values[challenge] <= bids[bid]:
+            return challenge
+        if events.UseCoyoteCard(view.me) in values:
+            return events.UseCoyoteCard(view.me)
+        return bid
+
+    def value_moves(self, view: TurnView) -> dict[Move, float]:
+        """Every move this seat may make now, with its chance of losing the round by it
+        (the valuation this level plays by: :func:`value_moves`). Bids run from the
+        lowest legal one to :data:`_REACH_ABOVE` above it; using the Coyote card is
+        valued as the best raise that must follow it; a Trickster guess by the chance
+        that it is wrong."""
         belief = self.belief(view)
         if view.phase == GUESSING:
-            return guess_from(view, belief.holds(view.seat.bid or 0))
-        bid_loss, bid = self._best_bid(view, belief)
-        if view.may_challenge and belief.holds(view.seat.bid or 0) <= bid_loss:
-            return events.Challenge(view.me)
+            bidder, challenger = view.guess_options
+            holds = belief.holds(view.seat.bid or 0)
+            return {events.Guess(view.me, bidder): 1.0 - holds, events.Guess(view.me, challenger): holds}
+        low, losses = self._raise_losses(view, belief)
+        values: dict[Move, float] = {events.Bid(view.me, low + index): float(loss) for index, loss in enumerate(losses)}
+        if view.may_challenge:
+            values[events.Challenge(view.me)] = belief.holds(view.seat.bid or 0)
         if view.may_use_coyote_card and self.use_coyote_card:
-            return events.UseCoyoteCard(view.me)
-        return events.Bid(view.me, bid)
+            values[events.UseCoyoteCard(view.me)] = float(losses.min())
+        return values
 
     def belief(self, view: TurnView) -> Belief:
         """Weigh each card this seat might hold by the public actions of the round."""
@@ -96,8 +116,9 @@ class Strong:
         return Belief({card: value / total for card, value in raw.items()},
                       {card: reach_if_mine(view, card) for card in unseen})
 
-    def _best_bid(self, view: TurnView, belief: Belief) -> tuple[float, int]:
-        """The bid that loses least, and its chance of losing the round.
+    def _raise_losses(self, view: TurnView, belief: Belief) -> tuple[int, np.ndarray]:
+        """The lowest bid worth considering, and the chance of losing the round by a
+        raise to it and to each of the :data:`_REACH_ABOVE` bids above it.
 
         A backward induction over the bids to come: ``facing[b]`` is this seat's chance
         of losing when the bidding comes back to it at ``b`` (it challenges or raises,
@@ -128,6 +149,16 @@ class Strong:
             raising[index] = fails[index] + passes[index] * facing[index + back]
             later = raising[index + 1:index + 1 + _REACH_ABOVE]
             facing[index] = min(holds[index], later.min()) if len(later) else holds[index]
-        options = raising[:_REACH_ABOVE + 1]
-        best = int(np.argmin(options))  # the first of equals: the lowest bid
-        return float(options[best]), low + best
+        return low, raising[:_REACH_ABOVE + 1]
+
+
+#: The strong level as the table seats it.
+STRONG = Strong()
+
+
+def value_moves(view: TurnView) -> dict[Move, float]:
+    """The strong level's valuation of every move ``view``'s seat may make now: the
+    chance of losing the round by it (for a Trickster guess, of guessing wrong). A pure
+    function of the view; the strong level plays the move that loses least, so a move
+    valued above that minimum is a mistake by exactly the difference."""
+    return STRONG.value_moves(view)

@@ -9,7 +9,7 @@ import pytest
 
 from coyote_pi.bench import players as bench
 from coyote_pi.cli import main
-from coyote_pi.engine import Game, GameConfig
+from coyote_pi.engine import Bid, Game, GameConfig
 from coyote_pi.players.roster import VirtualPlayer
 
 
@@ -27,17 +27,70 @@ def test_a_tournament_counts_each_game_once_and_each_copy_of_a_level() -> None:
         "strong": 5, "raise-by-one": 10, "half-odds": 10}
 
 
-def test_the_bench_prints_every_table_and_every_target(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "players", "--games", "1", "--memory-games", "1"]) == 0
+def test_the_bench_prints_every_table_and_every_target(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    round_robin = bench.round_robin
+    monkeypatch.setattr(bench, "round_robin", lambda seats: round_robin(seats)[:1])  # one lineup and
+    monkeypatch.setitem(bench.FAMILIES, "one-ahead", bench.FAMILIES["one-ahead"][:2])  # two settings: quick
+    monkeypatch.setitem(bench.FAMILIES, "weighing", bench.FAMILIES["weighing"][:2])
+    asked: list[tuple[int, int]] = []
+
+    def best_response(spread: int, raises: int) -> bench.Exploitability:  # its own test is below
+        asked.append((spread, raises))
+        return bench.Exploitability(0.625, spread, raises)
+
+    monkeypatch.setattr(bench, "best_response", best_response)
+    assert main(["bench", "players", "--games", "1", "--sweep-games", "1", "--worst-games", "1", "--memory-games", "1",
+                 "--spread", "3", "--raises", "1"]) == 0
+    assert asked == [(3, 1)]
     out = capsys.readouterr().out
     for variant in ("basic", "trickster"):
         for seats in (3, 5):
             assert f"{variant}, {seats} seats, round robin:" in out
+            assert f"{variant}, {seats} seats, the strong level against {seats - 1} copies of each opponent:" in out
         assert f"{variant}, head to head (2 seats):" in out
+    assert out.count("settings swept") == 8 and out.count("the worst setting, on other decks: ") == 8
     targets = out.split("targets:\n")[1].splitlines()
-    assert len(targets) == 11
+    assert len(targets) == 2 * (2 * (1 + 4 + 2) + 2) + 3  # per variant and seat count: baselines, 4 levels, 2 families
     assert all(line.startswith(("  met ", "  NOT MET ")) for line in targets)
-    assert "median" in out and "MB traced" in out
+    assert sum("copies of one-ahead" in line for line in targets) == 4
+    assert "median" in out and "MB traced" in out and "makes it lose 62.5% of the rounds" in out
+
+
+def test_a_sweep_measures_the_worst_setting_again_on_other_decks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The setting the strong level did worst against is chosen, then played again with
+    other shuffles: its figure from the sweep is low by selection."""
+    played: list[tuple[tuple[str, ...], str]] = []
+
+    def rigged(lineup: tuple[str, ...], variant: str, games: int, times: object = None, decks: str = "") -> bench.Result:
+        played.append((lineup, decks))
+        wins = 1 if lineup[1] == "one-ahead 0.30/0.10" else 2
+        standings = (bench.Standing("strong", wins, games), bench.Standing(lineup[1], games - wins, 2 * games))
+        return bench.Result(lineup, variant, games, standings)
+
+    monkeypatch.setattr(bench, "tournament", rigged)
+    swept = bench.sweep("one-ahead", 3, "basic", 3, 6)
+    assert [result.lineup[1] for result in swept.members] == [player.level for player in bench.FAMILIES["one-ahead"]]
+    assert swept.worst.lineup == ("strong", "one-ahead 0.30/0.10", "one-ahead 0.30/0.10") and swept.worst.games == 6
+    assert played[-1] == (swept.worst.lineup, "again/") and all(decks == "" for _, decks in played[:-1])
+
+
+def test_the_best_response_loses_no_more_than_challenging_or_playing_as_the_strong_level() -> None:
+    """For one card on the strong seat's stand, the exploiter's least loss over its own
+    possible cards is at most that of two plain strategies it could play: challenge the
+    strong level's opening at once, or play the strong level itself from there."""
+    exploiter = bench._Exploiter("5", spread=1, raises=1)
+    opened: dict[int, list[str]] = {}
+    for card in exploiter.cards:
+        move = exploiter.reply(card, ())
+        assert isinstance(move, Bid)
+        opened.setdefault(move.amount, []).append(card)
+    best = sum(exploiter.facing(((bench.STRONG_SEAT, amount),), group) for amount, group in opened.items())
+    challenging = sum(exploiter.holds(card, amount) for amount, group in opened.items() for card in group)
+    playing_on = sum(exploiter.played_on(((bench.STRONG_SEAT, amount),), card)
+                     for amount, group in opened.items() for card in group)
+    assert 0 < best <= min(challenging, playing_on)
+    assert best < min(challenging, playing_on) - 0.1, "knowing the strong level's policy is worth something"
 
 
 def test_a_tournament_plays_every_seating_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
