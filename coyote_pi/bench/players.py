@@ -313,7 +313,7 @@ class Exploitability:
     raises: int
 
 
-def best_response(spread: int = 6, raises: int = 2) -> Exploitability:
+def best_response(spread: int = 5, raises: int = 2) -> Exploitability:
     """The strong level's chance of losing a two-seat basic round to a best response
     (:class:`_Exploiter`), exactly: every card of the strong seat, every card of the
     exploiter's, each seat starting half the rounds. The exploiter knows the strong

@@ -318,8 +318,8 @@ def _configure_players(parser: argparse.ArgumentParser) -> None:
                         help="games against the worst setting of each family, on other decks (default 2400)")
     parser.add_argument("--skip-round-robin", action="store_true",
                         help="leave out the round robins of the levels (they have no target)")
-    parser.add_argument("--spread", type=int, default=6,
-                        help="the best response's raises: at most this far above the lowest legal bid (default 6)")
+    parser.add_argument("--spread", type=int, default=5,
+                        help="the best response's raises: at most this far above the lowest legal bid (default 5)")
     parser.add_argument("--raises", type=int, default=2,
                         help="the best response's own raises in a round before it plays on as the strong level "
                              "(default 2)")

@@ -18,6 +18,10 @@ player
    ``x``, for every card this seat might hold;
 3. takes the move that loses least (ties: the lowest bid).
 
+That valuation, every legal move with its chance of losing the round, is public:
+:func:`value_moves` (what the review of a person's decisions reads), and the decision is
+its least value, so the two cannot drift apart.
+
 It is deterministic given its view. Its parameters were chosen by self-play against the
 other levels and the baselines (``docs/players.md``). Its only tables are the odds
 caches of :mod:`coyote_pi.players.knowledge`.
