@@ -232,7 +232,7 @@ def _strong_turn(me: int, seen: str, bids: tuple[tuple[int, int], ...]) -> TurnV
                     coyote_card_used_this_turn=False)
 
 
-class _Exploiter:
+class Exploiter:
     """A best response to the strong level in the two-seat basic round, for one card on
     the strong seat's stand (``theirs``, which the exploiter sees): for every history of
     bids it knows which of its own possible cards would have led the strong level to bid
@@ -271,7 +271,17 @@ class _Exploiter:
             assert isinstance(reply, events.Bid)
             bids += ((STRONG_SEAT, reply.amount),)
 
+    def opened(self) -> dict[int, list[str]]:
+        """The strong level's opening bids, each with the exploiter's cards that lead to it."""
+        opened: dict[int, list[str]] = {}
+        for card in self.cards:
+            move = self.reply(card, ())
+            assert isinstance(move, events.Bid)
+            opened.setdefault(move.amount, []).append(card)
+        return opened
+
     def holds(self, mine: str, bid: int) -> float:
+        """The chance that ``bid`` holds when the exploiter holds ``mine``."""
         return knowledge.reach(tuple(sorted((mine, self._theirs))), 1).at_least(bid)
 
     def facing(self, bids: tuple[tuple[int, int], ...], mine: Sequence[str]) -> float:
@@ -315,19 +325,14 @@ class Exploitability:
 
 def best_response(spread: int = 5, raises: int = 2) -> Exploitability:
     """The strong level's chance of losing a two-seat basic round to a best response
-    (:class:`_Exploiter`), exactly: every card of the strong seat, every card of the
+    (:class:`Exploiter`), exactly: every card of the strong seat, every card of the
     exploiter's, each seat starting half the rounds. The exploiter knows the strong
     level's policy (as a bench can); its figure is a lower bound of what a full best
     response wins, since its raises are bounded."""
     loss = 0.0
     for theirs in cards.ALL_CARDS:
-        exploiter = _Exploiter(theirs, spread, raises)
+        exploiter = Exploiter(theirs, spread, raises)
         opening = exploiter.facing((), exploiter.cards)
-        opened: dict[int, list[str]] = {}
-        for card in exploiter.cards:
-            move = exploiter.reply(card, ())
-            assert isinstance(move, events.Bid)
-            opened.setdefault(move.amount, []).append(card)
-        answering = sum(exploiter.facing(((STRONG_SEAT, amount),), group) for amount, group in opened.items())
+        answering = sum(exploiter.facing(((STRONG_SEAT, amount),), group) for amount, group in exploiter.opened().items())
         loss += (opening + answering) / 2 / len(exploiter.cards)
     return Exploitability(1.0 - loss / len(cards.ALL_CARDS), spread, raises)
