@@ -1,4 +1,6 @@
-"""The simple virtual players: two baselines and the cautious and bluffing levels.
+"""The simple virtual players: two baselines, the cautious and bluffing levels, and the
+two families of bench opponents that reason one raise ahead (:class:`OneAhead`,
+:class:`Weighing`; swept over their parameters by ``coyote-pi bench players``).
 
 Each decides from a :class:`~coyote_pi.players.turn.TurnView` alone, with the plain odds
 of its seat (:func:`~coyote_pi.players.knowledge.my_reach`): how likely each total is,
@@ -142,7 +144,7 @@ def challenged_and_short(view: TurnView, bids: np.ndarray, doubt: float) -> np.n
     return loss / len(unseen)
 
 
-#: How far above the lowest legal bid (or its median total, opening) a one-ahead player looks.
+#: How far above the lowest legal bid (opening: the total it reaches with 99 %) a one-ahead player looks.
 _ONE_AHEAD_SPAN = 30
 
 
