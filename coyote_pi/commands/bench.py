@@ -312,26 +312,51 @@ def _report_web(web: ModuleType, args: argparse.Namespace) -> None:
 def _configure_players(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=2400,
                         help="games per lineup and variant (default 2400: a multiple of every lineup's seatings)")
+    parser.add_argument("--sweep-games", type=int, default=300,
+                        help="games against each setting of an opponent family (default 300)")
+    parser.add_argument("--worst-games", type=int, default=2400,
+                        help="games against the worst setting of each family, on other decks (default 2400)")
+    parser.add_argument("--skip-round-robin", action="store_true",
+                        help="leave out the round robins of the levels (they have no target)")
+    parser.add_argument("--spread", type=int, default=5,
+                        help="the best response's raises: at most this far above the lowest legal bid (default 5)")
+    parser.add_argument("--raises", type=int, default=2,
+                        help="the best response's own raises in a round before it plays on as the strong level "
+                             "(default 2)")
     parser.add_argument("--memory-games", type=int, default=200,
                         help="games traced for the strong level's memory (default 200)")
 
 
 def _report_players(players: ModuleType, args: argparse.Namespace) -> None:
-    print(f"coyote-pi bench players ({args.games} games per lineup and variant, every seating in turn; "
+    print(f"coyote-pi bench players ({args.games} games per lineup and variant, {args.sweep_games} against each "
+          f"setting of a family, {args.worst_games} against its worst; every seating in turn; "
           "win rate and 95 % interval)")
     checks: list[tuple[str, bool]] = []
     times = players.Times()
     for variant in (BASIC, TRICKSTER):
         for seats in (3, 5):
-            print(f"  {variant}, {seats} seats, round robin:")
-            for lineup in players.round_robin(seats):
-                _print_result(players.tournament(lineup, variant, args.games))
+            if not args.skip_round_robin:
+                print(f"  {variant}, {seats} seats, round robin:")
+                for lineup in players.round_robin(seats):
+                    _print_result(players.tournament(lineup, variant, args.games))
             target = players.tournament(players.against_baselines(seats), variant, args.games, times)
             print(f"  {variant}, {seats} seats, the strong level against the baselines:")
             _print_result(target)
             wanted = players.TARGET_SHARE_FACTOR * target.fair_share
             checks.append((f"{variant}, {seats} seats: strong wins {target.of('strong').rate:.1%} against the "
                            f"baselines (target >= {wanted:.0%})", target.of("strong").rate >= wanted))
+            copies = f"{seats - 1} copies"
+            print(f"  {variant}, {seats} seats, the strong level against {copies} of each opponent:")
+            for level in players.LEVELS:
+                if level != "strong":
+                    checks.append(_check_against(players, players.tournament(players.against(level, seats), variant,
+                                                                    args.games, times), variant, copies))
+            for family in players.FAMILIES:
+                swept = players.sweep(family, seats, variant, args.sweep_games, args.worst_games, times)
+                print(f"      {family}, {len(swept.members)} settings swept ({args.sweep_games} games each), "
+                      "strong: " + ", ".join(f"{result.lineup[1].split()[-1]} {result.of('strong').rate:.0%}"
+                                             for result in swept.members))
+                checks.append(_check_against(players, swept.worst, variant, copies, "the worst setting, on other decks: "))
         print(f"  {variant}, head to head (2 seats):")
         for other in ("cautious", "bluffer"):
             duel = players.tournament(("strong", other), variant, args.games, times)
@@ -339,6 +364,10 @@ def _report_players(players: ModuleType, args: argparse.Namespace) -> None:
             low, _ = duel.of("strong").interval
             checks.append((f"{variant}: strong beats {other} head to head, {duel.of('strong').rate:.1%} "
                            f"(interval above 50 %: {low:.1%})", low > 0.5))
+    exploited = players.best_response(args.spread, args.raises)
+    print(f"  exploitability, 2 seats, basic: a best response to the strong level (raises at most {args.spread} above "
+          f"the lowest legal bid, {args.raises} of its own before it plays on as the strong level) makes it lose "
+          f"{exploited.strong_loses:.1%} of the rounds (50 % is even; exact, every deal)")
     strong = [seconds * 1000 for seconds in times.by_level["strong"]]
     median, worst = statistics.median(strong), max(strong)
     print(f"  strong level's decisions ({len(strong)} timed, CPU time on one core): median {median:.2f} ms, "
@@ -353,6 +382,17 @@ def _report_players(players: ModuleType, args: argparse.Namespace) -> None:
     print("targets:")
     for text, met in checks:
         print(f"  {'met    ' if met else 'NOT MET'} {text}")
+
+
+def _check_against(players: ModuleType, result: Result, variant: str, copies: str,
+                   which: str = "") -> tuple[str, bool]:
+    """Print the strong level's result against ``copies`` of one opponent; its target line."""
+    strong = result.of("strong")
+    low, high = strong.interval
+    wanted = players.TARGET_SHARE_FACTOR * result.fair_share
+    print(f"      {which}{result.lineup[1]}: strong {strong.rate:.1%} [{low:.1%}, {high:.1%}] over {result.games} games")
+    return (f"{variant}, {len(result.lineup)} seats: strong wins {strong.rate:.1%} [{low:.1%}, {high:.1%}] against "
+            f"{copies} of {result.lineup[1]} (target: interval >= {wanted:.0%})", players.met(result))
 
 
 # -- bench review ---------------------------------------------------------------------------

@@ -1,4 +1,6 @@
-"""The simple virtual players: two baselines and the cautious and bluffing levels.
+"""The simple virtual players: two baselines, the cautious and bluffing levels, and the
+two families of bench opponents that reason one raise ahead (:class:`OneAhead`,
+:class:`Weighing`; swept over their parameters by ``coyote-pi bench players``).
 
 Each decides from a :class:`~coyote_pi.players.turn.TurnView` alone, with the plain odds
 of its seat (:func:`~coyote_pi.players.knowledge.my_reach`): how likely each total is,
@@ -10,9 +12,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import numpy as np
 
 from coyote_pi.engine import events
-from coyote_pi.players.knowledge import Reach, my_reach
+from coyote_pi.players.knowledge import Reach, my_reach, reach_if_mine, their_reach, unseen_cards
 from coyote_pi.players.turn import GUESSING, Move, TurnView
 
 
@@ -124,3 +129,70 @@ class Bluffer(_PlainOdds):
         if rng.random() < self.BLUFF_SHARE:
             wanted += rng.randint(2, 6)
         return wanted
+
+
+def challenged_and_short(view: TurnView, bids: np.ndarray, doubt: float) -> np.ndarray:
+    """For each bid of ``bids``, the chance (over the cards this seat might hold, all
+    equally likely) that the next seat challenges it and the total falls short, the next
+    seat challenging whatever holds with less than ``doubt`` from its own eyes."""
+    nxt = view.next_seat()
+    unseen = unseen_cards(view)
+    loss = np.zeros(len(bids))
+    for card in unseen:
+        challenged = their_reach(view, nxt, card).at_least_each(bids) < doubt
+        loss += challenged * (1.0 - reach_if_mine(view, card).at_least_each(bids))
+    return loss / len(unseen)
+
+
+#: How far above the lowest legal bid (opening: the total it reaches with 99 %) a one-ahead player looks.
+_ONE_AHEAD_SPAN = 30
+
+
+@dataclass(frozen=True)
+class OneAhead(_PlainOdds):
+    """Bench opponent (a family, swept over its two thresholds): challenges a bid that
+    holds with less than :attr:`doubt`; otherwise raises to the highest bid whose chance
+    of being challenged by the next seat and falling short stays below :attr:`risk`, the
+    next seat assumed to challenge as it does itself (or raises by one when none is that
+    safe). It reasons one raise ahead with plain odds: it infers nothing from the bids."""
+
+    doubt: float = 0.4
+    risk: float = 0.1
+    family = "one-ahead"
+
+    @property
+    def level(self) -> str:
+        return f"{self.family} {self.doubt:.2f}/{self.risk:.2f}"
+
+    def move(self, view: TurnView, seed: int | str, reach: Reach, holds: float) -> Move:
+        if view.may_challenge and holds < self.doubt:
+            return events.Challenge(view.me)
+        low = view.min_bid if view.min_bid is not None else reach.highest_with(0.99)
+        bids = np.arange(low, low + _ONE_AHEAD_SPAN)
+        safe = np.flatnonzero(challenged_and_short(view, bids, self.doubt) < self.risk)
+        return events.Bid(view.me, int(bids[safe[-1]]) if len(safe) else low)
+
+
+@dataclass(frozen=True)
+class Weighing(_PlainOdds):
+    """Bench opponent (a family, swept over its two parameters): weighs the bid on the
+    table against its own raise by one: it challenges when the bid holds with less than
+    :attr:`caution` times the chance that its raise would be challenged by the next seat
+    and fall short (the next seat challenging below :attr:`doubt` from its own eyes), and
+    otherwise raises by one (opening at its median total)."""
+
+    doubt: float = 0.5
+    caution: float = 1.0
+    family = "weighing"
+
+    @property
+    def level(self) -> str:
+        return f"{self.family} {self.doubt:.2f}/{self.caution:.2f}"
+
+    def move(self, view: TurnView, seed: int | str, reach: Reach, holds: float) -> Move:
+        if view.min_bid is None:
+            return events.Bid(view.me, reach.highest_with(0.5))
+        raising = challenged_and_short(view, np.array([view.min_bid]), self.doubt)[0]
+        if view.may_challenge and holds < self.caution * raising:
+            return events.Challenge(view.me)
+        return events.Bid(view.me, view.min_bid)

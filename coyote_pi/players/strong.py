@@ -18,6 +18,10 @@ player
    ``x``, for every card this seat might hold;
 3. takes the move that loses least (ties: the lowest bid).
 
+That valuation, every legal move with its chance of losing the round, is public:
+:func:`value_moves` (what the review of a person's decisions reads), and the decision is
+its least value, so the two cannot drift apart.
+
 It is deterministic given its view. Its parameters were chosen by self-play against the
 other levels and the baselines (``docs/players.md``). Its only tables are the odds
 caches of :mod:`coyote_pi.players.knowledge`.
@@ -32,7 +36,6 @@ import numpy as np
 
 from coyote_pi.engine import events
 from coyote_pi.players.knowledge import Reach, reach_if_mine, their_reach, unseen_cards
-from coyote_pi.players.levels import guess_from
 from coyote_pi.players.turn import GUESSING, Move, TurnView
 
 #: How far above the lowest legal bid the strong player looks for its bid.
@@ -64,15 +67,38 @@ class Strong:
     level = "strong"
 
     def decide(self, view: TurnView, seed: int | str) -> Move:
+        values = self.value_moves(view)
+        if view.phase == GUESSING:
+            return min(values, key=values.__getitem__)
+        bids = {move: loss for move, loss in values.items() if isinstance(move, events.Bid)}
+        bid = min(bids, key=bids.__getitem__)  # the first of equals: the lowest bid
+        challenge = events.Challenge(view.me)
+        if challenge in values and values[challenge] <= bids[bid]:
+            return challenge
+        if events.UseCoyoteCard(view.me) in values:
+            return events.UseCoyoteCard(view.me)
+        return bid
+
+    def value_moves(self, view: TurnView) -> dict[Move, float]:
+        """Every move this seat may make now, with its chance of losing the round by it
+        (the valuation this level plays by: :func:`value_moves`). Bids run from the
+        lowest legal one to :data:`_REACH_ABOVE` above it; using the Coyote card is
+        valued as the best raise that must follow it; a Trickster guess by the chance
+        that it is wrong. The moves come in the order :meth:`decide` prefers among equal
+        values: a challenge, the Coyote card, then the bids lowest first."""
         belief = self.belief(view)
         if view.phase == GUESSING:
-            return guess_from(view, belief.holds(view.seat.bid or 0))
-        bid_loss, bid = self._best_bid(view, belief)
-        if view.may_challenge and belief.holds(view.seat.bid or 0) <= bid_loss:
-            return events.Challenge(view.me)
+            bidder, challenger = view.guess_options
+            holds = belief.holds(view.seat.bid or 0)
+            return {events.Guess(view.me, bidder): 1.0 - holds, events.Guess(view.me, challenger): holds}
+        low, losses = self._raise_losses(view, belief)
+        values: dict[Move, float] = {}  # in the order decide prefers among equals
+        if view.may_challenge:
+            values[events.Challenge(view.me)] = belief.holds(view.seat.bid or 0)
         if view.may_use_coyote_card and self.use_coyote_card:
-            return events.UseCoyoteCard(view.me)
-        return events.Bid(view.me, bid)
+            values[events.UseCoyoteCard(view.me)] = float(losses.min())
+        values.update((events.Bid(view.me, low + index), float(loss)) for index, loss in enumerate(losses))
+        return values
 
     def belief(self, view: TurnView) -> Belief:
         """Weigh each card this seat might hold by the public actions of the round."""
@@ -96,15 +122,9 @@ class Strong:
         return Belief({card: value / total for card, value in raw.items()},
                       {card: reach_if_mine(view, card) for card in unseen})
 
-    def _best_bid(self, view: TurnView, belief: Belief) -> tuple[float, int]:
-        """The bid that loses least, and its chance of losing the round (ties: the lowest)."""
-        low, options = self._raise_losses(view, belief)
-        best = int(np.argmin(options))  # the first of equals: the lowest bid
-        return float(options[best]), low + best
-
     def _raise_losses(self, view: TurnView, belief: Belief) -> tuple[int, np.ndarray]:
-        """The lowest bid it considers, and the chance of losing the round of each bid from
-        it up (``_REACH_ABOVE`` more).
+        """The lowest bid worth considering, and the chance of losing the round by a
+        raise to it and to each of the :data:`_REACH_ABOVE` bids above it.
 
         A backward induction over the bids to come: ``facing[b]`` is this seat's chance
         of losing when the bidding comes back to it at ``b`` (it challenges or raises,
@@ -137,25 +157,14 @@ class Strong:
             facing[index] = min(holds[index], later.min()) if len(later) else holds[index]
         return low, raising[:_REACH_ABOVE + 1]
 
-    # ------------------------------------------------ the valuation the review reads
 
-    def move_values(self, view: TurnView) -> dict[Move, float]:
-        """Each move it weighs now, and its chance of losing the round, from ``view``
-        alone: the numbers :meth:`decide` chooses by (``coyote_pi/review`` reads them), in
-        its order of preference among equals. Bidding: a challenge (lost when the bid
-        holds, under the belief), the Coyote card (worth its best raise: it uses the card
-        when it would raise anyway) and each bid it considers, lowest first. Guessing:
-        each guess, the bidder first, and the chance it is wrong."""
-        belief = self.belief(view)
-        if view.phase == GUESSING:
-            holds = belief.holds(view.seat.bid or 0)
-            bidder, challenger = view.guess_options
-            return {events.Guess(view.me, bidder): 1.0 - holds, events.Guess(view.me, challenger): holds}
-        low, options = self._raise_losses(view, belief)
-        values: dict[Move, float] = {}
-        if view.may_challenge:
-            values[events.Challenge(view.me)] = belief.holds(view.seat.bid or 0)
-        if view.may_use_coyote_card and self.use_coyote_card:
-            values[events.UseCoyoteCard(view.me)] = float(options.min())
-        values.update((events.Bid(view.me, low + offset), float(loss)) for offset, loss in enumerate(options))
-        return values
+#: The strong level as the table seats it.
+STRONG = Strong()
+
+
+def value_moves(view: TurnView) -> dict[Move, float]:
+    """The strong level's valuation of every move ``view``'s seat may make now: the
+    chance of losing the round by it (for a Trickster guess, of guessing wrong). A pure
+    function of the view; the strong level plays the move that loses least, so a move
+    valued above that minimum is a mistake by exactly the difference."""
+    return STRONG.value_moves(view)

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from coyote_pi.players.strong import Strong
+from coyote_pi.players import strong
 from coyote_pi.players.turn import Move, TurnView
-
-_STRONG = Strong()
 
 
 def value_moves(view: TurnView, seed: int | str) -> Mapping[Move, float]:
-    """Each legal move's chance of losing the round, from ``view`` (see the module's text).
-    Today's strong level is deterministic and does not use ``seed``."""
-    return _STRONG.move_values(view)
+    """Each legal move's chance of losing the round, from ``view`` (see the module's text):
+    the strong level's own valuation, the one it plays by. The strong level is
+    deterministic and does not use ``seed``."""
+    return strong.value_moves(view)

@@ -18,9 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coyote_pi.engine import BASIC, TRICKSTER, Bid, Deal, Game, GameConfig
+from coyote_pi.players.levels import OneAhead, Weighing
 from coyote_pi.players.roster import LEVELS, VirtualPlayer
 from coyote_pi.players.seating import decide, play
 from coyote_pi.players.turn import Move
+
+#: Every level, and a member of each of the bench's opponent families (they decide from a
+#: view too, and their figures count only if they do not peek either).
+PLAYERS: dict[str, VirtualPlayer] = {**LEVELS, **{player.level: player for player in (OneAhead(), Weighing())}}
 
 SETTINGS = settings(max_examples=20, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -66,12 +71,12 @@ def check_game(config: GameConfig, lineup: dict[int, VirtualPlayer], virtual: in
 
 @SETTINGS
 @given(data=st.data(), players=st.integers(2, 6), variant=st.sampled_from([BASIC, TRICKSTER]),
-       level=st.sampled_from(sorted(LEVELS)), seed=st.integers(0, 10**6))
+       level=st.sampled_from(sorted(PLAYERS)), seed=st.integers(0, 10**6))
 def test_own_card_and_centre_never_change_a_decision(data: st.DataObject, players: int, variant: str, level: str,
                                                       seed: int) -> None:
     virtual = data.draw(st.integers(1, players), label="virtual seat")
-    others = data.draw(st.lists(st.sampled_from(sorted(LEVELS)), min_size=players, max_size=players), label="others")
-    lineup = {seat: LEVELS[level if seat == virtual else others[seat - 1]] for seat in range(1, players + 1)}
+    others = data.draw(st.lists(st.sampled_from(sorted(PLAYERS)), min_size=players, max_size=players), label="others")
+    lineup = {seat: PLAYERS[level if seat == virtual else others[seat - 1]] for seat in range(1, players + 1)}
 
     def shuffler(size: int) -> list[int]:
         return data.draw(st.permutations(range(size)), label="the cards it cannot see, dealt again")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from coyote_pi.engine import Bid, Challenge, GameConfig, Guess, SeatView, UseCoyoteCard
+import numpy as np
+
+from coyote_pi.engine import BASIC, TRICKSTER, Bid, Challenge, GameConfig, Guess, SeatView, UseCoyoteCard
 from coyote_pi.players.knowledge import my_reach
-from coyote_pi.players.levels import Bluffer
+from coyote_pi.players.levels import Bluffer, OneAhead, Weighing, challenged_and_short
 from coyote_pi.players.roster import LEVELS, player
 from coyote_pi.players.seating import play
-from coyote_pi.players.strong import Strong
-from coyote_pi.players.turn import BIDDING, GUESSING, TurnView
+from coyote_pi.players.strong import STRONG, Strong, value_moves
+from coyote_pi.players.turn import BIDDING, GUESSING, Move, TurnView
 
 
 def turn(bids: tuple[tuple[int, int], ...] = (), *, others: dict[int, str] | None = None, phase: str = BIDDING,
@@ -100,3 +102,72 @@ def test_an_unknown_level_is_refused_with_the_levels_there_are() -> None:
         assert "strong, cautious, bluffer; baselines (bench opponents): raise-by-one, half-odds" in str(error)
     else:
         raise AssertionError("an unknown level was accepted")
+
+
+def test_one_ahead_challenges_below_its_doubt_and_jumps_where_the_next_seat_would_let_it_pass() -> None:
+    reach = my_reach(turn())
+    one_ahead = OneAhead(doubt=0.4, risk=0.1)
+    assert one_ahead.decide(turn(((3, reach.highest_with(0.2)),)), 1) == Challenge(1)
+    low = reach.highest_with(0.99)
+    move = one_ahead.decide(turn(((3, low),)), 1)
+    assert isinstance(move, Bid) and move.amount > low + 1, "a safe bid far below the odds is raised by more than one"
+    assert challenged_and_short(turn(), np.array([move.amount]), 0.4)[0] < 0.1
+
+
+def test_the_next_seats_challenge_costs_what_the_bid_falls_short_by() -> None:
+    """A next seat that challenges everything makes a raise lose whenever it falls short
+    (the plain odds); one that challenges nothing never does."""
+    bids = np.arange(-5, 40)
+    reach = my_reach(turn())
+    short = [1.0 - reach.at_least(int(bid)) for bid in bids]
+    assert np.allclose(challenged_and_short(turn(), bids, 1.01), short)
+    assert not challenged_and_short(turn(), bids, 0.0).any()
+
+
+def test_weighing_challenges_when_the_bid_is_likelier_to_fail_than_its_own_raise() -> None:
+    reach = my_reach(turn())
+    weighing = Weighing(doubt=0.5, caution=1.0)
+    assert weighing.decide(turn(((3, reach.highest_with(0.99)),)), 1) == Bid(1, reach.highest_with(0.99) + 1)
+    assert weighing.decide(turn(((3, reach.highest_with(0.05)),)), 1) == Challenge(1)
+    assert weighing.decide(turn(), 1) == Bid(1, reach.highest_with(0.5))
+
+
+def _views_of_whole_games() -> list[TurnView]:
+    seen: list[TurnView] = []
+
+    class Watching:
+        level = "strong"
+
+        def decide(self, view: TurnView, seed: int | str) -> Move:
+            seen.append(view)
+            return STRONG.decide(view, seed)
+
+    for players, variant in ((2, BASIC), (3, TRICKSTER)):
+        play(GameConfig(players=players, variant=variant), dict.fromkeys(range(1, players + 1), Watching()),
+             f"valuation {players}")
+    return seen
+
+
+def test_the_strong_level_plays_the_move_its_public_valuation_says_loses_least() -> None:
+    """value_moves is the valuation the review reads: the strong level's own move is
+    always one of least value (ties: a challenge, then the Coyote card, then the lowest bid)."""
+    views = _views_of_whole_games()
+    assert sum(view.phase == GUESSING for view in views) > 0 and len(views) > 100
+    for view in views:
+        values = value_moves(view)
+        assert all(-1e-9 <= loss <= 1.0 + 1e-9 for loss in values.values())
+        move = STRONG.decide(view, 1)
+        assert values[move] == min(values.values()) or isinstance(move, UseCoyoteCard), (view, move)
+        if isinstance(move, Bid):
+            assert move == min((bid for bid in values if isinstance(bid, Bid) and values[bid] == values[move]),
+                               key=lambda bid: bid.amount)
+        if view.may_challenge:
+            assert values[Challenge(view.me)] == STRONG.belief(view).holds(view.seat.bid or 0)
+
+
+def test_the_valuation_prices_a_challenge_by_the_chance_that_the_bid_holds() -> None:
+    reach = my_reach(turn())
+    cheap, dear = reach.highest_with(0.9), reach.highest_with(0.1)
+    assert value_moves(turn(((3, dear),)))[Challenge(1)] < value_moves(turn(((3, cheap),)))[Challenge(1)]
+    guesses = value_moves(turn(((2, 90), (3, 91)), phase=GUESSING))
+    assert guesses == {Guess(1, 2): 1.0, Guess(1, 3): 0.0}, "a bid that cannot hold: guessing its bidder is wrong"
