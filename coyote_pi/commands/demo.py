@@ -39,6 +39,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 
@@ -64,6 +65,13 @@ from coyote_pi.speech.sinks import TrackSink
 from coyote_pi.speech.speaker import table_speech
 from coyote_pi.vision.annotate import annotate
 from coyote_pi.words.translator import Translator
+
+if TYPE_CHECKING:
+    from coyote_pi.devices.screen import Screen
+    from coyote_pi.record import Record
+    from coyote_pi.table.camera_reads import Frame
+    from coyote_pi.table.presenter import Prompt
+    from coyote_pi.vision.reading import TableReading
 
 #: A seed whose game shows most of the rules (see the module docstring).
 DEMO_SEED = 33
@@ -130,10 +138,10 @@ class _Reporter:
         # Annotating and compressing a frame takes a while: off the controller's thread.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo frames")
 
-    def on_prompt(self, prompt) -> None:
+    def on_prompt(self, prompt: Prompt) -> None:
         pass
 
-    def on_screen(self, stage, screen) -> None:
+    def on_screen(self, stage: str, screen: Screen) -> None:
         pass
 
     def on_log(self, line: str) -> None:
@@ -141,7 +149,9 @@ class _Reporter:
         print(stamped, flush=True)
         self.lines.append(stamped)
 
-    def on_reveal(self, round_number: int, what: str, frame, reading) -> None:
+    def on_reveal(self, round_number: int, what: str, frame: Frame | None, reading: TableReading | None) -> None:
+        if frame is None or reading is None:  # the demo's synthetic camera always has both
+            return
         path = self.out / f"{what}-round-{round_number:02d}.png"
         self.frames.append(path)
         self._writer.submit(_save_annotated, path, frame, reading)
@@ -151,7 +161,7 @@ class _Reporter:
         (self.out / "play-by-play.txt").write_text("\n".join(self.lines) + "\n", encoding="utf-8")
 
 
-def _save_annotated(path: Path, frame, reading) -> None:
+def _save_annotated(path: Path, frame: Frame, reading: TableReading) -> None:
     cv2.imwrite(str(path), annotate(frame, reading), [cv2.IMWRITE_PNG_COMPRESSION, 3])
 
 
@@ -224,7 +234,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     return 0
 
 
-def summary(tr: Translator, out: Path, record, path: Path, photos: Path, *, checked: int, oled_frames: int,
+def summary(tr: Translator, out: Path, record: Record, path: Path, photos: Path, *, checked: int, oled_frames: int,
             camera_frames: int, phrases: int, seconds: float) -> list[str]:
     """What the demo says at its end: who won, and each file it wrote (``record`` read from ``path``)."""
     game = record.game
