@@ -63,14 +63,13 @@ from coyote_pi.sim.table import DEMO_PACE
 from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage, address_taken
 from coyote_pi.speech.sinks import TrackSink
 from coyote_pi.speech.speaker import table_speech
+from coyote_pi.table.presenter import Listener
 from coyote_pi.vision.annotate import annotate
 from coyote_pi.words.translator import Translator
 
 if TYPE_CHECKING:
-    from coyote_pi.devices.screen import Screen
     from coyote_pi.record import Record
     from coyote_pi.table.camera_reads import Frame
-    from coyote_pi.table.presenter import Prompt
     from coyote_pi.vision.reading import TableReading
 
 #: A seed whose game shows most of the rules (see the module docstring).
@@ -127,7 +126,7 @@ def _clear_previous(out: Path) -> None:
                 path.unlink()
 
 
-class _Reporter:
+class _Reporter(Listener):
     """Prints the play-by-play, keeps it for the transcript file, saves reveal frames."""
 
     def __init__(self, out: Path) -> None:
@@ -137,12 +136,6 @@ class _Reporter:
         self.started = time.monotonic()
         # Annotating and compressing a frame takes a while: off the controller's thread.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo frames")
-
-    def on_prompt(self, prompt: Prompt) -> None:
-        pass
-
-    def on_screen(self, stage: str, screen: Screen) -> None:
-        pass
 
     def on_log(self, line: str) -> None:
         stamped = f"{time.monotonic() - self.started:6.1f}s {line}"
