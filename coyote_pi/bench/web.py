@@ -35,9 +35,8 @@ from coyote_pi.browser import chromium, wait_for
 from coyote_pi.config import GameSettings, Pacing, TableConfig
 from coyote_pi.contract.records import BULLETIN_FOLDER, REQUESTS_FOLDER
 from coyote_pi.devices.config import DevicesConfig
-from coyote_pi.sim.presser import Fingers
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
-from coyote_pi.sim.table import SimPace
+from coyote_pi.sim.table import Fingers, SimPace
 from coyote_pi.sim.web_page import page_command
 from coyote_pi.table import stages
 from coyote_pi.table.state import TableState

@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, Button, ButtonEvent, EventSink
 from coyote_pi.devices.pinmap import PinMap
@@ -64,16 +64,6 @@ class Bounce:
 
 
 NO_BOUNCE = Bounce(min_toggles=0, max_toggles=0)
-
-
-class Fingers(Protocol):
-    """What the scripted players press with (the classes below)."""
-
-    def tap(self, seat: int, button: str) -> None: ...
-
-    def hold(self, seat: int, button: str, repeats: int) -> None: ...
-
-    def chord(self, seat: int) -> None: ...
 
 
 class SimulatedPresser:

@@ -35,9 +35,9 @@ from coyote_pi.devices.pinmap import load_pinmap
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SceneReader, SyntheticCamera
 from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.display import FlakyDummy
-from coyote_pi.sim.presser import NO_BOUNCE, Bounce, Fingers, PresserFingers, QueueFingers, SimulatedPresser
+from coyote_pi.sim.presser import NO_BOUNCE, Bounce, PresserFingers, QueueFingers, SimulatedPresser
 from coyote_pi.sim.scene import TableScene
-from coyote_pi.sim.table import SetupAnswers, SimPace, SimTable
+from coyote_pi.sim.table import Fingers, SetupAnswers, SimPace, SimTable
 from coyote_pi.table.presenter import Listener
 from coyote_pi.table.rig import Rig, open_rig
 

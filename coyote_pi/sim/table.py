@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from coyote_pi import cards
 from coyote_pi.engine import Correct, Deal, DrawReplacement, Event, Game, GameConfig, Reveal, seat_view
@@ -48,8 +48,16 @@ from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.selector import REPEAT_STEP, SPECIALS, Choice, ChoiceKind, choice_for
 from coyote_pi.vision.states import SlotState
 
-if TYPE_CHECKING:
-    from coyote_pi.sim.presser import Fingers
+
+class Fingers(Protocol):
+    """What the scripted players press with (:mod:`coyote_pi.sim.presser`'s fingers)."""
+
+    def tap(self, seat: int, button: str) -> None: ...
+
+    def hold(self, seat: int, button: str, repeats: int) -> None: ...
+
+    def chord(self, seat: int) -> None: ...
+
 
 #: What the scripted players answer when setup asks (``players``, ``variant``, ``language``, ``start``).
 SetupAnswers = dict[str, int | str]
