@@ -14,6 +14,10 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from selenium.webdriver.chrome.webdriver import WebDriver
 
 #: Debian's browser and driver (apt: chromium chromium-driver).
 CHROMIUM = Path("/usr/bin/chromium")
@@ -35,7 +39,7 @@ def missing() -> str | None:
 
 
 @contextlib.contextmanager
-def chromium(size: tuple[int, int] = PHONE) -> Iterator:
+def chromium(size: tuple[int, int] = PHONE) -> Iterator[WebDriver]:
     """A headless Chromium window of ``size`` (CSS pixels), closed afterwards."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -57,13 +61,13 @@ def chromium(size: tuple[int, int] = PHONE) -> Iterator:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def resize(driver, size: tuple[int, int]) -> None:
+def resize(driver: WebDriver, size: tuple[int, int]) -> None:
     """Make the page's viewport ``size`` (headless windows have no frame to subtract)."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
 
 
-def wait_for(driver, script: str, timeout: float = 10.0):
+def wait_for(driver: WebDriver, script: str, timeout: float = 10.0) -> object:
     """Run ``script`` in the page until it returns something true; that value. The page's
     own events drive it, so the loop only watches (every 5 ms); RuntimeError at the timeout."""
     deadline = time.monotonic() + timeout

@@ -25,10 +25,14 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any, TypeAlias
 
 #: Arrays and objects inside one another, at most: far below any Python's own limit, and
 #: far above what a record or a request needs.
 MAX_DEPTH = 100
+
+#: A JSON object as another process wrote it: each value's type is checked where it is used.
+JsonObject: TypeAlias = dict[str, Any]
 
 
 class JSONTextError(ValueError):

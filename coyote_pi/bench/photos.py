@@ -260,7 +260,11 @@ def photo_measures(photos: list[PhotoTruth]) -> np.ndarray:
     return np.concatenate(rows)
 
 
-def curve(measures: np.ndarray) -> list[tuple[str, int, float, float, float, float, float]]:
+#: One bin of the calibration curve: pixels per module, markers, blur, contrast, cells p10 and p50, residual.
+CurveRow = tuple[str, int, float, float, float, float, float]
+
+
+def curve(measures: np.ndarray) -> list[CurveRow]:
     """Per bin of :data:`MODULE_PX_BINS` holding markers: (the bin, markers, median edge
     blur px, median contrast, the 10th percentile and the median of the cell contrast
     share, the median residual)."""

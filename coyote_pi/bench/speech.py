@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coyote_pi import cards
-from coyote_pi.engine import Bid, Deal, Game, GameConfig
+from coyote_pi.engine import Bid, Deal, Event, Game, GameConfig
 from coyote_pi.engine.game import TRICKSTER
 from coyote_pi.engine.players import simulate
 from coyote_pi.speech.announcer import Phrase
@@ -126,7 +126,7 @@ def loop_ms(games: int, device: str | None = None) -> list[float]:
     speech = Speech(sink, Espeak())
     times: list[float] = []
 
-    def on_event(game: Game, _event) -> None:
+    def on_event(game: Game, _event: Event) -> None:
         began = time.perf_counter()
         speech.hear(public_moment("turn", "en", game))
         times.append(1000 * (time.perf_counter() - began))

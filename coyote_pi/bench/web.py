@@ -36,7 +36,7 @@ from coyote_pi.config import GameSettings, Pacing, TableConfig
 from coyote_pi.contract.records import BULLETIN_FOLDER, REQUESTS_FOLDER
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.sim.rig import SimOptions, open_sim_rig
-from coyote_pi.sim.table import SimPace
+from coyote_pi.sim.table import Fingers, SimPace
 from coyote_pi.sim.web_page import page_command
 from coyote_pi.table import stages
 from coyote_pi.table.state import TableState
@@ -91,16 +91,6 @@ def _spectator(port: int, stop: threading.Event) -> None:
         if not response.fp or not response.fp.readline():
             break
     connection.close()
-
-
-class Fingers(Protocol):
-    """The simulated players' fingers (:mod:`coyote_pi.sim.presser`), as they press."""
-
-    def tap(self, seat: int, button: str) -> None: ...
-
-    def hold(self, seat: int, button: str, repeats: int) -> None: ...
-
-    def chord(self, seat: int) -> None: ...
 
 
 class PublishingTable(Protocol):
@@ -185,7 +175,9 @@ def measure(pace: float = 0.25, seed: int = 11) -> WebFigures:
                              record_dir=root / "games").with_web(enabled=True, url=f"http://127.0.0.1:{port}/")
         rig = open_sim_rig(config, DevicesConfig.preset("sim"),
                            SimOptions(seed=seed, camera="scene", pace=SimPace(think=pace, gap=pace)))
-        fingers = rig.sim.fingers = _TimedFingers(rig.sim.fingers, rig.controller)
+        players = rig.sim.fingers
+        assert players is not None, "the scripted players press (sim.rig gives them fingers)"
+        fingers = rig.sim.fingers = _TimedFingers(players, rig.controller)
         try:
             with page_process(root, port) as process, chromium() as browser:
                 browser.get(f"http://127.0.0.1:{port}/")

@@ -22,7 +22,9 @@ from coyote_pi.cli import help_parser
 from coyote_pi.engine.game import BASIC, TRICKSTER
 
 if TYPE_CHECKING:
+    from coyote_pi.bench.photos import CurveRow
     from coyote_pi.bench.players import Result
+    from coyote_pi.bench.vision import PathResult
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -144,7 +146,7 @@ def _report_photos(folder: Path) -> None:
     _print_checks(photos.calibration_checks(real, rendered))
 
 
-def _curve_cells(row: tuple) -> str:
+def _curve_cells(row: CurveRow) -> str:
     _, markers, blur, contrast, low, middle, residual = row
     return f"{markers:7d} {blur:7.2f} {contrast:8.0f} {f'{low:.2f}/{middle:.2f}':>13} {residual:5.1f}"
 
@@ -212,7 +214,7 @@ def _resolution(size: tuple[int, int]) -> str:
     return f"{size[0]}x{size[1]}"
 
 
-def _recall(result) -> str:
+def _recall(result: PathResult) -> str:
     return f"{result.correct}/{result.cards} {100 * result.recall:3.0f}%"
 
 
@@ -264,7 +266,7 @@ Report = Callable[[ModuleType, argparse.Namespace], None]
 
 
 def _configure_soak(parser: argparse.ArgumentParser) -> None:
-    from coyote_pi.sim.soak import SoakOptions  # the chosen target's module only (see run)
+    from coyote_pi.sim.soak_report import SoakOptions  # the chosen target's module only (see run)
 
     parser.add_argument("--hours", type=float, default=SoakOptions.hours,
                         help=f"simulated hours to play (default {SoakOptions.hours})")

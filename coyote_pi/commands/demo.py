@@ -39,6 +39,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 
@@ -63,8 +64,14 @@ from coyote_pi.sim.table import DEMO_PACE
 from coyote_pi.sim.web_page import DEFAULT_LISTEN, WebPage, address_taken
 from coyote_pi.speech.sinks import TrackSink
 from coyote_pi.speech.speaker import table_speech
+from coyote_pi.table.presenter import Listener
 from coyote_pi.vision.annotate import annotate
 from coyote_pi.words.translator import Translator
+
+if TYPE_CHECKING:
+    from coyote_pi.record import Record
+    from coyote_pi.table.camera_reads import Frame
+    from coyote_pi.vision.reading import TableReading
 
 #: A seed whose game shows most of the rules (see the module docstring).
 DEMO_SEED = 33
@@ -120,7 +127,7 @@ def _clear_previous(out: Path) -> None:
                 path.unlink()
 
 
-class _Reporter:
+class _Reporter(Listener):
     """Prints the play-by-play, keeps it for the transcript file, saves reveal frames."""
 
     def __init__(self, out: Path) -> None:
@@ -131,18 +138,14 @@ class _Reporter:
         # Annotating and compressing a frame takes a while: off the controller's thread.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo frames")
 
-    def on_prompt(self, prompt) -> None:
-        pass
-
-    def on_screen(self, stage, screen) -> None:
-        pass
-
     def on_log(self, line: str) -> None:
         stamped = f"{time.monotonic() - self.started:6.1f}s {line}"
         print(stamped, flush=True)
         self.lines.append(stamped)
 
-    def on_reveal(self, round_number: int, what: str, frame, reading) -> None:
+    def on_reveal(self, round_number: int, what: str, frame: Frame | None, reading: TableReading | None) -> None:
+        if frame is None or reading is None:  # the demo's synthetic camera always has both
+            return
         path = self.out / f"{what}-round-{round_number:02d}.png"
         self.frames.append(path)
         self._writer.submit(_save_annotated, path, frame, reading)
@@ -152,7 +155,7 @@ class _Reporter:
         (self.out / "play-by-play.txt").write_text("\n".join(self.lines) + "\n", encoding="utf-8")
 
 
-def _save_annotated(path: Path, frame, reading) -> None:
+def _save_annotated(path: Path, frame: Frame, reading: TableReading) -> None:
     cv2.imwrite(str(path), annotate(frame, reading), [cv2.IMWRITE_PNG_COMPRESSION, 3])
 
 
@@ -225,7 +228,7 @@ def _play(args: argparse.Namespace, out: Path, size: tuple[int, int]) -> int:
     return 0
 
 
-def summary(tr: Translator, out: Path, record, path: Path, photos: Path, *, checked: int, oled_frames: int,
+def summary(tr: Translator, out: Path, record: Record, path: Path, photos: Path, *, checked: int, oled_frames: int,
             camera_frames: int, phrases: int, seconds: float) -> list[str]:
     """What the demo says at its end: who won, and each file it wrote (``record`` read from ``path``)."""
     game = record.game

@@ -27,6 +27,7 @@ from coyote_pi.vision.framing import FramingProblem, framing_advice, framing_pro
 from coyote_pi.vision.image_file import ImageError, load_image
 from coyote_pi.vision.markerset import SCHEMES, load_markers
 from coyote_pi.vision.reader import TableReader, as_bgr
+from coyote_pi.vision.reading import TableReading
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +57,7 @@ def _annotate_path(out: Path, image: Path, several: bool) -> Path:
     return out.with_name(f"{out.stem}-{image.stem}{out.suffix or '.png'}")
 
 
-def _report(path: Path, reading, framing: dict[int, FramingProblem]) -> str:
+def _report(path: Path, reading: TableReading, framing: dict[int, FramingProblem]) -> str:
     lines = [f"{path}:"]
     for line in summary_lines(reading):
         lines.append(f"  {line}")

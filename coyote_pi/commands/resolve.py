@@ -30,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = 'example: echo \'{"bid": 12, "cards": ["5", "?", "max0", "-10"], "deck": ["7"]}\' | coyote-pi resolve'
 
 
-def resolve_line(text: str) -> dict:
+def resolve_line(text: str) -> dict[str, object]:
     """Score one input line; raise ValueError with a readable message if it is bad."""
     request = json_text.loads(text)  # its JSONTextError is a ValueError with a readable message
     if not isinstance(request, dict):

@@ -45,21 +45,31 @@ import re
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Protocol
 
-from coyote_pi.config import ConfigError, GameSettings, check_game_settings, load_config, split_listen
+from coyote_pi.config import ConfigError, GameSettings, TableConfig, check_game_settings, load_config, split_listen
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.errors import DeviceConfigError, DeviceError, PinMapError
+from coyote_pi.devices.keyboard import KeyboardButtons
 from coyote_pi.locale import LANGUAGES
 from coyote_pi.memory import tune_malloc
 from coyote_pi.pi import doctor, journal, notify
 from coyote_pi.players import levels_text
 from coyote_pi.speech.speaker import speech_or_none
 from coyote_pi.table import stages
+from coyote_pi.table.part import Table
 from coyote_pi.table.presenter import Listener, Prompt
-from coyote_pi.table.rig import open_rig, resume_newest
-from coyote_pi.table.store import lock_folder
+from coyote_pi.table.rig import Resumption, Rig, open_rig, resume_newest
+from coyote_pi.table.store import RecordStore, TableMemory, Unresumable, lock_folder
 from coyote_pi.words.translator import Translator
+
+if TYPE_CHECKING:
+    from coyote_pi.record import RecordedGame
+    from coyote_pi.sim.rig import SimRig
+    from coyote_pi.sim.web_page import WebPage
 
 #: The exit status for a bad configuration file or flag. The unit's RestartPreventExitStatus=
 #: names it: restarting cannot fix a file, so systemd stops instead of looping.
@@ -120,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
             return CONFIG_ERROR if isinstance(error, (DeviceConfigError, PinMapError)) else 1
 
 
-def _settings(args: argparse.Namespace):
+def _settings(args: argparse.Namespace) -> tuple[TableConfig, DevicesConfig]:
     """The table and device configuration: file, then preset, then flags."""
     config = load_config(args.config)
     try:
@@ -153,7 +163,8 @@ def _settings(args: argparse.Namespace):
     return config, devices_config
 
 
-def _sim_settings(args, config, devices_config):
+def _sim_settings(args: argparse.Namespace, config: TableConfig,
+                  devices_config: DevicesConfig) -> tuple[TableConfig, DevicesConfig]:
     # Here, not at the top: the real table never loads the simulation (tests/test_layers.py).
     from coyote_pi.sim.rig import sim_record_dir
 
@@ -172,12 +183,12 @@ def _sim_settings(args, config, devices_config):
     return config, dataclasses.replace(devices_config, camera=camera, buttons=buttons, display=display)
 
 
-def _has_console(args) -> bool:
+def _has_console(args: argparse.Namespace) -> bool:
     """A person plays ``run --sim`` in a terminal: the simulated table's console draws it."""
     return args.sim and not args.scripted and sys.stdout.isatty()
 
 
-def _with_deal(text: str, config):
+def _with_deal(text: str, config: TableConfig) -> TableConfig:
     """Check the ``--deal`` plan; a round with the Coyote card makes the game Trickster."""
     from coyote_pi.engine.game import Variant
     from coyote_pi.sim.deals import DealError, parse_deal
@@ -204,7 +215,7 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _run_table(args, config, devices_config) -> int:
+def _run_table(args: argparse.Namespace, config: TableConfig, devices_config: DevicesConfig) -> int:
     # What run prints for a person is in the table's language (at the end: as its setup left it).
     tr = Translator(config.game.language or "en")
     # A scripted simulation ends with its game: a finished one is not shown again.
@@ -219,6 +230,7 @@ def _run_table(args, config, devices_config) -> int:
     elif table is not None:  # the table shows it and waits for ok before a new game
         print(tr("run.not_resumed", path=table.path, reason=table.reason), file=sys.stderr)
     page = _start_page(args, config, tr)
+    rig: Rig
     try:
         if args.sim:
             print(f"coyote-pi run --sim: {tr('run.records', folder=config.record_dir)}", file=sys.stderr)
@@ -245,7 +257,7 @@ def _run_table(args, config, devices_config) -> int:
     return 0
 
 
-def _unplayable_plan(args, resumed) -> str | None:
+def _unplayable_plan(args: argparse.Namespace, resumed: RecordedGame) -> str | None:
     """Why --deal or --seed cannot choose the cards of the next game: the newest game (the
     record ``resumed``) is unfinished and deals on as it began, with another plan or seed
     (None: they can; the same command again after a crash resumes the game it started)."""
@@ -263,7 +275,7 @@ def _unplayable_plan(args, resumed) -> str | None:
             "(that one is kept), or finish it first")
 
 
-def _start_page(args, config, tr):
+def _start_page(args: argparse.Namespace, config: TableConfig, tr: Translator) -> WebPage | None:
     """``--sim --web``: the page as a child process on the simulation's folders, said where
     it is (None: no page; also when another program holds its address: said so)."""
     if not (args.sim and args.web):
@@ -278,14 +290,15 @@ def _start_page(args, config, tr):
     return page
 
 
-def _page_line(page, tr: Translator) -> str:
+def _page_line(page: WebPage, tr: Translator) -> str:
     """Where the page is, or why it is not (``page`` a started WebPage)."""
     if page.serving():
         return tr("run.page", url=page.url, log=page.log_file)
     return tr("run.page_ended", status=page.process.returncode if page.process is not None else "?", log=page.log_file)
 
 
-def _watch_page(page, args, tr: Translator, show) -> None:
+def _watch_page(page: WebPage | None, args: argparse.Namespace, tr: Translator,
+                show: Callable[[str], None]) -> None:
     """Show where the page is (``show(line)``), and again if it stops by itself while the
     table runs (its address is then no longer this table's page)."""
     if page is None:
@@ -293,6 +306,8 @@ def _watch_page(page, args, tr: Translator, show) -> None:
         return
     show(_page_line(page, tr))
     process = page.process
+    if process is None:  # stopped already: nothing left to watch
+        return
 
     def watch() -> None:
         process.wait()
@@ -302,7 +317,7 @@ def _watch_page(page, args, tr: Translator, show) -> None:
     threading.Thread(target=watch, name="web page watch", daemon=True).start()
 
 
-def _resumed_line(table, tr: Translator) -> str:
+def _resumed_line(table: RecordedGame, tr: Translator) -> str:
     """What the command says of the record it opens: a finished game is not "resumed"."""
     game = table.game
     if game.winner is None:
@@ -310,9 +325,18 @@ def _resumed_line(table, tr: Translator) -> str:
     return tr("run.over_shown", path=table.path, seat=game.winner)
 
 
-def check_line(table, tr: Translator) -> str:
+def check_line(table: RecordedGame, tr: Translator) -> str:
     """How to check a finished game's record (``table``, a RecordedGame) with replay."""
     return tr("run.check", path=table.path, fingerprint=table.writer.fingerprint)
+
+
+class RunningTable(Table, Protocol):
+    """What the command asks of the running controller (only the builders import it:
+    tests/test_layers.py)."""
+
+    store: RecordStore
+
+    def stop(self) -> None: ...
 
 
 class FinishedGames(Listener):
@@ -320,12 +344,12 @@ class FinishedGames(Listener):
     goes to ``tell`` as the game ends, and stays in :attr:`lines` for the end of the command.
     A game that was over before (a finished record reopened) is not one of them."""
 
-    def __init__(self, controller, tell) -> None:
+    def __init__(self, controller: Table, tell: Callable[[str], None]) -> None:
         self.controller = controller
         self.lines: list[str] = []
         self._tell = tell
-        game = controller.state.game
-        self._over_before = controller.state.recorded.path if game is not None and game.winner is not None else None
+        game, recorded = controller.state.game, controller.state.recorded
+        self._over_before = recorded.path if recorded is not None and game is not None and game.winner is not None else None
 
     def on_prompt(self, prompt: Prompt) -> None:
         table = self.controller.state.recorded
@@ -337,7 +361,7 @@ class FinishedGames(Listener):
             self._tell(check)
 
 
-def _say_where_the_records_are(controller, finished: FinishedGames) -> None:
+def _say_where_the_records_are(controller: RunningTable, finished: FinishedGames) -> None:
     """At the end of ``run --sim`` (also after Ctrl-C): where the game in play is, and how
     to check every game that ended since the command started (and a finished one it shows)."""
     table, tr = controller.state.recorded, controller.tr
@@ -352,7 +376,8 @@ def _say_where_the_records_are(controller, finished: FinishedGames) -> None:
         print(tr.plural("run.finished", len(checks)), *checks, sep="\n  ", file=sys.stderr)
 
 
-def _open_real(config, devices_config, table, not_resumed=None, config_file=None, speak=None):
+def _open_real(config: TableConfig, devices_config: DevicesConfig, table: tuple[RecordedGame, TableMemory] | Unresumable | None, not_resumed: str | None = None,
+               config_file: str | None = None, speak: str | None = None) -> Rig:
     """The real table; it never loads the simulation, unless the configuration asks for
     a part only the simulation has (a failing camera, a glitching display). The command
     line hands the table systemd's notifier and the doctor's checks its web page may ask
@@ -368,7 +393,8 @@ def _open_real(config, devices_config, table, not_resumed=None, config_file=None
                     speech=speech_or_none(config.speech, speak))
 
 
-def _open_sim(args, config, devices_config, resumption, page, tr):
+def _open_sim(args: argparse.Namespace, config: TableConfig, devices_config: DevicesConfig, resumption: Resumption,
+              page: WebPage | None, tr: Translator) -> tuple[SimRig, FinishedGames]:
     """The simulated table, and with a person at the keys, its console; and the
     :class:`FinishedGames` that tells each game's check line as it ends. A resumed game
     deals on with the seed and plan in its record; --seed and --deal are for the next new
@@ -382,7 +408,9 @@ def _open_sim(args, config, devices_config, resumption, page, tr):
     table, skipped = resumption.table, resumption.skipped
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     deal = DealPlan() if args.deal is None else parse_deal(args.deal)  # checked by _settings
-    sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % config.game.players},
+    players = config.game.players
+    assert players is not None, "set by _sim_settings"
+    sim = SimOptions(seed=seed, players=args.scripted, setup_answers={"start": 1 + seed % players},
                      deal=deal)
     console = SimConsole() if _has_console(args) else None
     watchers = [console] if console is not None else []
@@ -409,7 +437,9 @@ def _open_sim(args, config, devices_config, resumption, page, tr):
             console.notices.append(tr("run.not_resumed_new", name=skipped.name, reason=resumption.reason))
         if args.web:
             _watch_page(page, args, tr, functools.partial(console.show, "page"))
-        rig.devices.buttons.on_other_key = console.key
+        buttons = rig.devices.buttons
+        assert isinstance(buttons, KeyboardButtons), "a console is there only for a person at the keys"
+        buttons.on_other_key = console.key
         console.start()
     return rig, finished
 
@@ -418,7 +448,7 @@ def _tell(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def _stop_on_signals(controller) -> list[int]:
+def _stop_on_signals(controller: RunningTable) -> list[int]:
     """SIGTERM (systemd stopping the service) and SIGINT (Ctrl-C) end the loop cleanly
     rather than raising in the middle of whatever the loop is doing (a lock held, a
     write half made, a worker never joined). The stop is asked from a new thread: the
@@ -426,7 +456,7 @@ def _stop_on_signals(controller) -> list[int]:
     Returns the list the signals received are noted in."""
     received: list[int] = []
     if threading.current_thread() is threading.main_thread():
-        def stop(signum, frame) -> None:
+        def stop(signum: int, frame: FrameType | None) -> None:
             received.append(signum)
             threading.Thread(target=controller.stop, name="stop on a signal", daemon=True).start()
 

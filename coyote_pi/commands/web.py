@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from coyote_pi.web.app import Options
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test-hook", action="store_true", help=argparse.SUPPRESS)
 
 
-def page_options(args: argparse.Namespace):
+def page_options(args: argparse.Namespace) -> Options:
     """The page's :class:`~coyote_pi.web.app.Options` for these arguments."""
     from coyote_pi.web.app import Options
     from coyote_pi.web.setup import JOURNAL

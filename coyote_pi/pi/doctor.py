@@ -58,6 +58,7 @@ import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from coyote_pi.config import ConfigError, SpeechSettings, load_config, split_listen
 from coyote_pi.devices.config import CameraConfig
@@ -65,6 +66,12 @@ from coyote_pi.devices.errors import CameraError, CameraLibraryError
 from coyote_pi.devices.focus import FocusSettings, describe, load_focus, save_focus
 from coyote_pi.devices.gpio_lines import SPI0_GPIOS, holder_for
 from coyote_pi.pi import install
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from coyote_pi.devices.config import DevicesConfig
+    from coyote_pi.devices.pinmap import PinMap
 
 #: The active lines ``firmware/config.txt`` adds (a test keeps the two the same).
 REQUIRED_BOOT_LINES = (
@@ -160,7 +167,7 @@ def probe_stands() -> list[str]:
     return framing_advice(framing_problems(reading, (frame.shape[1], frame.shape[0]))) + focus_check(frame)[1]
 
 
-def focus_check(frame) -> tuple[list[str], list[str]]:
+def focus_check(frame: np.ndarray) -> tuple[list[str], list[str]]:
     """How sharply and how large each stand is seen in ``frame`` (a still of the table),
     measured on its markers (:func:`coyote_pi.vision.sharpness.stand_sharpness`): one
     line per stand, and one line per stand that is out of focus, too small or faint,
@@ -176,7 +183,7 @@ def focus_check(frame) -> tuple[list[str], list[str]]:
     return report, problems
 
 
-def capture_still():
+def capture_still() -> tuple[str, np.ndarray]:
     """(the camera's model, one full-resolution still from it), or raise as :func:`probe_camera` says."""
     os.environ.setdefault("LIBCAMERA_LOG_LEVELS", "*:ERROR")  # libcamera is chatty on stderr
     from coyote_pi.devices.camera import load_picamera2
@@ -228,7 +235,8 @@ def probe_http(url: str) -> int:
 
     try:
         with urllib.request.urlopen(url, timeout=WEB_TIMEOUT) as response:
-            return response.status
+            status: int = response.status
+            return status
     except urllib.error.HTTPError as error:
         return error.code
 
@@ -247,7 +255,7 @@ def probe_sound(settings: SpeechSettings, text: str, language: str, audible: boo
                                    [sound if audible else bytes(rate // 10 // 2 * 2)])
 
 
-def probe_gpio_pins(pins: Sequence[int], pin_factory=None) -> dict[int, str]:
+def probe_gpio_pins(pins: Sequence[int], pin_factory: object = None) -> dict[int, str]:
     """Claim each pin as a pulled-up input, as the buttons do: ``{gpio: state}``.
 
     The state is ``"idle"``, ``"pressed"`` (the line is low at rest: a stuck button or
@@ -359,7 +367,7 @@ class Doctor:
             return Result(PASS, "board", self.model)
         return Result(SKIP, "board", "not a Raspberry Pi: the I2C, OLED, camera, GPIO and pin checks cannot run here")
 
-    def boot_config(self, pins) -> Result:
+    def boot_config(self, pins: PinMap | None) -> Result:
         name = "config.txt"
         path = install.find_boot_config(self.host.root)
         if path is None:
@@ -511,7 +519,7 @@ class Doctor:
             )
         return Result(PASS, "GPIO chip", names)
 
-    def button_pins(self, pins) -> Result:
+    def button_pins(self, pins: PinMap | None) -> Result:
         name = "button pins"
         if pins is None:
             return Result(SKIP, name, "needs a valid pin map")
@@ -644,7 +652,7 @@ class Doctor:
 
     # -- shared facts -------------------------------------------------------------------
 
-    def _configuration(self):
+    def _configuration(self) -> tuple[DevicesConfig, Result]:
         """``(the device settings to check against, the result line for the file)``.
 
         A missing or broken file gives the ``real`` preset's settings, so the hardware
@@ -665,7 +673,7 @@ class Doctor:
         except (ConfigError, DeviceConfigError) as err:
             return defaults, Result(FAIL, name, f"{err}: fix it, then sudo systemctl restart coyote-pi")
 
-    def _pinmap(self, path: Path | str | None):
+    def _pinmap(self, path: Path | str | None) -> tuple[PinMap | None, Result]:
         """``(pin map or None, the result line for it)``; ``path`` None: the packaged one."""
         from coyote_pi.devices.errors import PinMapError
         from coyote_pi.devices.pinmap import load_pinmap
@@ -692,7 +700,7 @@ class Doctor:
         return self._service_states()[1] == "active"
 
 
-def in_table_checks(config: Path | str | None, host: Host | None = None) -> list[dict]:
+def in_table_checks(config: Path | str | None, host: Host | None = None) -> list[dict[str, object]]:
     """:meth:`Doctor.in_table_checks` as the web page shows them: ``{"name", "ok", "detail"}``,
     ``ok`` None for a skipped check. ``config`` is the table's configuration file."""
     options = Options(config=Path(config)) if config is not None else Options()

@@ -85,6 +85,7 @@ from pathlib import Path
 
 from coyote_pi import files  # both import nothing: the installer runs on the bare system python3
 from coyote_pi.contract.page import TABLE_UNIT
+from coyote_pi.json_text import JsonObject  # the standard library's json only
 
 #: The repository this module was run from: the installer copies files out of it.
 REPO = Path(__file__).resolve().parents[2]
@@ -752,12 +753,13 @@ class Installer:
 
     # -- the install record ------------------------------------------------------------
 
-    def _load_record(self) -> dict:
+    def _load_record(self) -> JsonObject:
         path = self._path(RECORD)
         if not path.is_file():
             return {}
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            record: JsonObject = json.loads(path.read_text(encoding="utf-8"))
+            return record
         except json.JSONDecodeError:
             raise InstallError(f"{RECORD} is damaged: fix or delete it, then run again") from None
 

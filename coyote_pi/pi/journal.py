@@ -25,6 +25,7 @@ import logging
 import os
 import sys
 import threading
+from types import TracebackType
 from typing import TextIO
 
 #: syslog priorities (sd-daemon(3)) of the logging levels; a level in between takes the next one down.
@@ -77,12 +78,13 @@ def configure_logging(level: int, stream: TextIO | None = None) -> None:
     logging.basicConfig(level=level, handlers=[handler])
 
 
-def _log_uncaught(kind, value, traceback) -> None:
+def _log_uncaught(kind: type[BaseException], value: BaseException, traceback: TracebackType | None) -> None:
     logging.getLogger("coyote_pi").critical("stopped by an unexpected error", exc_info=(kind, value, traceback))
 
 
 def _log_uncaught_in_thread(hook: threading.ExceptHookArgs) -> None:
-    if not issubclass(hook.exc_type, SystemExit):  # as Python's own hook: a thread may end that way
+    # exc_value is set: Python calls the hook from the thread's except block
+    if hook.exc_value is not None and not issubclass(hook.exc_type, SystemExit):  # as Python's own hook: a thread may end that way
         _log_uncaught(hook.exc_type, hook.exc_value, hook.exc_traceback)
 
 

@@ -19,7 +19,7 @@ from coyote_pi.devices.camera import FULL_RESOLUTION, Camera, checked_frame
 from coyote_pi.devices.errors import CameraError
 from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
-from coyote_pi.vision.markerset import SLOTS
+from coyote_pi.vision.markerset import SLOTS, Slot
 from coyote_pi.vision.reading import SeatRead, SlotRead, TableReading
 from coyote_pi.vision.states import SeatState, SlotState
 
@@ -117,10 +117,10 @@ class SceneCamera:
 
     description = "scene camera (test double)"
 
-    def __init__(self, scene) -> None:
+    def __init__(self, scene: Callable[[], TableScene]) -> None:
         self._scene = scene
 
-    def capture(self):
+    def capture(self) -> TableScene:
         return self._scene()
 
     def close(self) -> None:
@@ -130,11 +130,13 @@ class SceneCamera:
 class SceneReader:
     """Test double for the vision code: reads a scene perfectly (see :class:`SceneCamera`)."""
 
-    def read(self, scene):
+    def read(self, frame: object) -> TableReading:
+        scene = frame  # a frame of the SceneCamera: the scene itself
+        assert isinstance(scene, TableScene), "the scene camera's frames only"
         seats = {s: SeatRead(scene.seat_cards.get(s), SeatState.OK if scene.seat_cards.get(s) else SeatState.MISSING)
-                 for s in scene.present}
-        slots = {}
+                 for s in scene.present or ()}  # set by the scene: never None
+        slots: dict[Slot, SlotRead] = {}
         for name in SLOTS:
             state, card = scene.slot(name)
-            slots[name] = SlotRead(state, card if state == SlotState.FACE_UP else None)
+            slots[name] = SlotRead(SlotState(state), card if state == SlotState.FACE_UP else None)
         return TableReading(seats=seats, slots=slots)

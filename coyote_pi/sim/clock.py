@@ -99,11 +99,11 @@ def sim_pin_factory(clock: SimClock) -> MockFactory:
     edge by its ticks (a late callback still knows when its edge came), sees simulated
     time only, whatever the machine's load."""
     factory = MockFactory(pin_class=_SimPin)
-    factory.ticks = clock  # type: ignore[method-assign]  # the factory's clock, instead of time.monotonic
+    factory.ticks = clock  # the factory's clock, instead of time.monotonic
     return factory
 
 
-class _SimPin(MockPin):
+class _SimPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
     """A mock pin that stamps its changes with its factory's ticks (gpiozero's own uses
     ``time.monotonic`` directly)."""
 

@@ -45,7 +45,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from PIL import Image
 
@@ -57,7 +57,9 @@ from coyote_pi.devices.screen import Screen
 from coyote_pi.sim.eyes import knows, seat_sight
 from coyote_pi.sim.table import SimTable, Truths
 from coyote_pi.table import stages
+from coyote_pi.table.part import Table
 from coyote_pi.table.presenter import Listener, Prompt
+from coyote_pi.table.store import RecordStore
 from coyote_pi.words.translator import Translator
 
 #: Whose eyes: the seat whose turn it is, or nobody's (else a seat number).
@@ -106,6 +108,12 @@ def _wrap_whole(lines: list[str], width: int) -> list[str]:
     return rows
 
 
+class RecordingTable(Table, Protocol):
+    """What the console reads of the controller (only its builders import it: tests/test_layers.py)."""
+
+    store: RecordStore
+
+
 class SimConsole(Listener):
     """The terminal of the simulated table (see the module docstring).
 
@@ -124,7 +132,7 @@ class SimConsole(Listener):
         self._renderer: ScreenRenderer | None = None  #: lays out those words' pages as the OLED does
         self._table: SimTable | None = None
         self._truths: Truths | None = None
-        self._controller = None
+        self._controller: RecordingTable | None = None
         #: Lines that stay on screen under the OLED (e.g. a game that could not be resumed).
         self.notices: list[str] = []
         self._shown: dict[str, str] = {}  #: the notice :meth:`show` shows for each topic
@@ -140,7 +148,7 @@ class SimConsole(Listener):
 
     # --- wiring -------------------------------------------------------------------
 
-    def attach(self, table: SimTable, controller) -> None:
+    def attach(self, table: SimTable, controller: RecordingTable) -> None:
         """The scripted table whose scene the eyes look at, and the controller whose record is named."""
         self._table, self._controller = table, controller
         self._truths = Truths(table.deck)

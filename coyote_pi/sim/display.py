@@ -11,9 +11,10 @@ import errno
 from collections.abc import Callable, Collection
 
 from luma.core.device import dummy
+from PIL import Image
 
 
-class FlakyDummy(dummy):
+class FlakyDummy(dummy):  # type: ignore[misc]  # luma ships no types
     """luma's dummy device with a glitching bus: :meth:`display` raises on chosen calls.
 
     ``failing_calls`` are 1-based numbers of ``display()`` calls that fail (or a
@@ -37,7 +38,7 @@ class FlakyDummy(dummy):
         self._error = error
         self.calls = 0
 
-    def display(self, image) -> None:
+    def display(self, image: Image.Image) -> None:
         self.calls += 1
         if self._fails(self.calls):
             raise self._error()

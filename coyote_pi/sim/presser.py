@@ -26,17 +26,21 @@ the button events straight into the controller's queue, for tests of its logic.
 
 from __future__ import annotations
 
-import queue
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, Button, ButtonEvent
+from coyote_pi.devices.events import CHORD, CHORD_BUTTON, PRESS, REPEAT, Button, ButtonEvent, EventSink
 from coyote_pi.devices.pinmap import PinMap
 
 if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    from coyote_pi.devices.buttons import ButtonTiming
+    from coyote_pi.sim.clock import SimScheduler
     from coyote_pi.sim.table import SimPace
 
 
@@ -70,7 +74,7 @@ class SimulatedPresser:
     reproducible. Buttons pull up, so a press drives the pin low and a release high.
     """
 
-    def __init__(self, factory, pinmap: PinMap, *, bounce: Bounce = Bounce(), seed: int = 0):
+    def __init__(self, factory: MockFactory, pinmap: PinMap, *, bounce: Bounce = Bounce(), seed: int = 0) -> None:
         self._factory = factory
         self._pinmap = pinmap
         self._bounce = bounce
@@ -117,7 +121,7 @@ class SimulatedPresser:
             return self._bounce.gaps(self._random)
 
     @staticmethod
-    def _switch(pin, *, pressed: bool, chatter: list[float]) -> None:
+    def _switch(pin: MockPin, *, pressed: bool, chatter: list[float]) -> None:
         """Move the contact to ``pressed``, chattering first: new level, old level, ..., new level."""
         for index, gap in enumerate(chatter):
             level_pressed = pressed if index % 2 == 0 else not pressed
@@ -126,7 +130,7 @@ class SimulatedPresser:
         (pin.drive_low if pressed else pin.drive_high)()
 
 
-def hold_seconds(timing, repeats: int) -> float:
+def hold_seconds(timing: ButtonTiming, repeats: int) -> float:
     """How long to hold a button for ``repeats`` auto-repeats of ``timing`` (a
     :class:`~coyote_pi.devices.buttons.ButtonTiming`): half a repeat interval spare."""
     return timing.hold_delay + timing.repeat_interval * (repeats - 0.5)
@@ -140,7 +144,7 @@ class PresserFingers:
     players look at the screen and correct, as people do).
     """
 
-    def __init__(self, presser, pace: SimPace, timing) -> None:
+    def __init__(self, presser: SimulatedPresser, pace: SimPace, timing: ButtonTiming) -> None:
         self._presser = presser
         self._pace = pace
         self._timing = timing
@@ -171,8 +175,9 @@ class ScheduledFingers:
     ``"minus+plus"``).
     """
 
-    def __init__(self, factory, pinmap: PinMap, scheduler, timing, pace: SimPace, *, bounce: Bounce = Bounce(),
-                 seed: int = 0, on_press=None) -> None:
+    def __init__(self, factory: MockFactory, pinmap: PinMap, scheduler: SimScheduler, timing: ButtonTiming,
+                 pace: SimPace, *, bounce: Bounce = Bounce(), seed: int = 0,
+                 on_press: Callable[[int, str], None] | None = None) -> None:
         self._factory = factory
         self._pinmap = pinmap
         self._scheduler = scheduler
@@ -215,7 +220,7 @@ class ScheduledFingers:
         now = self._scheduler.clock()
         self.idle_at = max(self.idle_at, now + up + self._pace.gap)
 
-    def _switch(self, pin, pressed: bool, chatter: list[float], delay: float) -> float:
+    def _switch(self, pin: MockPin, pressed: bool, chatter: list[float], delay: float) -> float:
         """Set the timers that move the contact to ``pressed`` from ``delay`` seconds on,
         chattering first (as :meth:`SimulatedPresser._switch`); when it settles."""
         for index, gap in enumerate(chatter):
@@ -233,7 +238,7 @@ class QueueFingers:
     not what is measured; the end-to-end tests press real mock pins instead.
     """
 
-    def __init__(self, events: queue.Queue, clock=time.monotonic) -> None:
+    def __init__(self, events: EventSink, clock: Callable[[], float] = time.monotonic) -> None:
         self.events = events
         self._clock = clock
 
@@ -258,7 +263,7 @@ class LateCallbacks:
     :func:`~coyote_pi.devices.buttons._callback_lag`); tests press through this to show it.
     """
 
-    def __init__(self, pin) -> None:
+    def __init__(self, pin: MockPin) -> None:
         self._pin = pin
         self._callback = pin.when_changed
         self._held: list[tuple[float, int]] = []

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -55,7 +57,7 @@ class _Sprite:
     """A flat textured object: texture key, its plane, and the plane rectangle it covers
     (u0, v0, u1, v1) with the texture's top edge at v1."""
 
-    texture: tuple
+    texture: tuple[Any, ...]  # artwork's texture id
     plane: Plane
     rect: tuple[float, float, float, float]
 
@@ -225,7 +227,8 @@ def _layout(scene: TableScene, width: int, height: int, seed: int, conditions: C
 def _rotate(points: np.ndarray, centre: tuple[float, float], angle_deg: float) -> np.ndarray:
     a = math.radians(angle_deg)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    return (points - centre) @ rot.T + centre
+    rotated: np.ndarray = (points - centre) @ rot.T + centre
+    return rotated
 
 
 def _capsule(start: np.ndarray, direction: np.ndarray, length: float, radius: float) -> np.ndarray:
@@ -259,7 +262,8 @@ def _finger(plane: Plane, sticker_mm: np.ndarray, rng: np.random.Generator, cove
     return _Finger(plane.offset(4.0), _capsule(start, direction, hi, radius))
 
 
-def _glare(rng, conditions, width, height, camera, stickers) -> _Glare:
+def _glare(rng: np.random.Generator, conditions: Conditions, width: int, height: int, camera: Camera,
+           stickers: Sequence[_Sticker]) -> _Glare:
     """A highlight: half the time on a card (glossy cards reflect the lamp), else anywhere."""
     scale = width / FULL_WIDTH
     card_stickers = [s for s in stickers if s.role.startswith("card:") and s.index == 0]
@@ -273,7 +277,7 @@ def _glare(rng, conditions, width, height, camera, stickers) -> _Glare:
                   float(rng.uniform(0, math.pi)), float(conditions.glare_strength * rng.uniform(0.5, 1.0)))
 
 
-def _specular(rng, conditions, camera, stickers) -> _Glare:
+def _specular(rng: np.random.Generator, conditions: Conditions, camera: Camera, stickers: Sequence[_Sticker]) -> _Glare:
     """A lamp's reflection on a marker: centred within half a side of a card's first
     sticker or a stand's (left) marker, its radius a share of that marker's side on
     screen. The second markers are never the target: the bench asks whether they save

@@ -20,15 +20,16 @@ code are the perfect-reading doubles (:class:`~coyote_pi.sim.camera.SceneCamera`
 from __future__ import annotations
 
 import functools
-import queue
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from coyote_pi.config import TableConfig
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.display import TableDisplay
 from coyote_pi.devices.errors import DeviceConfigError, PinMapError
+from coyote_pi.devices.events import EventSink
 from coyote_pi.devices.factory import Devices, display_outputs
 from coyote_pi.devices.pinmap import load_pinmap
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SceneReader, SyntheticCamera
@@ -36,7 +37,8 @@ from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import NO_BOUNCE, Bounce, PresserFingers, QueueFingers, SimulatedPresser
 from coyote_pi.sim.scene import TableScene
-from coyote_pi.sim.table import SimPace, SimTable
+from coyote_pi.sim.table import Fingers, SetupAnswers, SimPace, SimTable
+from coyote_pi.table.presenter import Listener
 from coyote_pi.table.rig import Rig, open_rig
 
 
@@ -58,7 +60,7 @@ class SimOptions:
     pace: SimPace = SimPace()
     #: Contact bounce on the simulated presses (the presser's default chatter), or clean edges.
     bounce: bool = True
-    setup_answers: dict = field(default_factory=dict)
+    setup_answers: SetupAnswers = field(default_factory=dict)
     misclick: bool = False
     #: The cards chosen for some rounds of the next new game (``run --sim --deal``); the
     #: rest come from the seed.
@@ -81,7 +83,7 @@ class SimRig(Rig):
 
 
 def simulated_parts(devices_config: DevicesConfig, *, scene: Callable[[], TableScene] | None = None,
-                    outputs: Iterable = (), given: Mapping[str, object] | None = None) -> dict:
+                    outputs: Iterable[Any] = (), given: Mapping[str, object] | None = None) -> dict[str, object]:
     """The ``given`` ready-made parts, plus the simulated parts ``devices_config`` names
     for the others, built: the ``synthetic`` camera (rendering ``scene()``, the scripted
     table's current scene), the ``failing`` camera, a display with ``fail_calls`` (on a
@@ -112,9 +114,9 @@ def open_sim_rig(
     *,
     display: TableDisplay | None = None,
     camera: Callable[[Callable[[], TableScene]], object] | None = None,
-    listeners: Iterable = (),
-    outputs: Iterable = (),
-    **controller_options,
+    listeners: Iterable[Listener] = (),
+    outputs: Iterable[Any] = (),
+    **controller_options: Any,
 ) -> SimRig:
     """A simulated table on the devices of ``devices_config``, its scripted hands (and
     players) listening to the controller.
@@ -152,7 +154,7 @@ def open_sim_rig(
     return SimRig(rig.controller, rig.devices, sim_table)
 
 
-def simulated_checks(devices_config: DevicesConfig) -> list[dict]:
+def simulated_checks(devices_config: DevicesConfig) -> list[dict[str, object]]:
     """What a simulated table answers to the web page's "Run the checks" (``doctor.json``,
     as :func:`coyote_pi.pi.doctor.in_table_checks` words a real table's): its simulated
     devices, and the pin map its buttons use. The Pi's own checks (the board, the I2C bus,
@@ -182,12 +184,12 @@ def simulated_checks(devices_config: DevicesConfig) -> list[dict]:
     return checks
 
 
-def _check(name: str, ok: bool | None, detail: str) -> dict:
+def _check(name: str, ok: bool | None, detail: str) -> dict[str, object]:
     """One line of ``doctor.json``: ``ok`` None for a check skipped."""
     return {"name": name, "ok": ok, "detail": detail}
 
 
-def _fingers(sim: SimOptions, devices: Devices, events: queue.Queue, devices_config: DevicesConfig):
+def _fingers(sim: SimOptions, devices: Devices, events: EventSink, devices_config: DevicesConfig) -> Fingers:
     if sim.fingers == "queue" or devices.pin_factory is None:
         return QueueFingers(events)
     presser = SimulatedPresser(devices.pin_factory, devices.pinmap, seed=sim.seed,

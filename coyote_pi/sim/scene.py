@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -92,7 +93,7 @@ class Conditions:
             camera_tilt_deg=float(rng.uniform(0.0, 4.0)),
         )
 
-    def replace(self, **changes) -> Conditions:
+    def replace(self, **changes: Any) -> Conditions:
         return dataclasses.replace(self, **changes)
 
 

@@ -86,7 +86,7 @@ import queue
 import random
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from coyote_pi.config import GameSettings, TableConfig
@@ -97,6 +97,7 @@ from coyote_pi.devices.display import TableDisplay
 from coyote_pi.devices.factory import Devices, make_devices
 from coyote_pi.devices.pinmap import load_pinmap
 from coyote_pi.devices.scheduler import ScheduledCall
+from coyote_pi.engine import Event
 from coyote_pi.memory import tune_malloc
 from coyote_pi.record import read_record
 from coyote_pi.sim.clock import SimClock, SimScheduler, sim_pin_factory
@@ -106,7 +107,7 @@ from coyote_pi.sim.soak_report import FAULTS, FaultTally, SoakOptions, SoakRepor
 from coyote_pi.sim.table import SimPace, SimTable
 from coyote_pi.table import stages
 from coyote_pi.table.camera_reads import CameraResult
-from coyote_pi.table.controller import Controller, ControllerOptions
+from coyote_pi.table.controller import Controller, ControllerOptions, QueueItem
 from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import resume_or_none
 
@@ -198,7 +199,7 @@ class _People(Listener):
         self._soak = soak
         self._random = random.Random(seed)
         self.prompt: Prompt | None = None
-        self._situation: tuple = ()
+        self._situation: tuple[object, ...] = ()
         self._look: ScheduledCall | None = None
 
     def on_prompt(self, prompt: Prompt) -> None:
@@ -277,11 +278,11 @@ class _Soak:
         self._counted_over: Path | None = None
         self._held = False  # a camera reading is being charged its simulated time
         self._hangs_charged = 0
-        self._laid: tuple = ()
+        self._laid: tuple[object, ...] = ()
         self._silent_since: float | None = None
         self._silent_in: tuple[str, int] = ("", 0)  # the wait silent since then, and the hangs so far
         self._history_length = 0
-        self._wait: tuple | None = None
+        self._wait: tuple[str, int, int] | None = None
         self._wait_passed_at = -math.inf
         self._stopped_at = -math.inf
         self._judges: set[Callable[[], None]] = set()
@@ -366,7 +367,7 @@ class _Soak:
         if controller is self.controller:  # a table killed meanwhile never gets it
             self._step(result)
 
-    def _step(self, item) -> None:
+    def _step(self, item: QueueItem | None) -> None:
         controller = self.controller
         if controller is None:
             return  # the table is down until its restart: nothing takes the item
@@ -433,7 +434,7 @@ class _Soak:
         self.controller, self.devices = controller, devices
         self._after_step(controller)
 
-    def _abandon(self) -> tuple[Path, tuple] | None:
+    def _abandon(self) -> tuple[Path, tuple[Event, ...]] | None:
         """Let go of the table as a killed process does; the game it had in memory, if any."""
         controller, devices = self.controller, self.devices
         if controller is None or devices is None:  # (both are set, and cleared, together)
@@ -451,7 +452,7 @@ class _Soak:
         self._stopped_at = self.clock()
         self._restart(self._abandon(), torn=False)
 
-    def _restart(self, played: tuple[Path, tuple] | None, *, torn: bool, tally: FaultTally | None = None) -> None:
+    def _restart(self, played: tuple[Path, tuple[Event, ...]] | None, *, torn: bool, tally: FaultTally | None = None) -> None:
         def start_again() -> None:
             self._start_table()
             lost = self._lost_from(*played) if played is not None else 0
@@ -472,7 +473,7 @@ class _Soak:
         return self._lost_from(controller.state.recorded.path, tuple(controller.game.history))
 
     @staticmethod
-    def _lost_from(path: Path, history: tuple) -> int:
+    def _lost_from(path: Path, history: tuple[Event, ...]) -> int:
         """How many of the actions in ``history`` (accepted, shown) the record at ``path`` lacks."""
         try:
             # As the service reads it on resume: an open round opens from its private file.
@@ -661,7 +662,7 @@ def _says_why(controller: Controller) -> bool:
 
 
 @contextlib.contextmanager
-def _counting_warnings(report: SoakReport):
+def _counting_warnings(report: SoakReport) -> Iterator[None]:
     """Count the warnings and errors the package logs, instead of printing each."""
 
     class Counter(logging.Handler):

@@ -22,7 +22,8 @@ import errno
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 from luma.core.error import DeviceNotFoundError
@@ -31,11 +32,13 @@ from coyote_pi.devices.camera import Camera
 from coyote_pi.devices.errors import CameraError
 from coyote_pi.devices.events import CHORD, PRESS, ButtonEvent
 from coyote_pi.record import RecordWriter
+from coyote_pi.record.lines import Body
 from coyote_pi.sim.camera import SceneCamera, SceneReader
 from coyote_pi.sim.clock import SimClock
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.scene import TableScene
 from coyote_pi.vision import TableReader
+from coyote_pi.vision.reading import TableReading
 
 
 class Panel:
@@ -62,7 +65,7 @@ class Panel:
         """The panel has answered every write for ``seconds``."""
         return not self._gone and not self.errors and self._clock() >= self.answering_since + seconds
 
-    def open(self):
+    def open(self) -> FlakyDummy:
         """What :func:`~coyote_pi.devices.display.luma_opener`'s function does: the panel, or luma's error."""
         if self.gone:
             raise DeviceNotFoundError("no display answers at 0x3C on /dev/i2c-1 (Remote I/O error)")
@@ -100,7 +103,7 @@ class SoakCamera(Camera):
         self._blocked = threading.Event()
         self.hang = kind
 
-    def capture(self):
+    def capture(self) -> Any:  # a frame, or the scene itself: the scene camera's (SoakReader reads both)
         if self.hang is not None:
             blocked = self._blocked
             self.hangs += 1
@@ -127,7 +130,7 @@ class SoakReader:
     def __init__(self, scheme: str) -> None:
         self._scene, self._vision = SceneReader(), TableReader(scheme)
 
-    def read(self, frame):
+    def read(self, frame: object) -> TableReading:
         return self._vision.read(frame) if isinstance(frame, np.ndarray) else self._scene.read(frame)
 
 
@@ -138,21 +141,22 @@ class Disk:
         self.full = False
 
     @contextlib.contextmanager
-    def installed(self):
+    def installed(self) -> Iterator[Disk]:
         """Wrap :class:`~coyote_pi.record.RecordWriter`'s appends while the soak runs."""
         append = RecordWriter._append
         disk = self
 
-        def append_unless_full(writer, bodies):
+        def append_unless_full(writer: RecordWriter, bodies: list[Body]) -> None:
             if disk.full:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(writer.path))
-            return append(writer, bodies)
+            append(writer, bodies)
 
-        RecordWriter._append = append_unless_full
+        # setattr: mypy refuses an assignment to a method, which is what this wrapping is
+        setattr(RecordWriter, "_append", append_unless_full)  # noqa: B010
         try:
             yield self
         finally:
-            RecordWriter._append = append
+            setattr(RecordWriter, "_append", append)  # noqa: B010
 
 
 class Glitches:
@@ -160,7 +164,7 @@ class Glitches:
 
     def __init__(self) -> None:
         #: (seat, button) -> [until, presses by the fingers, presses counted by the buttons]
-        self.watched: dict[tuple[int, str], list] = {}
+        self.watched: dict[tuple[int, str], list[float]] = {}
 
     def finger(self, seat: int, button: str) -> None:
         if (watch := self.watched.get((seat, button))) is not None:
@@ -174,17 +178,17 @@ class Glitches:
     def spurious(self, line: tuple[int, str]) -> int:
         """Stop watching ``line``: the presses the glitches made (those the fingers did not)."""
         _, fingers, counted = self.watched.pop(line)
-        return max(0, counted - fingers)
+        return int(max(0, counted - fingers))
 
 
-class GlitchWatchedQueue(queue.Queue):
+class GlitchWatchedQueue(queue.Queue[Any]):  # the controller's items (only its builders import it)
     """The controller's queue, telling the glitch watch of every button event put in."""
 
     def __init__(self, glitches: Glitches) -> None:
         super().__init__()
         self._glitches = glitches
 
-    def put(self, item, block: bool = True, timeout: float | None = None) -> None:
+    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
         if isinstance(item, ButtonEvent):
             self._glitches.event(item)
         super().put(item, block, timeout)

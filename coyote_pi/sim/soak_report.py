@@ -80,7 +80,7 @@ class FaultTally:
     injected: int = 0
     survived: int = 0
     #: Figures that say more about this fault (refused actions, spikes...), printed beside it.
-    notes: collections.Counter = field(default_factory=collections.Counter)
+    notes: collections.Counter[str] = field(default_factory=collections.Counter)
 
 
 @dataclass
@@ -99,11 +99,11 @@ class SoakReport:
     longest_silent_wait: float = 0.0
     #: Where that was: the wait, and whether a capture hung meanwhile.
     longest_silent_where: str = ""
-    stops: collections.Counter = field(default_factory=collections.Counter)
+    stops: collections.Counter[str] = field(default_factory=collections.Counter)
     watchdog_pings: int = 0
     warnings: int = 0
     #: The play-by-play's last lines, for a look when something went wrong.
-    last_lines: collections.deque = field(default_factory=lambda: collections.deque(maxlen=40))
+    last_lines: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=40))
 
     def usage(self) -> tuple[Usage, Usage]:
         """The usage measured at the start and at the end (ValueError until both are)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from coyote_pi import cards
 from coyote_pi.contract import page as page_contract
 from coyote_pi.contract.records import photos_folder, record_file
 from coyote_pi.engine import events
-from coyote_pi.engine.game import DEAL, OVER, GameConfig
+from coyote_pi.engine.game import DEAL, OVER, Game, GameConfig
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import open_round, public_view
 from coyote_pi.files import write_atomically
@@ -65,12 +66,12 @@ class SpectatedGame:
         self.seq = -1
         self.started = utc_now()
         self.log: list[str] = []
-        self.pin: dict | None = None
+        self.pin: dict[str, object] | None = None
         self.private_photos = Vault(self.path).folder / photos_folder(self.path).name
         self.publish()
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return self.table.game
 
     def step(self) -> events.Event | None:
@@ -86,7 +87,7 @@ class SpectatedGame:
         self.publish()
         return event
 
-    def play_until(self, done) -> events.Event | None:
+    def play_until(self, done: Callable[[Game, events.Event], bool]) -> events.Event | None:
         """Step until ``done(game, event)`` holds for the event just played (or the game ends)."""
         while (event := self.step()) is not None:
             if done(self.game, event):

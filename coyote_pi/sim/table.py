@@ -36,10 +36,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from coyote_pi import cards
 from coyote_pi.engine import Correct, Deal, DrawReplacement, Event, Game, GameConfig, Reveal, seat_view
-from coyote_pi.engine.game import TRICKSTER, RoundState
+from coyote_pi.engine.game import TRICKSTER, Legal, RoundState
 from coyote_pi.engine.players import ScriptedPlayer, decision_rng
 from coyote_pi.sim.deals import DealPlan, parse_deal
 from coyote_pi.sim.scene import TableScene
@@ -47,6 +48,20 @@ from coyote_pi.table import stages
 from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.selector import REPEAT_STEP, SPECIALS, Choice, ChoiceKind, choice_for
 from coyote_pi.vision.states import SlotState
+
+
+class Fingers(Protocol):
+    """What the scripted players press with (:mod:`coyote_pi.sim.presser`'s fingers)."""
+
+    def tap(self, seat: int, button: str) -> None: ...
+
+    def hold(self, seat: int, button: str, repeats: int) -> None: ...
+
+    def chord(self, seat: int) -> None: ...
+
+
+#: What the scripted players answer when setup asks (``players``, ``variant``, ``language``, ``start``).
+SetupAnswers = dict[str, int | str]
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +136,7 @@ class Truths:
 
     def __init__(self, deck: Callable[[int, int], list[str]]) -> None:
         self.deck = deck
-        self._history: tuple = ()
+        self._history: tuple[Event, ...] = ()
         self._game: Game | None = None
 
     def of(self, prompt: Prompt) -> Game:
@@ -146,12 +161,12 @@ class _Actor:
         self.thread = threading.Thread(target=self.run, name=name, daemon=True)
         self.table = table
         self.truths = Truths(table.deck)
-        self.prompts: queue.Queue = queue.Queue()
+        self.prompts: queue.Queue[Prompt | None] = queue.Queue()  # None: closing
         self._done_key: object = None
         self._done_at = 0.0
         self.settling = False  #: set by :meth:`act` after a hold
 
-    def _newest(self, first, quiet: float):
+    def _newest(self, first: Prompt | None, quiet: float) -> Prompt | None:
         """The newest prompt once none has arrived for ``quiet`` seconds (None: closing)."""
         item = first
         while item is not None:
@@ -162,7 +177,7 @@ class _Actor:
             first = item
         return None
 
-    def _latest(self, item):
+    def _latest(self, item: Prompt | None) -> Prompt | None:
         """``item`` or a newer prompt waiting behind it: only the newest matters (None: closing)."""
         while item is not None:
             try:
@@ -213,7 +228,7 @@ class _Actor:
         self.act(prompt)
         self._done_at = self.table.clock()
 
-    def key(self, prompt: Prompt):
+    def key(self, prompt: Prompt) -> tuple[object, ...] | None:
         """What this actor would act on in ``prompt`` (None: nothing to do)."""
         raise NotImplementedError
 
@@ -224,7 +239,7 @@ class _Actor:
 class _Hands(_Actor):
     """Lays the cards the prompt asks for (and catches up after a restart)."""
 
-    def key(self, prompt: Prompt):
+    def key(self, prompt: Prompt) -> tuple[object, ...] | None:
         if prompt.config is None or prompt.stage in (stages.VERDICT, stages.CORRECT, stages.GAME_OVER, stages.RECORD):
             return None
         return (prompt.epoch, prompt.stage, prompt.round, len(prompt.history))
@@ -258,11 +273,11 @@ class _Player(_Actor):
         super().__init__(f"sim seat {seat}", table)
         self.seat = seat
         self.brain = ScriptedPlayer()
-        self._thought: tuple | None = None
+        self._thought: tuple[object, ...] | None = None
 
     # -- what to act on --------------------------------------------------------------
 
-    def key(self, prompt: Prompt):
+    def key(self, prompt: Prompt) -> tuple[object, ...] | None:
         stage, seat = prompt.stage, self.seat
         base = (prompt.epoch, stage, prompt.round, prompt.undos)
         if stage == stages.SETUP:
@@ -300,7 +315,7 @@ class _Player(_Actor):
     # -- acting ----------------------------------------------------------------------
 
     def act(self, prompt: Prompt) -> None:
-        fingers, stage = self.table.fingers, prompt.stage
+        fingers, stage = self._fingers(), prompt.stage
         if stage == stages.SETUP:
             target = self._setup_target(prompt)
             if target is not None:  # (key() let only a seat with something to press act)
@@ -344,7 +359,12 @@ class _Player(_Actor):
             self._press("ok")
 
     def _press(self, button: str) -> None:
-        self.table.fingers.tap(self.seat, button)
+        self._fingers().tap(self.seat, button)
+
+    def _fingers(self) -> Fingers:
+        fingers = self.table.fingers
+        assert fingers is not None, "a table with players is given their fingers (sim.rig) before it starts"
+        return fingers
 
     def _think(self, prompt: Prompt) -> None:
         """A moment's thought before the first press of a turn or a guess."""
@@ -390,7 +410,7 @@ class _Player(_Actor):
             return None
         if wanted is None or shown == wanted:
             return "ok"
-        if step == "players":
+        if step == "players" and isinstance(wanted, int) and isinstance(shown, int):
             return "plus" if wanted > shown else "minus"
         return "plus"
 
@@ -423,7 +443,7 @@ def _choice_order(choice: Choice, specials: tuple[str, ...]) -> float:
     return -1e9 - specials.index(choice.kind)
 
 
-def _step_towards(shown: Choice, target: Choice, legal) -> str:
+def _step_towards(shown: Choice, target: Choice, legal: Legal) -> str:
     if shown == target:
         return "ok"
     specials = tuple(kind for kind in SPECIALS if getattr(legal, kind))  # Legal names them the same way
@@ -468,8 +488,9 @@ class SimTable(Listener):
     ``pace.retry`` seconds without a change).
     """
 
-    def __init__(self, *, seats: int, seed: int, fingers=None, players: bool = True, pace: SimPace = SimPace(),
-                 scheme: str = "aruco", setup_answers: dict | None = None, misclick: bool = False,
+    def __init__(self, *, seats: int, seed: int, fingers: Fingers | None = None, players: bool = True,
+                 pace: SimPace = SimPace(), scheme: str = "aruco", setup_answers: SetupAnswers | None = None,
+                 misclick: bool = False,
                  deal: DealPlan = DealPlan(), clock: Callable[[], float] = time.monotonic) -> None:
         #: The seed and plan of the game on the table (see :meth:`new_game`, :meth:`resume`).
         self.seed = seed
@@ -485,13 +506,13 @@ class SimTable(Listener):
         #: The players act only when no press is waiting in it: on a slow processor (a
         #: Pi Zero, or arm64 under emulation) a press on a screen that is not yet up to
         #: date would overshoot a bid.
-        self.controller_queue: queue.Queue | None = None
+        self.controller_queue: queue.Queue[Any] | None = None  # its items are the controller's own
         self.pace = pace
         self.clock = clock
         self._started = False
         self._closing = False
         self.misclick = misclick
-        self.setup_answers = {"players": seats, **(setup_answers or {})}
+        self.setup_answers: SetupAnswers = {"players": seats, **(setup_answers or {})}
         self.dealt_round = 0
         self._lock = threading.Lock()
         self._scene = TableScene(seats=seats, scheme=scheme)
@@ -540,7 +561,7 @@ class SimTable(Listener):
         """Call ``changed()`` after every change of the scene (on the hands' thread: keep it quick)."""
         self._watchers.append(changed)
 
-    def _change(self, **fields) -> None:
+    def _change(self, **fields: Any) -> None:
         with self._lock:
             values = {**self._scene.__dict__, **fields}
             self._scene = type(self._scene)(**values)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -29,6 +30,8 @@ from coyote_pi.cards import shuffled_deck
 from coyote_pi.sim.render import render_scene_with_truth
 from coyote_pi.sim.scene import Conditions, SceneTruth, TableScene
 from coyote_pi.vision.geometry import FULL_HEIGHT, FULL_WIDTH
+from coyote_pi.vision.markerset import Slot
+from coyote_pi.vision.reading import TableReading
 from coyote_pi.vision.states import SeatState, SlotState
 
 
@@ -49,7 +52,7 @@ def moderate(rng: np.random.Generator) -> Conditions:
     )
 
 
-def _dealt(rng: np.random.Generator, *, empty: int = 0, coyote: bool = False, **scene) -> TableScene:
+def _dealt(rng: np.random.Generator, *, empty: int = 0, coyote: bool = False, **scene: Any) -> TableScene:
     """Six stands, ``empty`` of them without a card; the centre card face down or up."""
     deck = shuffled_deck(int(rng.integers(1 << 30)))
     empty_seats = set(rng.choice(range(1, 7), size=empty, replace=False).tolist()) if empty else set()
@@ -76,7 +79,7 @@ class Trial:
     recall_target: float
 
 
-def _one_finger(rng, scene):
+def _one_finger(rng: np.random.Generator, scene: TableScene) -> Conditions:
     seats = sorted(scene.seat_cards)
     return moderate(rng).replace(finger_seats=(int(rng.choice(seats)),), finger_cover=(0.1, 0.3))
 
@@ -97,7 +100,8 @@ TRIALS: tuple[Trial, ...] = (
 )
 
 
-def trial_frame(trial: Trial, seed: int, size: tuple[int, int] = (FULL_WIDTH, FULL_HEIGHT)):
+def trial_frame(trial: Trial, seed: int,
+                size: tuple[int, int] = (FULL_WIDTH, FULL_HEIGHT)) -> tuple[np.ndarray, TableScene, SceneTruth]:
     """(frame, scene, truth) of table ``seed`` under ``trial``."""
     rng = np.random.default_rng([seed, 16])
     scene = trial.scene(rng)
@@ -145,7 +149,7 @@ def _places(scene: TableScene) -> dict[str, str]:
     return places
 
 
-def score(scene: TableScene, truth: SceneTruth, reading) -> Tally:
+def score(scene: TableScene, truth: SceneTruth, reading: TableReading) -> Tally:
     """Judge one reading of a frame of ``scene`` against its ``truth``."""
     tally = Tally()
     places = _places(scene)
@@ -164,13 +168,13 @@ def score(scene: TableScene, truth: SceneTruth, reading) -> Tally:
         if result.status == SeatState.MISSING and scene.seat_cards.get(seat):
             tally.false_claims += 1
             tally.notes.append(f"false claim: seat {seat} said missing, holds a card")
-    for name, result in reading.slots.items():
-        state, _ = scene.slot(name)
-        if result.card is not None:
-            judge_value(f"slot:{name}" if state == SlotState.FACE_UP else f"hidden slot:{name}", result.card)
-        if result.state in (SlotState.FACE_DOWN, SlotState.EMPTY) and result.state != state:
+    for slot, slot_read in reading.slots.items():
+        state, _ = scene.slot(slot)
+        if slot_read.card is not None:
+            judge_value(f"slot:{slot}" if state == SlotState.FACE_UP else f"hidden slot:{slot}", slot_read.card)
+        if slot_read.state in (SlotState.FACE_DOWN, SlotState.EMPTY) and slot_read.state != state:
             tally.false_claims += 1
-            tally.notes.append(f"false claim: slot {name} said {result.state}, it is {state}")
+            tally.notes.append(f"false claim: slot {slot} said {slot_read.state}, it is {state}")
     for value in reading.unplaced:
         if value not in places:
             tally.phantoms += 1
@@ -185,8 +189,8 @@ def score(scene: TableScene, truth: SceneTruth, reading) -> Tally:
             tally.read += _coyote_place(scene) == (reading.coyote.place, reading.coyote.seat)
             continue
         kind, name = sticker.place.split(":")
-        result = reading.seats.get(int(name)) if kind == "seat" else reading.slots.get(name)
-        tally.read += result is not None and result.card == sticker.card
+        found = reading.seats.get(int(name)) if kind == "seat" else reading.slots.get(Slot(name))
+        tally.read += found is not None and found.card == sticker.card
     return tally
 
 
@@ -196,7 +200,7 @@ def _coyote_place(scene: TableScene) -> tuple[str, int | None]:
     return ("centre", None) if scene.coyote_card == "centre" else ("seat", int(scene.coyote_card))
 
 
-def _score_coyote(scene: TableScene, reading, tally: Tally) -> None:
+def _score_coyote(scene: TableScene, reading: TableReading, tally: Tally) -> None:
     said = (reading.coyote.place, reading.coyote.seat)
     if said[0] in ("centre", "seat") and said != _coyote_place(scene):
         kind = "wrong_seats" if scene.coyote_card is not None else "phantoms"

@@ -78,7 +78,7 @@ class WebPage:
         self.log_file = log_file
         for folder in (bulletin, requests):
             folder.mkdir(parents=True, exist_ok=True)
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> WebPage:
         self.log_file.parent.mkdir(parents=True, exist_ok=True)
@@ -111,5 +111,5 @@ class WebPage:
     def __enter__(self) -> WebPage:
         return self.start()
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.stop()

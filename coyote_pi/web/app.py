@@ -12,9 +12,10 @@ import asyncio
 import contextlib
 import hmac
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 from urllib.parse import parse_qs, quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -31,23 +32,20 @@ from starlette.responses import (
 )
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from coyote_pi.config import ConfigError
+from coyote_pi.contract.page import DOCTOR, DOCTOR_WANT, PREVIEW, PREVIEW_INFO, SETTINGS, SETTINGS_RESULT
 from coyote_pi.engine.events import EventType
+from coyote_pi.json_text import JsonObject
 from coyote_pi.web import security, setup
 from coyote_pi.web.bulletin import (
-    DOCTOR,
-    DOCTOR_WANT,
-    PREVIEW,
-    PREVIEW_INFO,
-    SETTINGS,
-    SETTINGS_RESULT,
     Folders,
     Live,
     read_json,
     read_live,
 )
-from coyote_pi.web.games import Games
+from coyote_pi.web.games import Games, Loaded
 from coyote_pi.web.push import INTERVAL, Feed
 from coyote_pi.web.texts import Texts
 from coyote_pi.web.views import (
@@ -104,7 +102,7 @@ def create_app(folders: Folders, options: Options | None = None) -> Starlette:
     ]
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(pages.feed.run())
         try:
             yield
@@ -122,15 +120,15 @@ class _SecurityHeaders:
     """Adds :data:`security.HEADERS` to every response (a pure ASGI middleware: it does not
     hold up the event streams)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.headers = [(k.lower().encode(), v.encode()) for k, v in security.HEADERS.items()]
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
 
-        async def send_with_headers(message):
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message = dict(message, headers=list(message.get("headers", [])) + self.headers)
             await send(message)
@@ -157,7 +155,7 @@ class _Pages:
         """``live.json`` as it is now (read per request: a refusal never rests on a stale copy)."""
         return read_live(self.folders)
 
-    def render(self, request: Request | None, name: str, status: int = 200, **context) -> HTMLResponse:
+    def render(self, request: Request | None, name: str, status: int = 200, **context: object) -> HTMLResponse:
         live = self.live
         texts = Texts(live.language)
         session = self.session(request) if request is not None else None
@@ -177,7 +175,7 @@ class _Pages:
     def refuse(self, request: Request, key: str, status: int = 409, **words: object) -> HTMLResponse:
         return self.render(request, "refused.html", status, reason=key, words=words)
 
-    def checked_post(self, request: Request, form) -> Response | None:
+    def checked_post(self, request: Request, form: Mapping[str, str] | None) -> Response | None:
         """A POST from this page, in a session, with its CSRF token: None; else the refusal.
         A session that ended (the page server restarted, or it sat idle) gets the PIN page,
         which says so and carries the form's settings back to the setup page."""
@@ -195,7 +193,7 @@ class _Pages:
 
     # -- the table ------------------------------------------------------------------------
 
-    def table_message(self, live: Live) -> dict:
+    def table_message(self, live: Live) -> JsonObject:
         model = table_model(live, self.games)
         html = self.templates.get_template("_live.html").render(**Texts(live.language).template_words(), m=model)
         return {"seq": live.seq, "state": model, "html": html}
@@ -214,7 +212,7 @@ class _Pages:
     async def history(self, request: Request) -> Response:
         return self.render(request, "history.html", games=self.games.summaries())
 
-    def loaded(self, game: str):
+    def loaded(self, game: str) -> Loaded | None:
         return self.games.load(game) if self.folders.record(game) else None
 
     async def game(self, request: Request) -> Response:
@@ -238,7 +236,7 @@ class _Pages:
         story = next((s for s in stories or () if s.number == number and s.results), None)
         if loaded is not None and loaded.record is None:
             return self.refuse(request, "history.unreadable", 404, error=loaded.summary.error)
-        if story is None:
+        if loaded is None or story is None:
             return self.refuse(request, "missing.round", 404)
         texts = Texts(self.live.language)
         verdicts = []
@@ -293,6 +291,8 @@ class _Pages:
         if refusal is not None:
             return refusal
         stream = await run_in_threadpool(self.games.archive, game)
+        if stream is None:  # the record went away since the refusal looked
+            return self.refuse(request, "missing.game", 404)
         return StreamingResponse(_chunks(stream), media_type="application/zip",
                                  headers={"Content-Disposition": f'attachment; filename="{game}.zip"'})
 
@@ -360,7 +360,7 @@ class _Pages:
             return self.refuse(request, "refused.game_on")
         return None
 
-    def setup_message(self, live: Live) -> dict:
+    def setup_message(self, live: Live) -> JsonObject:
         bulletin = self.folders.bulletin
         preview = read_json(bulletin / PREVIEW_INFO) if live.between_games else None
         doctor = read_json(bulletin / DOCTOR)
@@ -458,12 +458,12 @@ def secrets_equal(given: object, expected: str) -> bool:
     return isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def _event_stream(events) -> StreamingResponse:
+def _event_stream(events: AsyncIterator[str]) -> StreamingResponse:
     return StreamingResponse(events, media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-async def _chunks(stream, size: int = 64 * 1024):
+async def _chunks(stream: IO[bytes], size: int = 64 * 1024) -> AsyncIterator[bytes]:
     try:
         while chunk := await run_in_threadpool(stream.read, size):
             yield chunk

@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-# The file names and camera states the table uses too (the page words each state;
-# anything else is not shown).
 from coyote_pi.contract.page import (
     CAMERA_STATES,
     DOCTOR,
@@ -36,6 +34,10 @@ from coyote_pi.contract.page import (
 )
 from coyote_pi.contract.records import BULLETIN_FOLDER, GAME_NAME, RECORD_SUFFIX, REQUESTS_FOLDER, is_record_file
 from coyote_pi.engine.game import MAX_PLAYERS
+
+# The file names and camera states the table uses too (the page words each state;
+# anything else is not shown).
+from coyote_pi.json_text import JsonObject
 from coyote_pi.locale import LANGUAGES
 from coyote_pi.players import LEVEL_NAMES
 
@@ -68,7 +70,7 @@ class Folders:
         os.utime(path)
 
 
-def read_json(path: Path) -> dict | None:
+def read_json(path: Path) -> JsonObject | None:
     """The JSON object in ``path``; None when it is missing, unreadable or not an object."""
     try:
         data = json.loads(path.read_bytes())
@@ -118,17 +120,17 @@ class Live:
     round_open: bool = False
     between_games: bool = False
     running: bool = False
-    public: dict | None = None
-    screen: dict | None = None
+    public: JsonObject | None = None
+    screen: JsonObject | None = None
     log: tuple[str, ...] = ()
     camera: str = ""
     url: str = ""
-    pin: dict | None = None
+    pin: JsonObject | None = None
     #: The seats the table plays itself, (seat, level) in seat order.
     virtual: tuple[tuple[int, str], ...] = ()
 
     @classmethod
-    def parse(cls, data: dict | None) -> Live:
+    def parse(cls, data: JsonObject | None) -> Live:
         if data is None or data.get("version") != 1:
             return NOT_RUNNING
 
@@ -136,7 +138,7 @@ class Live:
             return data[key] if isinstance(data.get(key), str) else ""
 
         game_file = data.get("game_file")
-        web: dict = data["web"] if isinstance(data.get("web"), dict) else {}
+        web: JsonObject = data["web"] if isinstance(data.get("web"), dict) else {}
         language = data.get("language")
         url = web.get("url")
         # The table's last write as it stopped: where it stood, but no setup and no PIN.

@@ -34,6 +34,7 @@ from coyote_pi.engine.game import OVER, Game, RoundResult
 from coyote_pi.engine.odds import bid_odds
 from coyote_pi.engine.transcript import describe_event
 from coyote_pi.engine.views import seat_view
+from coyote_pi.json_text import JsonObject
 from coyote_pi.record import (
     GameBuilder,
     Line,
@@ -146,7 +147,7 @@ class Loaded:
     #: What the page shows of the record: as far as replay accepts it (None: not even its setup).
     record: Record | None
     stories: list[RoundStory] | None = None  #: told on first use (the odds take a moment)
-    review: dict | None = None  #: the closed rounds' review, made on first use (web/reviews.py)
+    review: JsonObject | None = None  #: the closed rounds' review, made on first use (web/reviews.py)
 
 
 def summarize(name: str, record: Record, refusal: RecordError | None = None, *, newest: bool = True) -> Summary:
@@ -336,7 +337,7 @@ class Games:
             loaded.stories = tell_rounds(loaded.record)
         return loaded.stories
 
-    def review(self, name: str) -> dict | None:
+    def review(self, name: str) -> JsonObject | None:
         """The review of the game's closed rounds, of the record as it is now; None when
         it cannot be made."""
         loaded = self.load(name)

@@ -21,7 +21,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from coyote_pi.web.bulletin import DOCTOR, LIVE, PREVIEW_INFO, PREVIEW_WANT, SETTINGS_RESULT, Folders, Live, read_live
+from coyote_pi.contract.page import DOCTOR, LIVE, PREVIEW_INFO, PREVIEW_WANT, SETTINGS_RESULT
+from coyote_pi.json_text import JsonObject
+from coyote_pi.web.bulletin import Folders, Live, read_live
 
 INTERVAL = 0.05
 #: A comment line this often keeps proxies and phones from dropping a quiet connection.
@@ -31,7 +33,11 @@ KEEPALIVE = 15.0
 PREVIEW_RENEW = 10.0
 
 
-def _signature(*paths: Path) -> tuple[tuple[int, int, int] | None, ...]:
+#: What :func:`_signature` sees of each file: (inode, size, mtime), None when it is missing.
+Signature = tuple[tuple[int, int, int] | None, ...]
+
+
+def _signature(*paths: Path) -> Signature:
     """What changes when any of ``paths`` is written (replaced, grown or touched)."""
     out: list[tuple[int, int, int] | None] = []
     for path in paths:
@@ -57,7 +63,7 @@ class Channel:
     def listeners(self) -> int:
         return len(self._waiting)
 
-    def publish(self, payload: dict) -> None:
+    def publish(self, payload: JsonObject) -> None:
         self.version += 1
         self.data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         for event in self._waiting:
@@ -96,16 +102,16 @@ class Feed:
     setup page's. Both run only when something changed, once for all browsers.
     """
 
-    def __init__(self, folders: Folders, table_message: Callable[[Live], dict],
-                 setup_message: Callable[[Live], dict], interval: float = INTERVAL) -> None:
+    def __init__(self, folders: Folders, table_message: Callable[[Live], JsonObject],
+                 setup_message: Callable[[Live], JsonObject], interval: float = INTERVAL) -> None:
         self.folders = folders
         self.table_message, self.setup_message = table_message, setup_message
         self.interval = interval
         self.table, self.setup = Channel("table"), Channel("setup")
         self.live = read_live(folders)
-        self._live_seen: tuple | None = None
-        self._seen: tuple | None = None
-        self._setup_seen: tuple | None = None
+        self._live_seen: Signature | None = None
+        self._seen: Signature | None = None
+        self._setup_seen: tuple[object, ...] | None = None  # the files' signature, and between games
         self._renewed = 0.0
 
     def check(self) -> None:

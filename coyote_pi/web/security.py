@@ -18,10 +18,11 @@ import hmac
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from coyote_pi.json_text import JsonObject
 from coyote_pi.web.bulletin import parse_time
 
 COOKIE = "coyote_session"
@@ -34,7 +35,7 @@ PER_CLIENT, WINDOW = 5, 60.0
 GLOBAL, BACKOFF, MAX_BACKOFF = 20, 30.0, 600.0
 
 
-def pin_matches(pin: str, published: dict | None, now: float) -> bool:
+def pin_matches(pin: str, published: JsonObject | None, now: float) -> bool:
     """True when ``pin`` is the one ``live.json`` published and it has not expired. Spaces
     do not count: the OLED shows the PIN in two groups of three (``123 456``)."""
     if not published or not isinstance(pin, str):
@@ -136,7 +137,7 @@ class PinGuard:
         return times
 
 
-def same_origin(headers, host: str) -> bool:
+def same_origin(headers: Mapping[str, str], host: str) -> bool:
     """True when a state-changing request comes from this page: its ``Origin`` (or, lacking
     one, its ``Referer``) names ``host``, the host the browser asked for."""
     source = headers.get("origin") or headers.get("referer")

@@ -40,9 +40,10 @@ from coyote_pi.config import (
     with_page_settings,
 )
 from coyote_pi.contract import page as page_contract
+from coyote_pi.contract.page import SETTINGS, SETTINGS_IN_FORCE
 from coyote_pi.files import write_atomically
 from coyote_pi.players import level_words
-from coyote_pi.web.bulletin import SETTINGS, SETTINGS_IN_FORCE, read_json
+from coyote_pi.web.bulletin import read_json
 
 #: The settings the page offers, (section, key): the ones the table takes from it.
 EDITABLE: tuple[tuple[str, str], ...] = tuple((section, key) for section, keys in PAGE_SETTABLE.items() for key in keys)

@@ -10,10 +10,12 @@ the page ever shows against the round in play.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, assert_never
 
 from coyote_pi.engine import events
 from coyote_pi.engine.game import RoundResult
+from coyote_pi.json_text import JsonObject
 from coyote_pi.players import TABLE_LEVELS
 from coyote_pi.review import texts as review_texts
 from coyote_pi.web.bulletin import Live
@@ -23,7 +25,7 @@ from coyote_pi.words.translator import card_text
 from coyote_pi.words.verdict import explanation_lines, item_name
 
 
-def cards_of(texts: Texts, result: RoundResult) -> list[dict]:
+def cards_of(texts: Texts, result: RoundResult) -> list[JsonObject]:
     """The cards of a closed round's verdict, each tagged with its round."""
     cards = [{"item": f"seat:{seat}", "card": card} for seat, card in sorted(result.seat_cards.items())]
     cards.append({"item": "centre", "card": result.centre})
@@ -34,14 +36,14 @@ def cards_of(texts: Texts, result: RoundResult) -> list[dict]:
     return [card_model(texts, card["item"], card["card"], result.round) for card in cards]
 
 
-def card_model(texts: Texts, item: str, card: str, round_number: int) -> dict:
+def card_model(texts: Texts, item: str, card: str, round_number: int) -> JsonObject:
     """A card where it lay (``seat:2``, ``centre``, ...) in a closed round, with its words."""
     return {"item": item, "card": card, "round": round_number, "label": item_name(texts, item),
             "text": card_text(card)}
 
 
 def verdict(texts: Texts, game: str, result: RoundResult, photos: list[tuple[str, str]],
-            corrected: events.Correct | None = None) -> dict:
+            corrected: events.Correct | None = None) -> JsonObject:
     """A closed round's verdict: headline figures, the explanation line by line, its cards
     and photos (``photos``: file name and the type of the line that took it, which names
     what it shows: the reveal, or the card drawn for ``?``)."""
@@ -77,7 +79,7 @@ def virtual_model(texts: Texts, seats: tuple[tuple[int, str], ...]) -> dict[int,
     return {seat: texts("table.virtual", level=level_word(texts, level)) for seat, level in seats}
 
 
-def table_model(live: Live, games: Games) -> dict:
+def table_model(live: Live, games: Games) -> JsonObject:
     """The table page: the seats, the round in play (public only), the last verdict, the game so far."""
     texts = Texts(live.language)
     public = live.public or {}
@@ -114,7 +116,7 @@ def table_model(live: Live, games: Games) -> dict:
     return model
 
 
-def _correction(history) -> events.Correct | None:
+def _correction(history: Sequence[events.Event]) -> events.Correct | None:
     """The correction of the last round's verdict, if one was made (it follows the round's last deal)."""
     since_deal = history[max((i for i, e in enumerate(history) if isinstance(e, events.Deal)), default=0):]
     return next((e for e in reversed(since_deal) if isinstance(e, events.Correct)), None)
@@ -135,11 +137,11 @@ def _log(live: Live) -> list[str]:
     return list(live.log) if live.language == "en" else []
 
 
-def _pairs(bids) -> list[tuple[int, int]]:
+def _pairs(bids: Any) -> list[tuple[int, int]]:  # bids: a JSON value as live.json holds it
     return [(b[0], b[1]) for b in bids or () if isinstance(b, list) and len(b) == 2]
 
 
-def _screen(screen: dict | None) -> dict | None:
+def _screen(screen: JsonObject | None) -> JsonObject | None:
     if not screen:
         return None
     lines = [line for line in screen.get("lines") or () if isinstance(line, str)]
@@ -176,7 +178,7 @@ def event_text(texts: Texts, event: events.Event) -> str:
             assert_never(event)
 
 
-def step_model(texts: Texts, step: Step, round_number: int) -> dict:
+def step_model(texts: Texts, step: Step, round_number: int) -> JsonObject:
     """One line of a closed round, for the history page."""
     return {"line": step.line, "time": step.time[11:19], "type": step.type, "text": event_text(texts, step.event),
             "seat": step.seat, "amount": step.amount, "undone": step.undone,
@@ -184,7 +186,7 @@ def step_model(texts: Texts, step: Step, round_number: int) -> dict:
             "cards": [card_model(texts, item, card, round_number) for item, card in step.cards.items()]}
 
 
-def judgement_models(texts: Texts, review: dict | None, round_number: int) -> dict[int, dict]:
+def judgement_models(texts: Texts, review: JsonObject | None, round_number: int) -> dict[int, JsonObject]:
     """The review of a closed round's decisions by record line: the move the review prefers,
     the mark of the move played and a certainty, worded (docs/review.md)."""
     if review is None:
@@ -198,7 +200,7 @@ def judgement_models(texts: Texts, review: dict | None, round_number: int) -> di
     } for judgement in review["decisions"] if judgement["round"] == round_number}
 
 
-def review_summary_model(texts: Texts, review: dict | None, rounds: set[int]) -> dict | None:
+def review_summary_model(texts: Texts, review: JsonObject | None, rounds: set[int]) -> JsonObject | None:
     """The game page's review: a line per seat and the decision that lost each closed round."""
     if review is None or not review["decisions"]:
         return None

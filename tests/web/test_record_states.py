@@ -180,3 +180,18 @@ def test_the_check_command_as_shown_passes_where_the_download_is_unzipped(tmp_pa
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "fingerprint matches" in done.stderr
+
+
+def test_a_record_gone_before_its_zip_is_made_is_missing_not_a_server_error(tmp_path, monkeypatch):
+    game = spectated(tmp_path, players=3, variant="trickster", seed=11)
+    while game.step() is not None:
+        pass
+    game.set_pin(PIN)
+    # Between the page's look at the folder and the zip: the record is removed (Games.archive: None).
+    monkeypatch.setattr(Games, "archive", lambda self, name: None)
+    with served(Folders.beside(tmp_path / "games")) as port:
+        client = Client(port)
+        client.login()
+        download = client.get("/records/game-0001.zip")
+    assert download.status == 404
+    assert "No such game" in download.text
