@@ -742,6 +742,7 @@ def test_a_newer_release_installed_over_an_older_one_loses_nothing(tmp_path):
 
     # The install record came through: uninstalling takes back what the first install added.
     removed = install_release(newer, root, "--uninstall")["steps"]
-    assert "remove the apt packages the installer installed: python3-picamera2 python3-lgpio libzbar0 i2c-tools" in removed
+    first_added = " ".join(name for name in install.APT_PACKAGES if name != "python3-venv")  # the fake system has venv
+    assert f"remove the apt packages the installer installed: {first_added}" in removed
     assert (root / install.STATE_DIR.lstrip("/") / "games/game-0001.jsonl").read_bytes() == before[
         install.STATE_DIR.lstrip("/") + "/games/game-0001.jsonl"]
