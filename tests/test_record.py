@@ -182,16 +182,16 @@ def test_a_forged_verdict_is_rejected(finished):
     assert f"line {target + 1}: the recorded resolution differs" in _replay_error(path)
 
 
-def test_a_changed_explanation_is_shown_where_it_differs(finished):
+def test_a_changed_eye_change_is_shown_where_it_differs(finished):
     """Two long values that differ late are shown from a little before the difference,
     not both cut to the same first characters."""
     path, _ = finished
     lines = lines_of(path)
     target = next(i for i, line in enumerate(lines) if line["kind"] == "resolution")
-    lines[target]["result"]["explanation"][-1] += " (forged)"
+    lines[target]["result"]["eye_changes"][-1]["reason"] += " (forged)"
     write_lines(path, lines)
     message = _replay_error(path)
-    recorded, rules = re.search(r"'explanation': (.*) recorded, (.*) by the rules", message).groups()
+    recorded, rules = re.search(r"'eye_changes': (.*) recorded, (.*) by the rules", message).groups()
     assert "(forged)" in recorded and "(forged)" not in rules
     assert recorded.startswith("...") and rules.startswith("...")
 
@@ -416,7 +416,9 @@ STRICT_CASES = [
     ("note after the end", lambda lines: lines + [dict(NOTE)], None, 72, "a note after the game is over"),
     ("deal after the end", lambda lines: lines + [dict(lines[1])], None, 72,
      "a sealed observation after the game is over: nothing follows the final resolution"),
-    ("version 2.0 for 2", _retype([0, "version"], float), None, 1, "record version 2.0; this coyote-pi reads"),
+    ("version 3.0 for 3", _retype([0, "version"], float), None, 1, "record version 3.0; this coyote-pi reads"),
+    ("version 1", _set([0, "version"], 1), None, 1, "record version 1; this coyote-pi reads versions 2 and 3"),
+    ("an edition no decks file has", _set([0, "config", "edition"], "deluxe"), None, 1, 'no edition "deluxe"'),
     ("start seat 2.0 for 2", _retype([0, "config", "start_seat"], float), None, 1,
      "the start player must be a seat from 1 to 3, not 2.0"),
     ("nested 5,000 deep", None, {0: lambda line: _canonical(line).replace('"test"', "[" * 5000 + "]" * 5000)}, 1,
