@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi import cards
 from coyote_pi import record as record_module
 from coyote_pi.cli import main
 from coyote_pi.engine import Bid, Challenge, Deal, GameConfig, IllegalAction, Reveal, Undo
@@ -33,6 +34,8 @@ from coyote_pi.record import (
 )
 from coyote_pi.record.lines import canonical as _canonical
 from coyote_pi.record.lines import sha256_text as _sha256
+from coyote_pi.sim import deals
+from coyote_pi.sim.deals import parse_deal
 
 CONFIG = GameConfig(players=3, variant="trickster", start_seat=2)
 
@@ -47,11 +50,24 @@ def counting_salts():
     return lambda: f"{next(numbers):032x}"
 
 
+#: The cards of the test game's eight rounds, from the top: the stands (of the seats still
+#: in), the centre, the Coyote card's draw or the card drawn for ``?``. A plan, not a seed:
+#: a deck with more cards, or a shuffle done otherwise, deals the same game (71 lines).
+PLAN = parse_deal("4,0,max0,8,15,2; 2,-10,-5,3,0,6; 7,6,?,3,-5,20; 6,1,7,15,2,9; -10,20,3,-5,8,5;"
+                  "9,?,max0,4,0,8; ?,3,9,4,8,7; 6,15,9,1,5,20")
+
+
 def play(table: RecordedGame, seed=4, physical=True, stop_after=None):
-    """Drive a recorded game with scripted players; return the number of events applied."""
+    """Drive a recorded game with scripted players (their decisions seeded by ``seed``) on
+    the cards of :data:`PLAN`; return the number of events applied."""
     players = {s: ScriptedPlayer() for s in table.game.eyes}
     count = 0
-    while (event := next_scripted_event(table.game, players, seed, physical=physical)) is not None:
+
+    def deck_order(round_number):
+        return PLAN.order(seed, round_number, len(table.game.active_seats))
+
+    while (event := next_scripted_event(table.game, players, seed, physical=physical,
+                                        deck_order=deck_order)) is not None:
         if stop_after is not None and count == stop_after:
             break
         table.apply(event)
@@ -69,6 +85,17 @@ def finished(tmp_path):
 
 def lines_of(path):
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_test_game_is_dealt_by_its_plan_not_by_the_shuffle(finished, tmp_path, monkeypatch):
+    """Every card the game shows is in :data:`PLAN`: another shuffle of the rest of the
+    deck writes the same 71 lines."""
+    path, _ = finished
+    monkeypatch.setattr(deals.cards, "shuffled_deck", lambda seed, round_number: list(reversed(cards.ALL_CARDS)))
+    again = tmp_path / "again.jsonl"
+    play(RecordedGame.start(again, CONFIG, {"device": "test"}, clock=fixed_clock, salt=counting_salts()))
+    assert len(lines_of(again)) == 71
+    assert [line.get("result") for line in lines_of(again)] == [line.get("result") for line in lines_of(path)]
 
 
 def write_lines(path, lines, rechain=True, texts=None):

@@ -105,22 +105,25 @@ def decision_rng(seed: int | str, seat: int, game: Game) -> DecisionRandom:
 
 
 def next_scripted_event(
-    game: Game, players: dict[int, ScriptedPlayer], seed: int | str, *, physical: bool = False
+    game: Game, players: dict[int, ScriptedPlayer], seed: int | str, *, physical: bool = False,
+    deck_order: Callable[[int], list[str]] | None = None,
 ) -> events.Event | None:
     """The event a scripted table produces next: an observation or a seat's action.
 
-    The dealer deals the game's deck shuffled by ``seed`` and the round. A virtual table
-    (``physical=False``) hands the engine the whole deck at the deal, so nothing else
-    needs observing. A physical table reports only what a camera sees: the seat cards at
-    the deal, the face-down card(s) when revealed, the card drawn for ``?``. The players know what
-    people at the table know (the centre card after a peek, their own Coyote-card draw)
-    whatever the device knows, so both tables play the same game.
+    The dealer deals ``deck_order(round)``, top first: by default the game's deck shuffled
+    by ``seed`` and the round (a deal plan, :mod:`coyote_pi.sim.deals`, fixes the cards
+    instead). A virtual table (``physical=False``) hands the engine the whole deck at the
+    deal, so nothing else needs observing. A physical table reports only what a camera
+    sees: the seat cards at the deal, the face-down card(s) when revealed, the card drawn
+    for ``?``. The players know what people at the table know (the centre card after a
+    peek, their own Coyote-card draw) whatever the device knows, so both tables play the
+    same game.
 
     Returns ``None`` when the game is over.
     """
     if game.phase == OVER:
         return None
-    order = partial(game.config.deck.shuffled, seed)
+    order = deck_order or partial(game.config.deck.shuffled, seed)
     if game.phase == DEAL:
         deal = game.virtual_deal(order(game.round_number + 1))
         return events.Deal(seats=deal.seats) if physical else deal
