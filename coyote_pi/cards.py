@@ -96,9 +96,6 @@ class Card:
         """The card's rule (None for a number card)."""
         return None if self.rule is None else SPECIAL_RULES[self.rule]
 
-    def __str__(self) -> str:
-        return self.name
-
 
 @dataclass(frozen=True, eq=False)
 class Deck:
@@ -142,10 +139,6 @@ class Deck:
         """How the card called ``name`` is written for people (a name the deck lacks as it is)."""
         found = self._by_name.get(name)
         return name if found is None else found.display
-
-    def rule(self, name: str) -> SpecialRule | None:
-        """The rule of the card called ``name``; None for a number card."""
-        return self.card(name).special
 
     @cached_property
     def drawn_for(self) -> frozenset[str]:
@@ -215,13 +208,13 @@ def decks_file_text() -> str:
 
 
 @cache
-def load_deck(edition: str = "standard") -> Deck:
+def load_deck(edition: str) -> Deck:
     """A packaged edition's deck."""
     return deck_from_toml(decks_file_text(), edition)
 
 
 #: The deck the game is played with.
-STANDARD = load_deck()
+STANDARD = load_deck("standard")
 #: Every playing card of the standard deck, in its fixed order.
 ALL_CARDS: tuple[str, ...] = STANDARD.names
 #: The standard deck's two special cards, for scripted deals and tests.
