@@ -146,6 +146,15 @@ class Deck:
         return frozenset(c.name for c in self.cards if c.special is not None and c.special.drawn_for)
 
     @cached_property
+    def changers(self) -> tuple[tuple[str, SpecialRule], ...]:
+        """The special cards that change a number card, with their rules, in the deck's
+        order (the order the rules apply in)."""
+        return tuple((c.name, rule) for c in self.cards if (rule := c.special) is not None and rule.change is not None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    @cached_property
     def _spelled(self) -> dict[str, Card]:
         found = {_cleaned(card.name): card for card in self.cards}
         found.update({_cleaned(card.label): card for card in self.cards if card.label})

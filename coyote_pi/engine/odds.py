@@ -18,7 +18,7 @@ from itertools import combinations
 
 from coyote_pi.cards import STANDARD, Deck, SpecialRule
 from coyote_pi.engine.errors import IllegalAction, Refusal
-from coyote_pi.engine.rules import changing_rules, check_distinct, rule_changes
+from coyote_pi.engine.rules import check_distinct, rule_changes
 from coyote_pi.engine.views import SeatView
 
 
@@ -58,7 +58,7 @@ def total_distribution(known: Sequence[str], unknown: int, deck: Deck = STANDARD
             f"{unknown} unknown cards cannot be in play beside {len(known)} known ones", code=Refusal.BAD_ODDS_QUERY
         )
     printed = {card.name: card.value for card in deck.cards}
-    changers = dict(changing_rules(deck.names, deck))  # in the deck's order, as they apply
+    changers = dict(deck.changers)  # in the deck's order, as they apply
     rest_size = len(pool) - unknown
     counts: Counter[int] = Counter()
 

@@ -140,8 +140,7 @@ def changing_rules(cards: Iterable[str], deck: Deck = STANDARD) -> list[tuple[st
     """The special cards among ``cards`` that change a number card, with their rules, in
     the deck's order (the order their rules apply in)."""
     present = set(cards)
-    return [(card.name, rule) for card in deck.cards
-            if card.name in present and (rule := card.special) is not None and rule.change is not None]
+    return [(name, rule) for name, rule in deck.changers if name in present]
 
 
 def adjusted(cards: Sequence[str], deck: Deck = STANDARD) -> tuple[dict[str, int], tuple[Adjustment, ...]]:
@@ -149,6 +148,8 @@ def adjusted(cards: Sequence[str], deck: Deck = STANDARD) -> tuple[dict[str, int
     replaced) counts once the special cards' rules are applied, and what they changed."""
     counts = {card: printed for card in cards if (printed := deck.card(card).value) is not None}
     specials = changing_rules(cards, deck)
+    if not specials:
+        return counts, ()
     changes = rule_changes(list(counts.values()), [rule for _, rule in specials])
     adjustments = tuple(Adjustment(special, str(target), after) for (special, _), (target, after) in zip(specials, changes))
     counts.update({adjustment.card: adjustment.counts for adjustment in adjustments})
@@ -168,7 +169,7 @@ def score(cards: Sequence[str], bid: int, replacement: str | None = None, deck: 
     cards = tuple(cards)
     check_distinct(cards)
     for card in cards + ((replacement,) if replacement is not None else ()):
-        if card not in deck.names:
+        if card not in deck:
             raise IllegalAction(f"{spelled(card)} is not a card of the {deck.edition} deck", code=Refusal.BAD_CARD)
     if isinstance(bid, bool) or not isinstance(bid, int):
         raise IllegalAction(f"a bid is a whole number, not {spelled(bid)}", code=Refusal.BAD_BID)
