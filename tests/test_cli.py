@@ -36,7 +36,7 @@ def test_resolve_contract_example():
     answer = json.loads(done.stdout)
     # ? becomes 7, Max 0 then zeroes the 7: 5 + 0 + 0 - 10 = -5 < 12.
     assert answer["total"] == -5 and answer["challenger_wins"] is True
-    assert answer["replacement"] == "7" and answer["zeroed"] == "7"
+    assert answer["replacement"] == "7" and answer["adjustments"] == [{"by": "max0", "card": "7", "counts": 0}]
     assert any("? is replaced" in line for line in answer["explanation"])
 
 

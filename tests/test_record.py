@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi import cards
 from coyote_pi import record as record_module
 from coyote_pi.cli import main
 from coyote_pi.engine import Bid, Challenge, Deal, GameConfig, IllegalAction, Reveal, Undo
@@ -35,6 +36,8 @@ from coyote_pi.record import (
 from coyote_pi.record.lines import canonical as _canonical
 from coyote_pi.record.lines import sha256_text as _sha256
 from coyote_pi.record.reader import NOT_A_RECORD
+from coyote_pi.sim import deals
+from coyote_pi.sim.deals import parse_deal
 
 CONFIG = GameConfig(players=3, variant="trickster", start_seat=2)
 
@@ -49,11 +52,24 @@ def counting_salts():
     return lambda: f"{next(numbers):032x}"
 
 
+#: The cards of the test game's eight rounds, from the top: the stands (of the seats still
+#: in), the centre, the Coyote card's draw or the card drawn for ``?``. A plan, not a seed:
+#: a deck with more cards, or a shuffle done otherwise, deals the same game (71 lines).
+PLAN = parse_deal("4,0,max0,8,15,2; 2,-10,-5,3,0,6; 7,6,?,3,-5,20; 6,1,7,15,2,9; -10,20,3,-5,8,5;"
+                  "9,?,max0,4,0,8; ?,3,9,4,8,7; 6,15,9,1,5,20")
+
+
 def play(table: RecordedGame, seed=4, physical=True, stop_after=None):
-    """Drive a recorded game with scripted players; return the number of events applied."""
+    """Drive a recorded game with scripted players (their decisions seeded by ``seed``) on
+    the cards of :data:`PLAN`; return the number of events applied."""
     players = {s: ScriptedPlayer() for s in table.game.eyes}
     count = 0
-    while (event := next_scripted_event(table.game, players, seed, physical=physical)) is not None:
+
+    def deck_order(round_number):
+        return PLAN.order(seed, round_number, len(table.game.active_seats))
+
+    while (event := next_scripted_event(table.game, players, seed, physical=physical,
+                                        deck_order=deck_order)) is not None:
         if stop_after is not None and count == stop_after:
             break
         table.apply(event)
@@ -71,6 +87,17 @@ def finished(tmp_path):
 
 def lines_of(path):
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_test_game_is_dealt_by_its_plan_not_by_the_shuffle(finished, tmp_path, monkeypatch):
+    """Every card the game shows is in :data:`PLAN`: another shuffle of the rest of the
+    deck writes the same 71 lines."""
+    path, _ = finished
+    monkeypatch.setattr(deals.cards, "shuffled_deck", lambda seed, round_number: list(reversed(cards.ALL_CARDS)))
+    again = tmp_path / "again.jsonl"
+    play(RecordedGame.start(again, CONFIG, {"device": "test"}, clock=fixed_clock, salt=counting_salts()))
+    assert len(lines_of(again)) == 71
+    assert [line.get("result") for line in lines_of(again)] == [line.get("result") for line in lines_of(path)]
 
 
 def write_lines(path, lines, rechain=True, texts=None):
@@ -184,16 +211,16 @@ def test_a_forged_verdict_is_rejected(finished):
     assert f"line {target + 1}: the recorded resolution differs" in _replay_error(path)
 
 
-def test_a_changed_explanation_is_shown_where_it_differs(finished):
+def test_a_changed_eye_change_is_shown_where_it_differs(finished):
     """Two long values that differ late are shown from a little before the difference,
     not both cut to the same first characters."""
     path, _ = finished
     lines = lines_of(path)
     target = next(i for i, line in enumerate(lines) if line["kind"] == "resolution")
-    lines[target]["result"]["explanation"][-1] += " (forged)"
+    lines[target]["result"]["eye_changes"][-1]["reason"] += " (forged)"
     write_lines(path, lines)
     message = _replay_error(path)
-    recorded, rules = re.search(r"'explanation': (.*) recorded, (.*) by the rules", message).groups()
+    recorded, rules = re.search(r"'eye_changes': (.*) recorded, (.*) by the rules", message).groups()
     assert "(forged)" in recorded and "(forged)" not in rules
     assert recorded.startswith("...") and rules.startswith("...")
 
@@ -435,7 +462,9 @@ STRICT_CASES = [
     ("note after the end", lambda lines: lines + [dict(NOTE)], None, 72, "a note after the game is over"),
     ("deal after the end", lambda lines: lines + [dict(lines[1])], None, 72,
      "a sealed observation after the game is over: nothing follows the final resolution"),
-    ("version 2.0 for 2", _retype([0, "version"], float), None, 1, "record version 2.0; this coyote-pi reads"),
+    ("version 3.0 for 3", _retype([0, "version"], float), None, 1, "record version 3.0; this coyote-pi reads"),
+    ("version 1", _set([0, "version"], 1), None, 1, "record version 1; this coyote-pi reads versions 2 and 3"),
+    ("an edition no decks file has", _set([0, "config", "edition"], "deluxe"), None, 1, 'no edition "deluxe"'),
     ("start seat 2.0 for 2", _retype([0, "config", "start_seat"], float), None, 1,
      "the start player must be a seat from 1 to 3, not 2.0"),
     ("nested 5,000 deep", None, {0: lambda line: _canonical(line).replace('"test"', "[" * 5000 + "]" * 5000)}, 1,

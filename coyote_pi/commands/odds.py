@@ -16,7 +16,7 @@ import sys
 from fractions import Fraction
 
 from coyote_pi import cards
-from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.engine.errors import IllegalAction, Refusal
 from coyote_pi.engine.game import MAX_PLAYERS
 from coyote_pi.engine.odds import total_distribution
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if len(args.see) > MAX_PLAYERS - 1:
             raise IllegalAction(f"--see takes the other stands' cards: at most {MAX_PLAYERS - 1} at a table of "
-                                f"{MAX_PLAYERS}, not {len(args.see)}", code="bad_odds_query")
+                                f"{MAX_PLAYERS}, not {len(args.see)}", code=Refusal.BAD_ODDS_QUERY)
         known = cards.parse_cards(args.see)
         if args.centre:
             known.append(cards.parse_card(args.centre))

@@ -14,7 +14,7 @@ Modules: :mod:`~coyote_pi.engine.rules` (scoring a challenge),
 :mod:`~coyote_pi.engine.players` (scripted players for simulations).
 """
 
-from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.engine.errors import IllegalAction, Refusal
 from coyote_pi.engine.events import (
     Bid,
     CardPlace,
@@ -52,6 +52,6 @@ from coyote_pi.engine.views import SeatView, arbiter_state, public_view, seat_vi
 __all__ = [
     "BASIC", "BIDDING", "DEAL", "DRAW", "GUESSING", "OVER", "REVEAL", "TRICKSTER",
     "Bid", "CardPlace", "Challenge", "Correct", "Deal", "DrawReplacement", "Event", "EventType", "Game", "GameConfig",
-    "Guess", "IllegalAction", "Legal", "Peek", "Phase", "Reveal", "RoundResult", "Score", "SeatView", "Undo",
+    "Guess", "IllegalAction", "Legal", "Peek", "Phase", "Refusal", "Reveal", "RoundResult", "Score", "SeatView", "Undo",
     "UseCoyoteCard", "Variant", "arbiter_state", "public_view", "score", "seat_view",
 ]

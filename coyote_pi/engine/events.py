@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import assert_never
 
 from coyote_pi import cards
-from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.engine.errors import IllegalAction, Refusal
 from coyote_pi.json_text import spelled
 
 
@@ -224,7 +224,7 @@ _SEAT_KEYS = frozenset({"type", "seat"})
 
 
 def from_dict(data: object) -> Event:
-    """Parse a dict exactly as :func:`to_dict` writes it; raises IllegalAction(code="bad_event").
+    """Parse a dict exactly as :func:`to_dict` writes it; raises IllegalAction(code=Refusal.BAD_EVENT).
 
     Strict, because a record must show what was used: every key present and no other,
     seats as numbers (as strings only where they are keys of an object), card names as
@@ -280,7 +280,7 @@ _TYPE_NAMES = frozenset(EventType)
 
 
 def _bad(message: str) -> IllegalAction:
-    return IllegalAction(message, code="bad_event")
+    return IllegalAction(message, code=Refusal.BAD_EVENT)
 
 
 def _object(value: object, what: str) -> Mapping[object, object]:

@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import assert_never
 
-from coyote_pi.cards import ALL_CARDS, QUESTION, CardError, display_name, parse_card, shuffled_deck
+from coyote_pi.cards import STANDARD, CardError, Deck, display_name, load_deck
 from coyote_pi.engine import events
-from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.engine.errors import IllegalAction, Refusal
 from coyote_pi.engine.rules import Score, check_distinct, score
 from coyote_pi.json_text import spelled
 
@@ -77,40 +77,49 @@ class GameConfig:
     #: Given as a :class:`Variant` or its name (``"basic"``); kept as the :class:`Variant`.
     variant: Variant = Variant.BASIC
     start_seat: int = 1  #: the youngest player, who starts round 1
+    deck: Deck = STANDARD  #: the edition played with (the record names it by its edition)
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise IllegalAction(f"the number of players must be a whole number, not {spelled(self.players)}", code="bad_config")
+            raise IllegalAction(f"the number of players must be a whole number, not {spelled(self.players)}", code=Refusal.BAD_CONFIG)
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise IllegalAction(
                 f"Coyote is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}",
-                code="bad_config",
+                code=Refusal.BAD_CONFIG,
             )
         if not isinstance(self.variant, str) or self.variant not in VARIANTS:
-            raise IllegalAction(f"unknown variant {spelled(self.variant)} (basic or trickster)", code="bad_config")
+            raise IllegalAction(f"unknown variant {spelled(self.variant)} (basic or trickster)", code=Refusal.BAD_CONFIG)
         object.__setattr__(self, "variant", Variant(self.variant))  # frozen: set once, here
         start = self.start_seat
         if isinstance(start, bool) or not isinstance(start, int) or start not in range(1, self.players + 1):
             raise IllegalAction(
                 f"the start player must be a seat from 1 to {self.players}, not {spelled(self.start_seat)}",
-                code="bad_config",
+                code=Refusal.BAD_CONFIG,
             )
 
     def to_dict(self) -> dict[str, object]:
-        return {"players": self.players, "variant": self.variant, "start_seat": self.start_seat}
+        return {"players": self.players, "variant": self.variant, "start_seat": self.start_seat,
+                "edition": self.deck.edition}
 
     @classmethod
     def from_dict(cls, data: object) -> GameConfig:
-        """Parse exactly what :meth:`to_dict` writes: all three keys and no other."""
+        """Parse exactly what :meth:`to_dict` writes: all four keys and no other."""
         if not isinstance(data, dict):
-            raise IllegalAction("the game setup must be a JSON object", code="bad_config")
-        keys = {"players", "variant", "start_seat"}
+            raise IllegalAction("the game setup must be a JSON object", code=Refusal.BAD_CONFIG)
+        keys = {"players", "variant", "start_seat", "edition"}
         unknown, missing = sorted(set(data) - keys), sorted(keys - set(data))
         if unknown:
-            raise IllegalAction(f"unknown key(s) in the game setup: {', '.join(map(spelled, unknown))}", code="bad_config")
+            raise IllegalAction(f"unknown key(s) in the game setup: {', '.join(map(spelled, unknown))}", code=Refusal.BAD_CONFIG)
         if missing:
-            raise IllegalAction(f"the game setup needs the key(s) {', '.join(map(spelled, missing))}", code="bad_config")
-        return cls(data["players"], data["variant"], data["start_seat"])
+            raise IllegalAction(f"the game setup needs the key(s) {', '.join(map(spelled, missing))}", code=Refusal.BAD_CONFIG)
+        edition = data["edition"]
+        try:
+            deck = load_deck(edition) if isinstance(edition, str) else None
+        except CardError as error:
+            raise IllegalAction(str(error), code=Refusal.BAD_CONFIG) from None
+        if deck is None:
+            raise IllegalAction(f"an edition is named by text, not {spelled(edition)}", code=Refusal.BAD_CONFIG)
+        return cls(data["players"], data["variant"], data["start_seat"], deck)
 
 
 @dataclass
@@ -266,7 +275,7 @@ class RoundResult:
             "extra": self.extra,
             "extra_drawn_by": self.extra_drawn_by,
             "replacement": self.score.replacement,
-            "zeroed": self.score.zeroed,
+            "adjustments": [adjustment.to_dict() for adjustment in self.score.adjustments],
             "total": self.score.total,
             "challenger_wins": self.score.challenger_wins,
             "winner": self.winner,
@@ -276,7 +285,6 @@ class RoundResult:
             "eliminated": self.eliminated,
             "next_start": self.next_start,
             "coyote_holder": self.coyote_holder,
-            "explanation": self.explanation(),
         }
 
 
@@ -411,7 +419,7 @@ class Game:
             candidate = (seat - 1 + step) % n + 1
             if self.eyes[candidate].cards > 0:
                 return candidate
-        raise IllegalAction("no seat is left in the game", code="game_over")
+        raise IllegalAction("no seat is left in the game", code=Refusal.GAME_OVER)
 
     def legal(self) -> Legal:
         """What may happen now (see :class:`Legal`)."""
@@ -461,7 +469,7 @@ class Game:
         Active seats get the top cards in seat order, the next card goes to the centre,
         and the rest stays as the deck (for the Coyote card and ``?``).
         """
-        self.apply(self.virtual_deal(shuffled_deck(seed, self.round_number + 1)))
+        self.apply(self.virtual_deal(self.config.deck.shuffled(seed, self.round_number + 1)))
 
     def virtual_deal(self, order: list[str]) -> events.Deal:
         """The :class:`Deal` event that dealing ``order`` (top first) would make."""
@@ -477,9 +485,9 @@ class Game:
     def apply(self, event: events.Event) -> None:
         """Apply one action or observation, or raise IllegalAction and change nothing."""
         if not isinstance(event, _EVENT_CLASSES):  # from a caller that is not type-checked
-            raise IllegalAction(f"{event!r} is not a Coyote event", code="bad_event")
+            raise IllegalAction(f"{event!r} is not a Coyote event", code=Refusal.BAD_EVENT)
         if self.phase == OVER and not isinstance(event, events.Correct):  # the final verdict may be corrected
-            raise IllegalAction(f"the game is over: seat {self.winner} has won", code="game_over")
+            raise IllegalAction(f"the game is over: seat {self.winner} has won", code=Refusal.GAME_OVER)
         try:
             match event:
                 case events.Deal():
@@ -506,23 +514,31 @@ class Game:
                 case _:
                     assert_never(event)
         except CardError as error:  # a card name built in code rather than parsed
-            raise IllegalAction(str(error), code="bad_card") from None
+            raise IllegalAction(str(error), code=Refusal.BAD_CARD) from None
         self.history.append(event)
+
+    def _card(self, text: object) -> str:
+        """The canonical name of a card of this game's deck."""
+        return self.config.deck.parse(text).name
+
+    def _drawn_for(self, in_play: Iterable[str]) -> bool:
+        """A card the top card of the deck is drawn for (``?``) is among ``in_play``."""
+        return not self.config.deck.drawn_for.isdisjoint(in_play)
 
     def _require_phase(self, phase: Phase, doing: str) -> None:
         if self.phase != phase:
-            raise IllegalAction(f"cannot {doing} now: {self.legal().describe()}", code="wrong_phase", phase=self.phase)
+            raise IllegalAction(f"cannot {doing} now: {self.legal().describe()}", code=Refusal.WRONG_PHASE, phase=self.phase)
 
     def _require_turn(self, seat: int, doing: str) -> RoundState:
         self._require_phase(BIDDING, doing)
         r = self.current_round
         if seat != r.turn:
             if seat not in self.eyes:
-                raise IllegalAction(f"there is no seat {seat} at this table", code="no_such_seat", seat=seat)
+                raise IllegalAction(f"there is no seat {seat} at this table", code=Refusal.NO_SUCH_SEAT, seat=seat)
             if self.eyes[seat].cards == 0:
-                raise IllegalAction(f"seat {seat} is out of the game", code="seat_out", seat=seat)
+                raise IllegalAction(f"seat {seat} is out of the game", code=Refusal.SEAT_OUT, seat=seat)
             raise IllegalAction(
-                f"it is seat {r.turn}'s turn, not seat {seat}'s", code="not_your_turn", seat=seat, turn=r.turn
+                f"it is seat {r.turn}'s turn, not seat {seat}'s", code=Refusal.NOT_YOUR_TURN, seat=seat, turn=r.turn
             )
         return r
 
@@ -534,21 +550,20 @@ class Game:
             raise IllegalAction(
                 f"a deal needs one card for each seat in the game ({', '.join(map(str, active))}), "
                 f"got seats {', '.join(map(str, sorted(seats))) or 'none'}",
-                code="bad_deal",
+                code=Refusal.BAD_DEAL,
             )
-        seats = {s: None if c is None else parse_card(c) for s, c in seats.items()}
+        seats = {s: None if c is None else self._card(c) for s, c in seats.items()}
         cards = [c for c in seats.values() if c is not None]
-        centre = None if event.centre is None else parse_card(event.centre)
+        centre = None if event.centre is None else self._card(event.centre)
         check_distinct(cards + ([centre] if centre else []), "cards dealt")
         deck = None
         if event.deck is not None:
             if centre is None or len(cards) != len(seats):
-                raise IllegalAction("a deal with a known deck must name every card", code="bad_deal")
-            deck = [parse_card(c) for c in event.deck]
-            if sorted(cards + [centre] + deck) != sorted(ALL_CARDS):
-                raise IllegalAction(
-                    "the deck and the dealt cards must be the 17 playing cards, each once", code="bad_deal"
-                )
+                raise IllegalAction("a deal with a known deck must name every card", code=Refusal.BAD_DEAL)
+            deck = [self._card(c) for c in event.deck]
+            if sorted(cards + [centre] + deck) != sorted(self.config.deck.names):
+                raise IllegalAction(f"the deck and the dealt cards must be the {self.config.deck.size} playing cards, "
+                                    "each once", code=Refusal.BAD_DEAL)
         start = self.next_start
         if start is None:
             raise RuntimeError("a deal after the game is over")  # apply() refuses it first
@@ -579,7 +594,7 @@ class Game:
         r = self._require_turn(event.seat, "peek")
         refusal = self._peek_refusal(event.seat)
         if refusal:
-            raise IllegalAction(refusal, code="cannot_peek", seat=event.seat)
+            raise IllegalAction(refusal, code=Refusal.CANNOT_PEEK, seat=event.seat)
         eyes = self.eyes[event.seat]
         eyes.open -= 1
         eyes.closed += 1
@@ -603,7 +618,7 @@ class Game:
         r = self._require_turn(event.seat, "use the Coyote card")
         refusal = self._coyote_card_refusal(event.seat)
         if refusal:
-            raise IllegalAction(refusal, code="cannot_use_coyote_card", seat=event.seat)
+            raise IllegalAction(refusal, code=Refusal.CANNOT_USE_COYOTE_CARD, seat=event.seat)
         self.coyote_card_used = True
         r.coyote_card_this_turn = True
         r.extra_used = True
@@ -615,11 +630,11 @@ class Game:
         r = self._require_turn(event.seat, "bid")
         amount = event.amount
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise IllegalAction(f"a bid is a whole number, not {amount!r}", code="bad_bid")
+            raise IllegalAction(f"a bid is a whole number, not {amount!r}", code=Refusal.BAD_BID)
         if r.bid is not None and amount <= r.bid:
             raise IllegalAction(
                 f"seat {event.seat} must bid more than {r.bid}, not {amount}",
-                code="bid_too_low",
+                code=Refusal.BID_TOO_LOW,
                 seat=event.seat,
                 amount=amount,
                 current=r.bid,
@@ -635,19 +650,19 @@ class Game:
         r = self._require_turn(event.seat, "challenge")
         if r.bid is None:
             raise IllegalAction(
-                f"seat {event.seat} cannot challenge: there is no bid yet", code="no_bid", seat=event.seat
+                f"seat {event.seat} cannot challenge: there is no bid yet", code=Refusal.NO_BID, seat=event.seat
             )
         if r.peeked_this_turn:
             done = "peeking and using the Coyote card" if r.coyote_card_this_turn else "peeking"
             raise IllegalAction(
                 f"seat {event.seat} cannot challenge right after {done}: it must raise",
-                code="challenge_after_peek",
+                code=Refusal.CHALLENGE_AFTER_PEEK,
                 seat=event.seat,
             )
         if r.coyote_card_this_turn:
             raise IllegalAction(
                 f"seat {event.seat} cannot challenge right after using the Coyote card: it must raise",
-                code="challenge_after_coyote_card",
+                code=Refusal.CHALLENGE_AFTER_COYOTE_CARD,
                 seat=event.seat,
             )
         r.challenger = event.seat
@@ -660,22 +675,22 @@ class Game:
     def _guess(self, event: events.Guess) -> None:
         if self.variant == BASIC:  # else told to wait for a phase that never comes
             raise IllegalAction(f"seat {event.seat} cannot guess: a Basic game has no guesses (only Trickster has)",
-                                code="not_a_guesser", seat=event.seat)
+                                code=Refusal.NOT_A_GUESSER, seat=event.seat)
         self._require_phase(GUESSING, "guess")
         r = self.current_round
         _, bidder, challenger = r.challenge()
         if event.seat not in r.guessers:
             raise IllegalAction(
                 f"seat {event.seat} does not guess: the challenge is between seats {bidder} and {challenger}",
-                code="not_a_guesser",
+                code=Refusal.NOT_A_GUESSER,
                 seat=event.seat,
             )
         if event.seat in r.guesses:
-            raise IllegalAction(f"seat {event.seat} has already guessed", code="already_guessed", seat=event.seat)
+            raise IllegalAction(f"seat {event.seat} has already guessed", code=Refusal.ALREADY_GUESSED, seat=event.seat)
         if event.winner not in (bidder, challenger):
             raise IllegalAction(
                 f"seat {event.seat} must guess seat {bidder} or seat {challenger}, not seat {event.winner}",
-                code="bad_guess",
+                code=Refusal.BAD_GUESS,
                 seat=event.seat,
             )
         r.guesses[event.seat] = event.winner
@@ -689,7 +704,7 @@ class Game:
         if r.centre is None or (r.extra_used and r.extra is None) or None in r.seat_cards.values():
             self.phase = REVEAL
             return
-        if QUESTION in r.in_play() and r.replacement is None:
+        if self._drawn_for(r.in_play()) and r.replacement is None:
             if r.deck is None:
                 self.phase = DRAW
                 return
@@ -699,30 +714,30 @@ class Game:
     def _reveal(self, event: events.Reveal) -> None:
         self._require_phase(REVEAL, "reveal cards")
         r = self.current_round
-        centre = parse_card(event.centre)
+        centre = self._card(event.centre)
         if r.centre is not None and centre != r.centre:
             raise IllegalAction(
-                f"the centre card is {display_name(r.centre)}, not {display_name(centre)}", code="bad_reveal"
+                f"the centre card is {display_name(r.centre)}, not {display_name(centre)}", code=Refusal.BAD_REVEAL
             )
-        extra = None if event.extra is None else parse_card(event.extra)
+        extra = None if event.extra is None else self._card(event.extra)
         if r.extra_used and extra is None and r.extra is None:
-            raise IllegalAction("the Coyote card's draw must be revealed too", code="bad_reveal")
+            raise IllegalAction("the Coyote card's draw must be revealed too", code=Refusal.BAD_REVEAL)
         if not r.extra_used and extra is not None:
-            raise IllegalAction("nobody used the Coyote card, so there is no second centre card", code="bad_reveal")
+            raise IllegalAction("nobody used the Coyote card, so there is no second centre card", code=Refusal.BAD_REVEAL)
         if r.extra is not None and extra is not None and extra != r.extra:
             raise IllegalAction(
-                f"the Coyote card's draw is {display_name(r.extra)}, not {display_name(extra)}", code="bad_reveal"
+                f"the Coyote card's draw is {display_name(r.extra)}, not {display_name(extra)}", code=Refusal.BAD_REVEAL
             )
         seats = dict(r.seat_cards)
         for seat, named in (event.seats or {}).items():
             if seat not in seats:
-                raise IllegalAction(f"seat {seat} has no card this round", code="bad_reveal", seat=seat)
-            card = parse_card(named)
+                raise IllegalAction(f"seat {seat} has no card this round", code=Refusal.BAD_REVEAL, seat=seat)
+            card = self._card(named)
             known = seats[seat]
             if known is not None and known != card:
                 raise IllegalAction(
                     f"seat {seat}'s card is {display_name(known)}, not {display_name(card)}",
-                    code="bad_reveal",
+                    code=Refusal.BAD_REVEAL,
                     seat=seat,
                 )
             seats[seat] = card
@@ -730,7 +745,7 @@ class Game:
         unnamed = [s for s in seats if s not in named_seats]
         if unnamed:
             raise IllegalAction(
-                f"the cards of seat(s) {', '.join(map(str, unnamed))} must be revealed too", code="bad_reveal"
+                f"the cards of seat(s) {', '.join(map(str, unnamed))} must be revealed too", code=Refusal.BAD_REVEAL
             )
         extra_card = extra or r.extra
         check_distinct(list(named_seats.values()) + [centre] + ([extra_card] if extra_card is not None else []),
@@ -744,11 +759,11 @@ class Game:
     def _draw(self, event: events.DrawReplacement) -> None:
         self._require_phase(DRAW, "draw a card for ?")
         r = self.current_round
-        card = parse_card(event.card)
+        card = self._card(event.card)
         if card in r.in_play():
             raise IllegalAction(
                 f"{display_name(card)} is already in play; it cannot be the card drawn for ?",
-                code="bad_replacement",
+                code=Refusal.BAD_REPLACEMENT,
                 card=card,
             )
         r.replacement = card
@@ -761,7 +776,7 @@ class Game:
         if centre is None:
             raise RuntimeError("a verdict before the centre card is known")  # _continue_reveal waits for it
         self._before_verdict = ({s: Eyes(e.open, e.closed) for s, e in self.eyes.items()}, self._active)
-        result_score = score(r.in_play(), bid, r.replacement)
+        result_score = score(r.in_play(), bid, r.replacement, self.config.deck)
         winner, loser = (bidder, challenger) if result_score.bid_holds else (challenger, bidder)
         changes = []
         for seat, guess in sorted(r.guesses.items()):
@@ -818,24 +833,24 @@ class Game:
         last = self.last_result
         if self.phase not in (DEAL, OVER) or r is None or last is None or last.round != r.number:
             raise IllegalAction("there is no verdict to correct now: only the latest round's, before the next deal",
-                                code="nothing_to_correct")
+                                code=Refusal.NOTHING_TO_CORRECT)
         if r.deck is not None:
-            raise IllegalAction("a virtual deal's cards were not read by a camera", code="nothing_to_correct")
+            raise IllegalAction("a virtual deal's cards were not read by a camera", code=Refusal.NOTHING_TO_CORRECT)
         seats = tuple(sorted((last.bidder, last.challenger)))
         if tuple(event.confirmed_by) != seats:
             raise IllegalAction(f"a correction is confirmed by the two seats of the challenge, {seats[0]} and "
-                                f"{seats[1]}", code="bad_correction")
+                                f"{seats[1]}", code=Refusal.BAD_CORRECTION)
         # The cards of the latest verdict by place: a card taken out of play (the draw, once
         # ? is gone) is None, so a later correction cannot bring it back.
         cards: dict[str, str | None] = {events.CardPlace.CENTRE: r.centre, events.CardPlace.EXTRA: r.extra,
                                         events.CardPlace.DRAW: r.replacement}
         cards.update({events.seat_place(s): c for s, c in r.seat_cards.items()})
-        card = parse_card(event.card)
+        card = self._card(event.card)
         wrong = cards.get(event.item)
         if wrong is None:
-            raise IllegalAction(f"round {r.number} has no {event.item} card", code="bad_correction")
+            raise IllegalAction(f"round {r.number} has no {event.item} card", code=Refusal.BAD_CORRECTION)
         if wrong == card:
-            raise IllegalAction(f"the {event.item} card is {display_name(card)} already", code="bad_correction")
+            raise IllegalAction(f"the {event.item} card is {display_name(card)} already", code=Refusal.BAD_CORRECTION)
         cards[event.item] = card
         seat_cards = {s: card_at for s in r.seat_cards if (card_at := cards[events.seat_place(s)]) is not None}
         centre, extra = cards[events.CardPlace.CENTRE], cards[events.CardPlace.EXTRA]
@@ -843,12 +858,12 @@ class Game:
             raise RuntimeError("a verdict without a centre card")  # every verdict has one
         in_play = [seat_cards[s] for s in sorted(seat_cards)] + [centre] + ([extra] if extra is not None else [])
         check_distinct(in_play, "cards in play")
-        replacement = cards[events.CardPlace.DRAW] if QUESTION in in_play else None
-        if QUESTION in in_play and replacement is None:
-            raise IllegalAction("? would be in play, but no card was drawn for it", code="correction_needs_draw")
+        replacement = cards[events.CardPlace.DRAW] if self._drawn_for(in_play) else None
+        if self._drawn_for(in_play) and replacement is None:
+            raise IllegalAction("? would be in play, but no card was drawn for it", code=Refusal.CORRECTION_NEEDS_DRAW)
         if replacement in in_play:
             raise IllegalAction(f"{display_name(replacement)} is in play; it cannot be the card drawn for ?",
-                                code="bad_replacement", card=replacement)
+                                code=Refusal.BAD_REPLACEMENT, card=replacement)
         # Back to the state before the verdict, then the verdict again from the corrected cards.
         if self._before_verdict is None:
             raise RuntimeError("a verdict without the state before it")  # _resolve keeps it
@@ -883,13 +898,13 @@ class Game:
             r = self.current_round
             raise IllegalAction(
                 f"undos do not chain: seat {r.bidder}'s bid of {r.bid} was raised once already and stays",
-                code="undo_after_undo", seat=event.seat, amount=r.bid,
+                code=Refusal.UNDO_AFTER_UNDO, seat=event.seat, amount=r.bid,
             )
         if not isinstance(last, events.Bid) or self.phase != BIDDING:
-            raise IllegalAction("there is no bid to take back now", code="nothing_to_undo", seat=event.seat)
+            raise IllegalAction("there is no bid to take back now", code=Refusal.NOTHING_TO_UNDO, seat=event.seat)
         if last.seat != event.seat:
             raise IllegalAction(
-                f"only seat {last.seat}, who made the last bid, can take it back", code="not_your_bid", seat=event.seat
+                f"only seat {last.seat}, who made the last bid, can take it back", code=Refusal.NOT_YOUR_BID, seat=event.seat
             )
         r = self.current_round
         point = r.undo_points.pop()

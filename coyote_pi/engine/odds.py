@@ -3,7 +3,8 @@
 The cards a seat cannot see (its own, the centre card unless it peeked, a Coyote-card
 draw it did not make) are a uniformly random set from the cards it has not seen; if
 ``?`` ends up in play, its replacement is a uniformly random card from those left in the
-deck. Enumerating every such set and every replacement gives the exact distribution of
+deck. What a special card does is its rule (:data:`coyote_pi.cards.SPECIAL_RULES`).
+Enumerating every such set and every replacement gives the exact distribution of
 the total, as a count of equally likely outcomes.
 """
 
@@ -15,9 +16,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from coyote_pi import cards
-from coyote_pi.engine.errors import IllegalAction
-from coyote_pi.engine.rules import check_distinct
+from coyote_pi.cards import STANDARD, Deck, SpecialRule
+from coyote_pi.engine.errors import IllegalAction, Refusal
+from coyote_pi.engine.rules import check_distinct, rule_changes
 from coyote_pi.engine.views import SeatView
 
 
@@ -46,56 +47,53 @@ class TotalDistribution:
         return min(self.counts)
 
 
-def total_distribution(known: Sequence[str], unknown: int) -> TotalDistribution:
-    """The distribution of the total when ``known`` cards are in play and ``unknown``
-    more are drawn at random from the cards not in ``known``."""
-    known = [cards.parse_card(c) for c in known]
+def total_distribution(known: Sequence[str], unknown: int, deck: Deck = STANDARD) -> TotalDistribution:
+    """The distribution of the total when ``known`` cards of ``deck`` are in play and
+    ``unknown`` more are drawn at random from the cards not in ``known``."""
+    known = [deck.parse(c).name for c in known]
     check_distinct(known, "known cards")
-    pool = [c for c in cards.ALL_CARDS if c not in known]
+    pool = [c for c in deck.names if c not in known]
     if not 0 <= unknown <= len(pool) - 1:
         raise IllegalAction(
-            f"{unknown} unknown cards cannot be in play beside {len(known)} known ones", code="bad_odds_query"
+            f"{unknown} unknown cards cannot be in play beside {len(known)} known ones", code=Refusal.BAD_ODDS_QUERY
         )
-    base_sum = sum(cards.value(c) for c in known if cards.is_number(c))
-    base_max = max((cards.value(c) for c in known if cards.is_number(c)), default=None)
-    base_max0 = cards.MAX0 in known
-    base_question = cards.QUESTION in known
+    printed = {card.name: card.value for card in deck.cards}
+    changers = dict(deck.changers)  # in the deck's order, as they apply
     rest_size = len(pool) - unknown
     counts: Counter[int] = Counter()
 
+    def total(numbers: list[int], rules: list[SpecialRule]) -> int:
+        if not rules or not numbers:
+            return sum(numbers)
+        if len(rules) == 1 and (change := rules[0].change) is not None:  # the common case, quicker
+            target = change.target(numbers)
+            return sum(numbers) - target + change.counts(target)
+        changes = dict(rule_changes(numbers, rules))
+        return sum(numbers) + sum(after - target for target, after in changes.items())
+
     for combo in combinations(pool, unknown):
-        total, highest, has_max0, has_question = base_sum, base_max, base_max0, base_question
-        for card in combo:
-            if card == cards.MAX0:
-                has_max0 = True
-            elif card == cards.QUESTION:
-                has_question = True
-            else:
-                v = cards.value(card)
-                total += v
-                if highest is None or v > highest:
-                    highest = v
-        if not has_question:
+        in_play = [*known, *combo]
+        numbers = [v for c in in_play if (v := printed[c]) is not None]
+        rules = [rule for name, rule in changers.items() if name in in_play]
+        if deck.drawn_for.isdisjoint(in_play):
             # Weighted so that every outcome below counts as much as one (set, replacement).
-            counts[_max0_total(total, highest, has_max0)] += rest_size
+            counts[total(numbers, rules)] += rest_size
             continue
+        plain = sum(numbers)
         for card in pool:
             if card in combo:
                 continue
-            if card == cards.MAX0:
-                counts[_max0_total(total, highest, True)] += 1
+            drawn = printed[card]  # the card drawn for ? counts; ? itself counts 0
+            if drawn is not None and not rules:
+                counts[plain + drawn] += 1
+            elif drawn is not None:
+                counts[total([*numbers, drawn], rules)] += 1
             else:
-                v = cards.value(card)
-                top = v if highest is None or v > highest else highest
-                counts[total + v - top if has_max0 else total + v] += 1
+                counts[total(numbers, [rule for name, rule in changers.items() if name in in_play or name == card])] += 1
     outcomes = sum(counts.values())
     return TotalDistribution(dict(counts), outcomes)
 
 
-def _max0_total(total: int, highest: int | None, has_max0: bool) -> int:
-    return total - highest if has_max0 and highest is not None else total
-
-
 def bid_odds(view: SeatView, bid: int) -> Fraction:
     """The chance that ``bid`` holds, from what ``view``'s seat knows."""
-    return total_distribution(view.known_cards(), view.unknown_count()).probability_at_least(bid)
+    return total_distribution(view.known_cards(), view.unknown_count(), view.deck).probability_at_least(bid)

@@ -13,14 +13,16 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 
 from coyote_pi import cards
 from coyote_pi.engine import events
 from coyote_pi.engine.game import BIDDING, DEAL, DRAW, OVER, REVEAL, Game, GameConfig, Legal
+from coyote_pi.engine.rules import adjusted
 from coyote_pi.engine.views import SeatView, seat_view
 
-#: The average value an unseen card adds, roughly: number cards average 5, ``?`` about
-#: as much, ``Max 0`` takes away the highest card.
+#: The average value an unseen card of the standard deck adds, roughly: number cards
+#: average 5, ``?`` about as much, ``Max 0`` takes away the highest card.
 _MEAN_UNSEEN = 3.5
 
 
@@ -31,15 +33,17 @@ class ScriptedPlayer:
     the Coyote card now and then, so simulations exercise every rule.
     """
 
-    def __init__(self, boldness: float = 3.0, curiosity: float = 0.3) -> None:
+    def __init__(self, boldness: float = 3.0, curiosity: float = 0.3, deck: cards.Deck = cards.STANDARD) -> None:
         self.boldness = boldness
         self.curiosity = curiosity
+        self.deck = deck
 
     def estimate(self, view: SeatView) -> float:
-        known = view.known_cards()
-        numbers = [cards.value(c) for c in known if cards.is_number(c)]
-        total = sum(numbers) - (max(numbers, default=0) if cards.MAX0 in known else 0)
-        return total + _MEAN_UNSEEN * view.unknown_count()
+        """The known cards as they count (the special cards' rules applied; a card drawn
+        for, ``?``, is not known yet), and an average for each unseen card."""
+        known = [card for card in view.known_cards() if card not in self.deck.drawn_for]
+        counts, _ = adjusted(known, self.deck)
+        return sum(counts.values()) + _MEAN_UNSEEN * view.unknown_count()
 
     def act(self, view: SeatView, legal: Legal, rng: DecisionRandom) -> events.Event:
         """The seat's next action on its turn."""
@@ -101,27 +105,31 @@ def decision_rng(seed: int | str, seat: int, game: Game) -> DecisionRandom:
 
 
 def next_scripted_event(
-    game: Game, players: dict[int, ScriptedPlayer], seed: int | str, *, physical: bool = False
+    game: Game, players: dict[int, ScriptedPlayer], seed: int | str, *, physical: bool = False,
+    deck_order: Callable[[int], list[str]] | None = None,
 ) -> events.Event | None:
     """The event a scripted table produces next: an observation or a seat's action.
 
-    The dealer deals ``shuffled_deck(seed, round)``. A virtual table (``physical=False``)
-    hands the engine the whole deck at the deal, so nothing else needs observing. A
-    physical table reports only what a camera sees: the seat cards at the deal, the
-    face-down card(s) when revealed, the card drawn for ``?``. The players know what
-    people at the table know (the centre card after a peek, their own Coyote-card draw)
-    whatever the device knows, so both tables play the same game.
+    The dealer deals ``deck_order(round)``, top first: by default the game's deck shuffled
+    by ``seed`` and the round (a deal plan, :mod:`coyote_pi.sim.deals`, fixes the cards
+    instead). A virtual table (``physical=False``) hands the engine the whole deck at the
+    deal, so nothing else needs observing. A physical table reports only what a camera
+    sees: the seat cards at the deal, the face-down card(s) when revealed, the card drawn
+    for ``?``. The players know what people at the table know (the centre card after a
+    peek, their own Coyote-card draw) whatever the device knows, so both tables play the
+    same game.
 
     Returns ``None`` when the game is over.
     """
     if game.phase == OVER:
         return None
+    order = deck_order or partial(game.config.deck.shuffled, seed)
     if game.phase == DEAL:
-        deal = game.virtual_deal(cards.shuffled_deck(seed, game.round_number + 1))
+        deal = game.virtual_deal(order(game.round_number + 1))
         return events.Deal(seats=deal.seats) if physical else deal
     r = game.current_round
     if physical:  # the centre card, then the deck, top first
-        face_down = cards.shuffled_deck(seed, game.round_number)[len(r.seat_cards):]
+        face_down = order(game.round_number)[len(r.seat_cards):]
     if game.phase == REVEAL:
         return events.Reveal(centre=face_down[0], extra=face_down[1] if r.extra_used else None)
     if game.phase == DRAW:
@@ -146,7 +154,7 @@ def simulate(config: GameConfig, seed: int | str, on_event: Callable[[Game, even
     :func:`next_scripted_event`); the game is the same either way.
     """
     game = Game(config)
-    players = {s: ScriptedPlayer() for s in range(1, config.players + 1)}
+    players = {s: ScriptedPlayer(deck=config.deck) for s in range(1, config.players + 1)}
     while (event := next_scripted_event(game, players, seed, physical=physical)) is not None:
         game.apply(event)
         if on_event is not None:

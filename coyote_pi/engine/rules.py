@@ -1,22 +1,37 @@
-"""Scoring a challenge: the total of the cards in play, with ``?`` and ``Max 0``.
+"""Scoring a challenge: the total of the cards in play, with the deck's special cards.
 
 This module knows nothing about seats or turns: given the cards in play, the bid and
-the card that replaces ``?``, it computes the total and explains it step by step.
+the card drawn for ``?``, it computes the total and what each card counted.
 
-The order is fixed by the rulings: ``?`` is resolved first (its replacement counts
-instead, and a ``Max 0`` drawn for it is in play), then ``Max 0`` makes the
-highest-valued number card count 0 (even when that card is negative).
+What a special card does is its rule in :data:`coyote_pi.cards.SPECIAL_RULES`; the order
+is fixed by the rulings: a card drawn for (``?``) is resolved first (the card drawn counts
+instead, and a special card drawn for it is in play), then every special card in play that
+changes a number card does so, in the deck's order (``Max 0`` makes the highest-valued
+number card count 0, even when that card is negative). A special card itself counts 0.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from coyote_pi.cards import MAX0, QUESTION, display_name, value
-from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.cards import STANDARD, Card, Deck, SpecialRule, display_name
+from coyote_pi.engine.errors import IllegalAction, Refusal
 from coyote_pi.json_text import spelled
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """A special card in play that changed what a number card counts (the record's
+    generic form of every such rule: ``Max 0`` made ``10`` count 0)."""
+
+    by: str  #: the special card
+    card: str  #: the number card it changed
+    counts: int  #: what that card counts now
+
+    def to_dict(self) -> dict[str, object]:
+        return {"by": self.by, "card": self.card, "counts": self.counts}
 
 
 @dataclass(frozen=True)
@@ -24,9 +39,8 @@ class CountedCard:
     """One card as it counts in the total."""
 
     card: str  #: the card lying on the table
-    counts_as: str  #: the card that counts for it (the replacement for ``?``)
+    counts_as: str  #: the card that counts for it (the card drawn for ``?``)
     value: int  #: what it adds to the total
-    note: str = ""  #: why it counts differently from its face, if it does
 
 
 @dataclass(frozen=True)
@@ -37,30 +51,41 @@ class Score:
     bid: int
     replacement: str | None
     counted: tuple[CountedCard, ...]
-    zeroed: str | None  #: the number card that ``Max 0`` made count 0
+    adjustments: tuple[Adjustment, ...]  #: what the special cards in play changed
     total: int
+    deck: Deck = STANDARD
 
     @cached_property
     def explanation(self) -> tuple[str, ...]:
         """The scoring, step by step, in plain English (built only when asked for)."""
-        cards, replacement, zeroed, total, bid = self.cards, self.replacement, self.zeroed, self.total, self.bid
-        effective = [replacement if c == QUESTION else c for c in cards]
-        explanation = [f"Cards in play: {', '.join(display_name(c) for c in cards)}."]
-        if replacement is not None:
-            explanation.append(f"? is replaced by the top card of the deck: {display_name(replacement)}.")
-            if replacement == MAX0:
-                explanation.append("The replacement is Max 0, so Max 0 is in play.")
-        if MAX0 in effective:
-            if zeroed is None:
-                explanation.append("Max 0 is in play but there is no number card to zero.")
+        name = self.deck.card
+        explanation = [f"Cards in play: {', '.join(name(c).display for c in self.cards)}."]
+        if self.replacement is not None:
+            explanation.append(f"? is replaced by the top card of the deck: {name(self.replacement).display}.")
+            if name(self.replacement).special is not None:
+                shown = name(self.replacement).display
+                explanation.append(f"The replacement is {shown}, so {shown} is in play.")
+        for special, adjustment in self.changes():
+            rule = special.special
+            if adjustment is None or rule is None:
+                explanation.append(f"{special.display} is in play but there is no number card to change.")
             else:
-                explanation.append(f"Max 0: the highest number card, {zeroed}, counts 0; Max 0 itself counts 0.")
+                explanation.append(f"{special.display}: {rule.english.format(card=adjustment.card, counts=adjustment.counts)}; "
+                                   f"{special.display} itself counts 0.")
         sums = " + ".join(str(c.value) if c.value >= 0 else f"({c.value})" for c in self.counted)
-        explanation.append(f"Total: {sums} = {total}.")
-        verdict = "reaches" if total >= bid else "is below"
-        winner = "the bidder wins" if total >= bid else "the challenger wins"
-        explanation.append(f"The total {total} {verdict} the bid {bid}: {winner}.")
+        explanation.append(f"Total: {sums} = {self.total}.")
+        verdict = "reaches" if self.bid_holds else "is below"
+        winner = "the bidder wins" if self.bid_holds else "the challenger wins"
+        explanation.append(f"The total {self.total} {verdict} the bid {self.bid}: {winner}.")
         return tuple(explanation)
+
+    def changes(self) -> list[tuple[Card, Adjustment | None]]:
+        """Each special card in play that changes a number card, in the order it lies, with
+        what it changed (None: no number card was in play)."""
+        changed = {adjustment.by: adjustment for adjustment in self.adjustments}
+        specials = [self.deck.card(counted.counts_as) for counted in self.counted]
+        return [(card, changed.get(card.name)) for card in specials
+                if card.special is not None and card.special.change is not None]
 
     @property
     def bid_holds(self) -> bool:
@@ -78,7 +103,7 @@ class Score:
             "challenger_wins": self.challenger_wins,
             "cards": list(self.cards),
             "replacement": self.replacement,
-            "zeroed": self.zeroed,
+            "adjustments": [adjustment.to_dict() for adjustment in self.adjustments],
             "explanation": list(self.explanation),
         }
 
@@ -90,66 +115,81 @@ def check_distinct(cards: Sequence[str], what: str = "cards in play") -> None:
         if card in seen:
             raise IllegalAction(
                 f"{display_name(card)} appears twice among the {what}; there is only one",
-                code="duplicate_card",
+                code=Refusal.DUPLICATE_CARD,
                 card=card,
             )
         seen.add(card)
 
 
-def total_of(cards: Sequence[str]) -> tuple[int, str | None]:
-    """The total of cards without ``?`` (already replaced), and the card Max 0 zeroed."""
-    numbers = [value(c) for c in cards if c != MAX0]
-    total = sum(numbers)
-    if MAX0 in cards and numbers:
-        highest = max(numbers)
-        return total - highest, str(highest)
-    return total, None
+def rule_changes(numbers: Sequence[int], rules: Sequence[SpecialRule]) -> list[tuple[int, int]]:
+    """What the rules of special cards in play change, applied in the given order: per
+    rule, the printed value of the number card it changes and what that card then counts.
+    Nothing changes without a number card in play."""
+    changes: list[tuple[int, int]] = []
+    counts: dict[int, int] = {}
+    for rule in rules:
+        if rule.change is None or not numbers:
+            continue
+        target = rule.change.target(numbers)
+        counts[target] = rule.change.counts(counts.get(target, target))
+        changes.append((target, counts[target]))
+    return changes
 
 
-def score(cards: Sequence[str], bid: int, replacement: str | None = None) -> Score:
-    """Score a challenge of ``bid`` with ``cards`` in play.
+def changing_rules(cards: Iterable[str], deck: Deck = STANDARD) -> list[tuple[str, SpecialRule]]:
+    """The special cards among ``cards`` that change a number card, with their rules, in
+    the deck's order (the order their rules apply in)."""
+    present = set(cards)
+    return [(name, rule) for name, rule in deck.changers if name in present]
+
+
+def adjusted(cards: Sequence[str], deck: Deck = STANDARD) -> tuple[dict[str, int], tuple[Adjustment, ...]]:
+    """What each number card among ``cards`` (no card drawn for left: ``?`` already
+    replaced) counts once the special cards' rules are applied, and what they changed."""
+    counts = {card: printed for card in cards if (printed := deck.card(card).value) is not None}
+    specials = changing_rules(cards, deck)
+    if not specials:
+        return counts, ()
+    changes = rule_changes(list(counts.values()), [rule for _, rule in specials])
+    adjustments = tuple(Adjustment(special, str(target), after) for (special, _), (target, after) in zip(specials, changes))
+    counts.update({adjustment.card: adjustment.counts for adjustment in adjustments})
+    return counts, adjustments
+
+
+def score(cards: Sequence[str], bid: int, replacement: str | None = None, deck: Deck = STANDARD) -> Score:
+    """Score a challenge of ``bid`` with ``cards`` of ``deck`` in play.
 
     ``replacement`` is the card drawn for ``?``; it is required when ``?`` is in play
     and must not be one of the cards in play.
 
     >>> s = score(["5", "?", "max0", "-10"], 12, replacement="7")
-    >>> s.total, s.zeroed, s.challenger_wins
-    (-5, '7', True)
+    >>> s.total, s.adjustments, s.challenger_wins
+    (-5, (Adjustment(by='max0', card='7', counts=0),), True)
     """
     cards = tuple(cards)
     check_distinct(cards)
+    for card in cards + ((replacement,) if replacement is not None else ()):
+        if card not in deck:
+            raise IllegalAction(f"{spelled(card)} is not a card of the {deck.edition} deck", code=Refusal.BAD_CARD)
     if isinstance(bid, bool) or not isinstance(bid, int):
-        raise IllegalAction(f"a bid is a whole number, not {spelled(bid)}", code="bad_bid")
-    if QUESTION in cards:
+        raise IllegalAction(f"a bid is a whole number, not {spelled(bid)}", code=Refusal.BAD_BID)
+    drawn_for = next((card for card in cards if card in deck.drawn_for), None)
+    if drawn_for is not None:
         if replacement is None:
             raise IllegalAction(
-                "? is in play: the top card of the deck must be drawn to replace it",
-                code="replacement_needed",
+                f"{display_name(drawn_for)} is in play: the top card of the deck must be drawn to replace it",
+                code=Refusal.REPLACEMENT_NEEDED,
             )
-        if replacement == QUESTION or replacement in cards:
+        if replacement in deck.drawn_for or replacement in cards:
             raise IllegalAction(
-                f"{display_name(replacement)} cannot replace ?: it is already in play",
-                code="bad_replacement",
+                f"{display_name(replacement)} cannot replace {display_name(drawn_for)}: it is already in play",
+                code=Refusal.BAD_REPLACEMENT,
                 card=replacement,
             )
     elif replacement is not None:
-        raise IllegalAction("no ? is in play, so no replacement card is drawn", code="bad_replacement")
+        raise IllegalAction("no ? is in play, so no replacement card is drawn", code=Refusal.BAD_REPLACEMENT)
 
-    # ? counts as its replacement (checked above: there is one whenever ? is in play).
-    effective = [c if c != QUESTION or replacement is None else replacement for c in cards]
-    total, zeroed = total_of(effective)
-
-    counted = []
-    zero_pending = zeroed
-    for card, counts_as in zip(cards, effective):
-        note = f"? replaced by {display_name(counts_as)}" if card == QUESTION else ""
-        if counts_as == MAX0:
-            points, note = 0, (note + "; " if note else "") + "Max 0 itself counts 0"
-        else:
-            points = value(counts_as)
-            if counts_as == zero_pending:
-                points, zero_pending = 0, None
-                note = (note + "; " if note else "") + "highest number card, zeroed by Max 0"
-        counted.append(CountedCard(card, counts_as, points, note))
-
-    return Score(cards, bid, replacement, tuple(counted), zeroed, total)
+    effective = [replacement if card == drawn_for and replacement is not None else card for card in cards]
+    counts, adjustments = adjusted(effective, deck)
+    counted = tuple(CountedCard(card, counts_as, counts.get(counts_as, 0)) for card, counts_as in zip(cards, effective))
+    return Score(cards, bid, replacement, counted, adjustments, sum(counts.values()), deck)

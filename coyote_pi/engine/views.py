@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from coyote_pi.cards import STANDARD, Deck
 from coyote_pi.engine.game import BIDDING, Game, Phase, RoundState
 
 
@@ -34,6 +35,7 @@ class SeatView:
     coyote_holder: int | None
     active_others: tuple[int, ...] = ()  #: the other seats in this round
     playing: bool = True  #: this seat holds a card this round (it is not out)
+    deck: Deck = STANDARD  #: the game's deck: the cards a seat reasons about
 
     def known_cards(self) -> list[str]:
         """The cards in play whose value this seat knows."""
@@ -89,7 +91,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
     r = open_round(game)
     if r is None:
         return SeatView(seat, game.round_number, game.phase, None, None, None, _eyes(game), {}, False, None, None,
-                        False, game.coyote_holder)
+                        False, game.coyote_holder, deck=game.config.deck)
     peeked = seat in r.peeked
     return SeatView(
         seat=seat,
@@ -107,6 +109,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         coyote_holder=game.coyote_holder,
         active_others=tuple(s for s in r.seat_cards if s != seat),
         playing=seat in r.seat_cards,
+        deck=game.config.deck,
     )
 
 

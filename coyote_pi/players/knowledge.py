@@ -45,7 +45,8 @@ class Reach:
 
     def at_least_each(self, bids: np.ndarray) -> np.ndarray:
         """:meth:`at_least` of every bid in ``bids`` at once."""
-        return self._array[np.clip(bids - self._low, 0, len(self._tail))]
+        chances: np.ndarray = self._array[np.clip(bids - self._low, 0, len(self._tail))]
+        return chances
 
     def highest_with(self, chance: float) -> int:
         """The highest bid that holds with at least ``chance``."""
@@ -56,27 +57,27 @@ class Reach:
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def reach(known: tuple[str, ...], unknown: int) -> Reach:
+def reach(known: tuple[str, ...], unknown: int, deck: cards.Deck = cards.STANDARD) -> Reach:
     """The total's reach when ``known`` (sorted) are in play beside ``unknown`` random cards."""
-    distribution = total_distribution(known, unknown)
+    distribution = total_distribution(known, unknown, deck)
     return Reach(distribution.counts, distribution.outcomes)
 
 
 def my_reach(view: TurnView) -> Reach:
     """The total's reach from what this seat knows (its plain odds, no inference)."""
-    return reach(tuple(sorted(view.seat.known_cards())), view.seat.unknown_count())
+    return reach(tuple(sorted(view.seat.known_cards())), view.seat.unknown_count(), view.seat.deck)
 
 
 def unseen_cards(view: TurnView) -> tuple[str, ...]:
     """The cards this seat has not seen: its own card is one of them."""
     known = set(view.seat.known_cards())
-    return tuple(card for card in cards.ALL_CARDS if card not in known)
+    return tuple(card for card in view.seat.deck.names if card not in known)
 
 
 def reach_if_mine(view: TurnView, mine: str) -> Reach:
     """The total's reach for this seat if its own card were ``mine``."""
     known = tuple(sorted((*view.seat.known_cards(), mine)))
-    return reach(known, view.seat.unknown_count() - 1)
+    return reach(known, view.seat.unknown_count() - 1, view.seat.deck)
 
 
 def their_reach(view: TurnView, other: int, mine: str) -> Reach:
@@ -86,4 +87,4 @@ def their_reach(view: TurnView, other: int, mine: str) -> Reach:
     stands = [card for seat, card in view.seat.others.items() if seat != other]
     known = tuple(sorted((*stands, mine)))
     in_play = 1 + len(view.seat.active_others) + 1 + view.seat.extra_in_play
-    return reach(known, in_play - len(known))
+    return reach(known, in_play - len(known), view.seat.deck)

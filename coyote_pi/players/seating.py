@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from coyote_pi import cards
 from coyote_pi.engine.game import BIDDING, DEAL, GUESSING, OVER, Game, GameConfig
 from coyote_pi.engine.views import seat_view
 from coyote_pi.players import turn
@@ -57,7 +56,7 @@ def play(config: GameConfig, lineup: Mapping[int, VirtualPlayer], seed: int | st
     game = Game(config)
     while game.phase != OVER:
         if game.phase == DEAL:
-            game.apply(game.virtual_deal(cards.shuffled_deck(seed, game.round_number + 1)))
+            game.apply(game.virtual_deal(config.deck.shuffled(seed, game.round_number + 1)))
             continue
         seat = game.legal().seats[0]
         move = decide(game, seat, lineup[seat], seed)

@@ -24,7 +24,7 @@ The names other parts of coyote-pi use are importable from the package itself.
 """
 
 from coyote_pi.record.fingerprints import FINGERPRINT_CHARS, fingerprint, fingerprint_qr, normalize_fingerprint
-from coyote_pi.record.lines import FORMAT, VERSION, Line, LineKind, Photo, RecordError, is_record_time, utc_now
+from coyote_pi.record.lines import FORMAT, Line, LineKind, Photo, RecordError, is_record_time, utc_now
 from coyote_pi.record.photos import PHOTO_FILE, check_photos
 from coyote_pi.record.reader import (
     GameBuilder,
@@ -39,6 +39,7 @@ from coyote_pi.record.reader import (
 from coyote_pi.record.recorded import RecordedGame
 from coyote_pi.record.salvage import Repair, Salvage, salvage_record
 from coyote_pi.record.seals import SEALED, Seals, Vault, commitment, is_sealed, new_salt
+from coyote_pi.record.versions import VERSION
 from coyote_pi.record.writer import RecordGone, RecordWriter, encode_record
 
 __all__ = [

@@ -31,7 +31,6 @@ from coyote_pi.engine import events
 from coyote_pi.json_text import JSONTextError, spelled
 
 FORMAT = "coyote-pi/game-record"
-VERSION = 2
 
 
 class LineKind(StrEnum):

@@ -32,7 +32,6 @@ from coyote_pi.json_text import spelled
 from coyote_pi.record.fingerprints import fingerprint
 from coyote_pi.record.lines import (
     FORMAT,
-    VERSION,
     Line,
     LineKind,
     Opening,
@@ -60,6 +59,7 @@ from coyote_pi.record.seals import (
     is_sealed,
     private_openings,
 )
+from coyote_pi.record.versions import READABLE, VERSION, config_data, resolution_data
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,11 @@ class Record:
         return self.lines[0].get("meta", {}) if self.lines else {}
 
     @property
+    def version(self) -> int:
+        """The record's version (:mod:`coyote_pi.record.versions`), from its setup line."""
+        return self.lines[0].get("version", VERSION)
+
+    @property
     def last_hash(self) -> str:
         """The hash of the last line: any change to any line changes it."""
         return self.digests[-1]
@@ -187,6 +192,7 @@ class RecordReader:
     def __init__(self, visitors: Sequence[RecordVisitor]) -> None:
         self.visitors = tuple(visitors)
         self._game: Game | None = None
+        self.version = 0  #: the record's version, once its setup line is read
         self.last_digest: str | None = None
         self.lines = 0  # taken so far
         self.time = ""  # the latest time so far
@@ -255,10 +261,12 @@ class RecordReader:
         if line.get("format") != FORMAT:
             raise RecordError(1, f"not a coyote-pi game record (format {spelled(line.get('format'))})")
         version = line.get("version")
-        if type(version) is not int or version != VERSION:  # neither 2.0 nor true for 2
-            raise RecordError(1, f"record version {spelled(version)}; this coyote-pi reads version {VERSION}")
+        if type(version) is not int or version not in READABLE:  # neither 2.0 nor true for 2
+            raise RecordError(1, f"record version {spelled(version)}; this coyote-pi reads versions "
+                                 f"{' and '.join(map(str, READABLE))}")
+        self.version = version
         try:
-            config = GameConfig.from_dict(line.get("config"))
+            config = GameConfig.from_dict(config_data(line.get("config"), version))
         except IllegalAction as error:
             raise RecordError(1, f"bad setup: {error}") from None
         self._game = Game(config)
@@ -357,7 +365,7 @@ class RecordReader:
     def _resolution(self, number: int, recorded: dict[str, object]) -> None:
         if not self.pending:
             raise RecordError(number, "a resolution where no challenge was resolved")
-        expected = self.game.results[-self.pending].to_dict()
+        expected = resolution_data(self.game.results[-self.pending], self.version)
         # Compared as JSON text: 1 and true, or 6 and 6.0, are different evidence.
         wrong = [key for key in sorted(set(recorded) | set(expected))
                  if key not in recorded or key not in expected

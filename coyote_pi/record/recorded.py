@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from coyote_pi.engine import events
-from coyote_pi.engine.errors import IllegalAction
+from coyote_pi.engine.errors import IllegalAction, Refusal
 from coyote_pi.engine.game import OVER, Game, GameConfig
-from coyote_pi.record.lines import Body, ChainEnd, LineKind, Photo, utc_now
+from coyote_pi.record.lines import ChainEnd, LineKind, Photo, utc_now
 from coyote_pi.record.reader import Record, RecordVisitor
 from coyote_pi.record.salvage import Repair, salvage_record, set_aside
 from coyote_pi.record.seals import Seals, Vault, new_salt
-from coyote_pi.record.writer import RecordWriter
+from coyote_pi.record.writer import RecordWriter, resolution_bodies
 
 
 class RecordedGame:
@@ -81,13 +81,13 @@ class RecordedGame:
         repair = set_aside(path, salvage) if salvage.tail else None
         seals = Seals(Vault(path), salt, record.private_openings)
         writer = RecordWriter(path, ChainEnd(len(record.lines), record.last_hash, record.lines[-1]["time"]), clock,
-                              seals)
+                              seals, version=record.version)
         try:
             shown = sum(1 for line in record.lines if line["kind"] == LineKind.RESOLUTION)
             missing = record.game.results[shown:]
             if missing:
                 opening = seals.opening()
-                resolutions: list[Body] = [{"kind": LineKind.RESOLUTION, "result": r.to_dict()} for r in missing]
+                resolutions = resolution_bodies(missing, record.version)
                 writer._append(([] if opening is None else [opening]) + resolutions)
             if missing or not seals.openings:
                 seals.close()  # the round is closed: what opened it is on record now
@@ -126,7 +126,7 @@ class RecordedGame:
         A note that cannot be written raises the OSError, as :meth:`apply` does.
         """
         if self.game.phase == OVER:
-            raise IllegalAction(f"the game is over: seat {self.game.winner} has won", code="game_over")
+            raise IllegalAction(f"the game is over: seat {self.game.winner} has won", code=Refusal.GAME_OVER)
         self.writer.append_note(note)
 
     def close(self) -> None:

@@ -19,8 +19,9 @@ from coyote_pi.engine import events
 from coyote_pi.engine.game import Game, GameConfig, RoundResult
 from coyote_pi.files import fsync_folder, write_all
 from coyote_pi.record.fingerprints import fingerprint
-from coyote_pi.record.lines import FORMAT, VERSION, Body, ChainEnd, LineKind, Photo, event_kind, utc_now
+from coyote_pi.record.lines import FORMAT, Body, ChainEnd, LineKind, Photo, event_kind, utc_now
 from coyote_pi.record.seals import SEALED, Seals, Vault, new_salt
+from coyote_pi.record.versions import VERSION, resolution_data
 
 
 def setup_body(config: GameConfig, meta: dict[str, object] | None) -> Body:
@@ -29,12 +30,13 @@ def setup_body(config: GameConfig, meta: dict[str, object] | None) -> Body:
 
 
 def event_bodies(event: events.Event, results: list[RoundResult], seals: Seals, seq: int,
-                 photo: Photo | None = None) -> list[Body]:
+                 photo: Photo | None = None, version: int = VERSION) -> list[Body]:
     """One event and the resolutions it caused: what a single durable write holds.
 
     A deal or a guess is sealed (what opens it is saved first); a resolution that closes
     a round comes right after the round's opening line. ``photo`` is the reveal's or the
-    draw's photo (``{"file", "sha256"}``), for its observation line.
+    draw's photo (``{"file", "sha256"}``), for its observation line; ``version`` the
+    record's (a resumed older record goes on in its own).
     """
     data = events.to_dict(event)
     if photo is not None and not isinstance(event, (events.Reveal, events.DrawReplacement)):
@@ -48,7 +50,11 @@ def event_bodies(event: events.Event, results: list[RoundResult], seals: Seals, 
     bodies = [line]
     if results and (opening := seals.opening()) is not None:
         bodies.append(opening)
-    return bodies + [{"kind": LineKind.RESOLUTION, "result": result.to_dict()} for result in results]
+    return bodies + resolution_bodies(results, version)
+
+
+def resolution_bodies(results: Iterable[RoundResult], version: int) -> list[Body]:
+    return [{"kind": LineKind.RESOLUTION, "result": resolution_data(result, version)} for result in results]
 
 
 def encode_record(config: GameConfig, played: Iterable[events.Event], meta: dict[str, object] | None = None,
@@ -87,8 +93,9 @@ class RecordWriter:
     """
 
     def __init__(self, path: str | os.PathLike[str], end: ChainEnd, clock: Callable[[], str] = utc_now,
-                 seals: Seals | None = None, *, create: bool = False) -> None:
+                 seals: Seals | None = None, *, create: bool = False, version: int = VERSION) -> None:
         self.path = Path(path)
+        self.version = version  #: the record's version: what its resolution lines hold
         self.clock = clock
         self._end = end
         self.seals = seals if seals is not None else Seals(Vault(self.path))
@@ -139,7 +146,7 @@ class RecordWriter:
         :func:`event_bodies`); once a round's resolution is on disk, its seals go."""
         caused, seq = list(results), self._end.seq
         try:
-            self._append(event_bodies(event, caused, self.seals, seq, photo))
+            self._append(event_bodies(event, caused, self.seals, seq, photo, self.version))
         except BaseException:
             self.seals.forget_from(seq)  # the line did not count: what it sealed is not opened
             raise

@@ -61,7 +61,7 @@ class RoundPlan:
     scenario: str | None = None
 
     def deal_order(self, shuffled: list[str], stands: int) -> list[str]:
-        """The 17 cards in dealing order for a table of ``stands`` seats in play."""
+        """The deck's cards in dealing order for a table of ``stands`` seats in play."""
         fixed = {place: card for place, card in enumerate(self.order) if card is not None}
         for place, card in ((0, self.first_stand), (stands, self.centre), (stands + 1, self.deck_top)):
             if card is not None:

@@ -25,7 +25,7 @@ from enum import StrEnum
 from functools import cache, cached_property
 from importlib import resources
 
-from coyote_pi.cards import ALL_CARDS
+from coyote_pi.cards import STANDARD, Deck
 from coyote_pi.engine.game import MAX_PLAYERS
 
 SCHEMES = ("aruco", "qr")
@@ -66,16 +66,23 @@ def locator_role(name: str) -> str:
 
 
 COYOTE_ROLE = "coyote"
-#: Every role, in a fixed order: the cards, the Coyote card, stands (their left markers,
-#: then their right ones), mat locators, slots.
-ALL_ROLES: tuple[str, ...] = (
-    tuple(card_role(c) for c in ALL_CARDS)
-    + (COYOTE_ROLE,)
-    + tuple(stand_role(s) for s in SEATS)
-    + tuple(stand_right_role(s) for s in SEATS)
-    + tuple(locator_role(n) for n in LOCATORS)
-    + tuple(slot_role(s) for s in SLOTS)
-)
+
+
+def roles_of(deck: Deck) -> tuple[str, ...]:
+    """Every role a marker file for ``deck`` maps, in a fixed order: the deck's cards, the
+    Coyote card, stands (their left markers, then their right ones), mat locators, slots."""
+    return (
+        tuple(card_role(c) for c in deck.names)
+        + (COYOTE_ROLE,)
+        + tuple(stand_role(s) for s in SEATS)
+        + tuple(stand_right_role(s) for s in SEATS)
+        + tuple(locator_role(n) for n in LOCATORS)
+        + tuple(slot_role(s) for s in SLOTS)
+    )
+
+
+#: Every role of the standard deck's markers.
+ALL_ROLES: tuple[str, ...] = roles_of(STANDARD)
 
 
 def role_kind(role: str) -> str:
@@ -221,15 +228,17 @@ def _card_prints(value: object, scheme: str) -> int:
     return int(value)
 
 
-def parse_marker_file(text: str, scheme: str) -> MarkerSet:
-    """Build the :class:`MarkerSet` for ``scheme`` from the TOML text of a mapping file."""
+def parse_marker_file(text: str, scheme: str, deck: Deck = STANDARD) -> MarkerSet:
+    """Build the :class:`MarkerSet` for ``scheme`` from the TOML text of a mapping file
+    for the cards of ``deck``."""
     if scheme not in SCHEMES:
         raise MarkerFileError(f"unknown marker scheme {scheme!r} (choose {' or '.join(SCHEMES)})")
     data = tomllib.loads(text)
     section = data[scheme]
     codes = dict(section["ids"] if scheme == "aruco" else section["payloads"])
-    missing = [role for role in ALL_ROLES if role not in codes]
-    extra = [role for role in codes if role not in ALL_ROLES]
+    roles = roles_of(deck)
+    missing = [role for role in roles if role not in codes]
+    extra = [role for role in codes if role not in roles]
     if missing or extra:
         raise MarkerFileError(f"[{scheme}] roles missing: {missing}, unknown: {extra}")
     if len(set(codes.values())) != len(codes):

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from coyote_pi import cards
+from coyote_pi.engine.errors import Refusal
 from coyote_pi.locale import LANGUAGE_NAMES, LANGUAGES, catalog, placeholders, plural_keys, translations
 
 __all__ = ["CATALOGUE", "LANGUAGES", "LANGUAGE_NAMES", "Translator", "card_text", "placeholders", "refusal_key"]
@@ -50,32 +51,33 @@ def _texts_by_key() -> dict[str, dict[str, str]]:
 #: walk through (the screens use :class:`Translator`).
 CATALOGUE: dict[str, dict[str, str]] = _texts_by_key()
 
-#: IllegalAction code -> message key. Codes not listed show "refusal.other".
-_REFUSALS: dict[str, str] = {
-    "not_your_turn": "msg.not_your_turn",
-    "seat_out": "msg.seat_out",
-    "no_such_seat": "msg.not_playing",
-    "not_a_guesser": "msg.not_a_guesser",
-    "bid_too_low": "refusal.bid_too_low",
-    "no_bid": "refusal.no_bid",
-    "challenge_after_peek": "refusal.must_raise",
-    "challenge_after_coyote_card": "refusal.must_raise",
-    "cannot_peek": "refusal.cannot_peek",
-    "cannot_use_coyote_card": "refusal.cannot_use_coyote_card",
-    "already_guessed": "refusal.already_guessed",
-    "nothing_to_undo": "refusal.nothing_to_undo",
-    "undo_after_undo": "refusal.undo_after_undo",
-    "not_your_bid": "refusal.not_your_bid",
-    "duplicate_card": "refusal.duplicate_card",
-    "bad_reveal": "refusal.bad_reveal",
-    "bad_replacement": "refusal.bad_replacement",
-    "nothing_to_correct": "refusal.nothing_to_correct",
-    "bad_correction": "refusal.bad_correction",
-    "correction_needs_draw": "refusal.correction_needs_draw",
+#: Refusal -> message key. The refusals not listed (a bad record, file or command line,
+#: never a button's) show "refusal.other".
+_REFUSALS: dict[Refusal, str] = {
+    Refusal.NOT_YOUR_TURN: "msg.not_your_turn",
+    Refusal.SEAT_OUT: "msg.seat_out",
+    Refusal.NO_SUCH_SEAT: "msg.not_playing",
+    Refusal.NOT_A_GUESSER: "msg.not_a_guesser",
+    Refusal.BID_TOO_LOW: "refusal.bid_too_low",
+    Refusal.NO_BID: "refusal.no_bid",
+    Refusal.CHALLENGE_AFTER_PEEK: "refusal.must_raise",
+    Refusal.CHALLENGE_AFTER_COYOTE_CARD: "refusal.must_raise",
+    Refusal.CANNOT_PEEK: "refusal.cannot_peek",
+    Refusal.CANNOT_USE_COYOTE_CARD: "refusal.cannot_use_coyote_card",
+    Refusal.ALREADY_GUESSED: "refusal.already_guessed",
+    Refusal.NOTHING_TO_UNDO: "refusal.nothing_to_undo",
+    Refusal.UNDO_AFTER_UNDO: "refusal.undo_after_undo",
+    Refusal.NOT_YOUR_BID: "refusal.not_your_bid",
+    Refusal.DUPLICATE_CARD: "refusal.duplicate_card",
+    Refusal.BAD_REVEAL: "refusal.bad_reveal",
+    Refusal.BAD_REPLACEMENT: "refusal.bad_replacement",
+    Refusal.NOTHING_TO_CORRECT: "refusal.nothing_to_correct",
+    Refusal.BAD_CORRECTION: "refusal.bad_correction",
+    Refusal.CORRECTION_NEEDS_DRAW: "refusal.correction_needs_draw",
 }
 
 
-def refusal_key(code: str) -> str:
+def refusal_key(code: Refusal) -> str:
     """The message key for an :class:`~coyote_pi.engine.errors.IllegalAction` code."""
     return _REFUSALS.get(code, "refusal.other")
 
@@ -112,7 +114,7 @@ class Translator:
             raise KeyError(f"{key} has no plural forms")
         return self._translations.ngettext(key, key, number).format(**params)
 
-    def refusal(self, code: str, params: Mapping[str, object]) -> str:
+    def refusal(self, code: Refusal, params: Mapping[str, object]) -> str:
         """A short message for an engine refusal (its params fill the text, e.g. ``current``)."""
         key = refusal_key(code)
         wanted = placeholders(CATALOGUE[key][self.language])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from coyote_pi.engine import RoundResult
 from coyote_pi.engine.events import CardPlace, place_seat
+from coyote_pi.engine.rules import Score
 from coyote_pi.words.translator import Translator, card_text
 
 
@@ -17,6 +18,13 @@ def item_name(tr: Translator, item: str) -> str:
     """``"centre"``, ``"extra"``, ``"draw"`` or ``"seat:3"`` as a name: "Seat 3"."""
     seat = place_seat(item)
     return tr(f"item.{CardPlace(item)}") if seat is None else tr("item.seat", seat=seat)
+
+
+def special_lines(tr: Translator, score: Score) -> list[str]:
+    """What each special card in play that changes a number card did, in its rule's words."""
+    return [tr(rule.words_nothing, special=card.display) if adjustment is None
+            else tr(rule.words, special=card.display, card=adjustment.card, counts=adjustment.counts)
+            for card, adjustment in score.changes() if (rule := card.special) is not None]
 
 
 def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
@@ -28,8 +36,7 @@ def explanation_lines(tr: Translator, result: RoundResult) -> list[str]:
     score = result.score
     if score.replacement is not None:
         lines.append(tr("expl.replacement", card=card_text(score.replacement)))
-    if any(counted.counts_as == "max0" for counted in score.counted):
-        lines.append(tr("expl.max0_zero", card=score.zeroed) if score.zeroed is not None else tr("expl.max0_nothing"))
+    lines += special_lines(tr, score)
     terms = " + ".join(str(c.value) if c.value >= 0 else f"({c.value})" for c in score.counted)
     lines.append(tr("expl.total", sum=terms, total=score.total))
     lines.append(tr("expl.challenge", challenger=result.challenger, bidder=result.bidder, bid=score.bid))

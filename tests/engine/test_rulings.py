@@ -41,6 +41,11 @@ from coyote_pi.engine.events import from_dict, to_dict
 from coyote_pi.engine.players import simulate
 
 
+def zeroed(score):
+    """The number card Max 0 made count 0 (None: Max 0 changed none)."""
+    return next((adjustment.card for adjustment in score.adjustments if adjustment.by == "max0"), None)
+
+
 def eyes_of(game: Game) -> dict[int, tuple[int, int]]:
     """Every seat's (open, closed) eyes, as a public screen shows them."""
     return {int(seat): tuple(eyes) for seat, eyes in public_view(game)["eyes"].items()}
@@ -301,28 +306,28 @@ def test_question_is_replaced_by_the_top_card_of_the_remaining_deck(make_deal):
 
 def test_question_replaced_by_max0_puts_max0_in_play(make_deal):
     result = challenge_of_two(make_deal({1: "?", 2: "10"}, "4", "max0"), bid=5)
-    assert (result.score.replacement, result.score.zeroed, result.score.total) == ("max0", "10", 4)
+    assert (result.score.replacement, zeroed(result.score), result.score.total) == ("max0", "10", 4)
     assert "The replacement is Max 0, so Max 0 is in play." in result.explanation()
 
 
 def test_question_is_resolved_before_max0(make_deal):
     # If Max 0 came first it would zero the 5 and the total would be 20.
     result = challenge_of_two(make_deal({1: "?", 2: "max0"}, "5", "20"), bid=6)
-    assert (result.score.replacement, result.score.zeroed, result.score.total) == ("20", "20", 5)
+    assert (result.score.replacement, zeroed(result.score), result.score.total) == ("20", "20", 5)
     assert result.winner == 2
 
 
 def test_max0_zeroes_highest_even_if_negative(make_deal):
-    assert (score(["-10", "-5", "max0"], -10).total, score(["-10", "-5", "max0"], -10).zeroed) == (-10, "-5")
+    assert (score(["-10", "-5", "max0"], -10).total, zeroed(score(["-10", "-5", "max0"], -10))) == (-10, "-5")
     result = challenge_of_two(make_deal({1: "-10", 2: "-5"}, "max0"), bid=-10)
-    assert (result.score.zeroed, result.score.total, result.winner) == ("-5", -10, 1)
+    assert (zeroed(result.score), result.score.total, result.winner) == ("-5", -10, 1)
     assert "Max 0: the highest number card, -5, counts 0; Max 0 itself counts 0." in result.explanation()
 
 
 def test_max0_itself_counts_zero():
     result = score(["max0", "3", "4"], 3)
     assert [c.value for c in result.counted] == [0, 3, 0]
-    assert (result.zeroed, result.total) == ("4", 3)
+    assert (zeroed(result), result.total) == ("4", 3)
 
 
 def test_total_below_the_bid_the_challenger_wins(make_deal):
@@ -703,7 +708,7 @@ def test_card_drawn_for_question_is_asked_for_not_guessed(refused):
     refused(game, DrawReplacement("5"), "bad_replacement", "5 is already in play")
     game.apply(DrawReplacement("max0"))
     result = game.last_result
-    assert (result.score.replacement, result.score.zeroed, result.score.total) == ("max0", "5", 3)
+    assert (result.score.replacement, zeroed(result.score), result.score.total) == ("max0", "5", 3)
 
 
 def test_coyote_card_draw_at_a_physical_table_is_asked_for(refused, play_round):

@@ -13,6 +13,7 @@ import dataclasses
 from pathlib import Path
 
 import coyote_pi.players
+from coyote_pi.cards import Card, Deck
 from coyote_pi.engine import BASIC, TRICKSTER, GameConfig, SeatView
 from coyote_pi.players.roster import LEVELS, VirtualPlayer
 from coyote_pi.players.seating import play
@@ -73,14 +74,15 @@ def test_the_import_check_catches_a_module_that_reaches_the_game(tmp_path: Path)
 
 
 def _plain(value: object, where: str) -> list[str]:
-    """Where ``value`` holds anything but plain values, tuples, dicts and seat views."""
+    """Where ``value`` holds anything but plain values, tuples, dicts, seat views and the
+    deck's cards (what the game is played with, not the game)."""
     if value is None or isinstance(value, bool | int | float | str):
         return []
     if isinstance(value, tuple | list):
         return [problem for index, item in enumerate(value) for problem in _plain(item, f"{where}[{index}]")]
     if isinstance(value, dict):
         return [problem for key, item in value.items() for problem in _plain(key, where) + _plain(item, f"{where}.{key}")]
-    if isinstance(value, TurnView | SeatView) and type(value) in (TurnView, SeatView):
+    if isinstance(value, TurnView | SeatView | Deck | Card) and type(value) in (TurnView, SeatView, Deck, Card):
         return [problem for field in dataclasses.fields(value)
                 for problem in _plain(getattr(value, field.name), f"{where}.{field.name}")]
     return [f"{where} is a {type(value).__name__}"]

@@ -307,7 +307,8 @@ def test_setup_asks_what_the_configuration_leaves_open(tmp_path):
         fingers.tap(3, "ok")  # the youngest
         spy.wait_for(lambda p: p.stage == "turn" and p.seats == (3,))
         table = rig.controller.state.recorded
-    assert table.game.config.to_dict() == {"players": 5, "variant": "trickster", "start_seat": 3}
+    assert table.game.config.to_dict() == {"players": 5, "variant": "trickster", "start_seat": 3,
+                                          "edition": "standard"}
     assert read_record(table.path).meta["language"] == "de"
     setup = spy.texts("setup")
     # English until the language is chosen, German from then on.

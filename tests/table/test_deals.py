@@ -97,7 +97,7 @@ def test_a_simulated_game_deals_the_planned_rounds(tmp_path):
     played = play(config, sim=fast_sim(4, deal=parse_deal("5,?,max0,-10;question")))
     first, second = played.record.game.results[:2]
     assert (first.seat_cards, first.centre) == ({1: "5", 2: "?", 3: "max0"}, "-10")
-    assert first.score.replacement is not None and first.score.zeroed is not None  # ? drawn for, Max 0 zeroed
+    assert first.score.replacement is not None and first.score.adjustments  # ? drawn for, Max 0 zeroed
     assert second.centre == cards.QUESTION
     assert second.score.replacement == parse_deal("5,?,max0,-10;question").order(4, 2, 3)[4]  # the deck's top
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from unittest.mock import patch
 
 import pytest
 
+from coyote_pi import cards
 from coyote_pi.devices.render import ScreenRenderer
 from coyote_pi.devices.screen import Screen
 from coyote_pi.engine import Bid, Challenge, Correct, Game, GameConfig, IllegalAction, Peek, Undo
@@ -60,6 +62,11 @@ def _verdict_games() -> list[Game]:
     return [simulate(GameConfig(players=players, variant=variant), seed)
             for players, variant, seed in [(6, "trickster", 1), (6, "trickster", 4), (5, "trickster", 3),
                                            (4, "basic", 11), (3, "trickster", 5), (2, "basic", 3)]]
+
+
+#: A card that doubles the highest number card, as tests/engine/test_special_cards.py adds it.
+DOUBLE = cards.SpecialRule("double", change=cards.Change(target=max, counts=lambda before: 2 * before))
+DOUBLE_CARD = '\n[[standard.special]]\nname = "x2"\nrule = "double"\nlabel = "x2"\n'
 
 
 def screens_of(language: str) -> list[tuple[str, Screen]]:
@@ -118,6 +125,12 @@ def screens_of(language: str) -> list[tuple[str, Screen]]:
     # Max 0 with no number card in play: only `coyote-pi resolve` can score that, but it has its text.
     nothing = dataclasses.replace(game.results[0], score=score(["max0"], 5))
     out += [("max0 alone", screen) for screen in screens.verdict_screens(tr, game, nothing, "", final=False)]
+    # A special card of another edition says what it did in the catalogs' generic words.
+    with patch.dict(cards.SPECIAL_RULES, {"double": DOUBLE}):
+        deck = cards.deck_from_toml(cards.decks_file_text() + DOUBLE_CARD, "standard")
+        for in_play in (["-10", "x2"], ["x2"]):
+            doubled = dataclasses.replace(game.results[0], score=score(in_play, 5, deck=deck))
+            out += [("another edition", screen) for screen in screens.verdict_screens(tr, game, doubled, "", final=False)]
     return out
 
 
