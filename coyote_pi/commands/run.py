@@ -284,14 +284,20 @@ def _open_real(config, devices_config, table, not_resumed=None, config_file=None
     a part only the simulation has (a failing camera, a glitching display). The command
     line hands the table systemd's notifier and the doctor's checks its web page may ask
     for: the table knows only the Notifier protocol and a function that returns checks."""
+    options = dict(resumed=table, meta={"source": "table"}, notifier=notify, new_game_when_over=True,
+                   not_resumed=not_resumed, web_doctor=functools.partial(doctor.in_table_checks, config_file))
+    if devices_config.camera.backend == "synthetic":
+        # Test-only (make test-boot, ci/test-boot.toml): scripted hands lay the cards of the
+        # deck of [camera] seed for the synthetic camera, nobody presses a button.
+        from coyote_pi.sim.rig import unattended_rig  # only then: see _sim_settings
+
+        return unattended_rig(config, devices_config, **options)
     parts = {}
     if devices_config.simulated:
         from coyote_pi.sim.rig import simulated_parts  # only then: see _sim_settings
 
         parts = simulated_parts(devices_config)
-    return open_rig(config, devices_config, parts=parts, resumed=table, meta={"source": "table"}, notifier=notify,
-                    new_game_when_over=True, not_resumed=not_resumed,
-                    web_doctor=functools.partial(doctor.in_table_checks, config_file))
+    return open_rig(config, devices_config, parts=parts, **options)
 
 
 def _open_sim(args, config, devices_config, resumption):
