@@ -110,6 +110,8 @@ class RecordWriter:
         self._identity = (status.st_dev, status.st_ino)
         self._size = status.st_size  # where the last complete line ends
         self._cut_pending = False  # a failed write may have left part of a line after _size
+        #: A new record's setup line, written but not acknowledged yet (see :meth:`create`).
+        self._held: list[str] | None = [] if create else None
 
     @property
     def last_hash(self) -> str | None:
@@ -136,13 +138,13 @@ class RecordWriter:
         except FileExistsError:
             raise FileExistsError(f"{path} already exists: a record is never overwritten") from None
         try:
-            texts = writer._append([setup_body(config, meta)], acknowledge=False)
+            writer._append([setup_body(config, meta)])
         except BaseException:
             writer.close()
             path.unlink(missing_ok=True)
             raise
         fsync_folder(path.parent)
-        writer._acknowledge(0, texts)  # only now is the new file's name on disk too
+        writer._acknowledge(writer._held)  # only now is the new file's name on disk too
         return writer
 
     def append_event(self, event: events.Event, results: Iterable[RoundResult] = (),
@@ -164,11 +166,11 @@ class RecordWriter:
     def close(self) -> None:
         self._closer()  # closes the file once; nothing more can be written
 
-    def _append(self, bodies: list[Body], *, acknowledge: bool = True) -> list[str]:
+    def _append(self, bodies: list[Body]) -> None:
         """Chain ``bodies`` after the last line and write them in one durable write (the
-        record package's own: other modules append events and notes); unless told not to,
-        log each line as on disk (:meth:`_acknowledge`). Returns the lines' texts."""
-        first = self._end.seq
+        record package's own: other modules append events and notes); then log each line
+        as on disk (:meth:`_acknowledge`), except a new record's setup line, which
+        :meth:`create` logs once the folder holds the file."""
         texts, end = self._end.seal(bodies, self.clock)
         data = "".join(text + "\n" for text in texts).encode("utf-8")
         if not self._closer.alive:  # its descriptor number may belong to another file by now
@@ -187,13 +189,15 @@ class RecordWriter:
             raise
         self._size += len(data)
         self._end = end
-        if acknowledge:
-            self._acknowledge(first, texts)
-        return texts
+        if self._held is None:
+            self._acknowledge(texts)
+        else:
+            self._held = texts
 
-    def _acknowledge(self, first: int, texts: list[str]) -> None:
-        """Log each of ``texts`` (lines from ``seq`` ``first`` on) as on disk (:data:`ACKNOWLEDGED`)."""
-        for seq, text in enumerate(texts, start=first):
+    def _acknowledge(self, texts: list[str]) -> None:
+        """Log each of ``texts``, the last lines written, as on disk (:data:`ACKNOWLEDGED`)."""
+        self._held = None
+        for seq, text in enumerate(texts, start=self._end.seq - len(texts)):
             log.info(ACKNOWLEDGED, self.path.name, seq, sha256_text(text))
 
     def _cut(self) -> None:

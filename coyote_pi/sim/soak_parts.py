@@ -143,10 +143,10 @@ class Disk:
         append = RecordWriter._append
         disk = self
 
-        def append_unless_full(writer, bodies, **options):
+        def append_unless_full(writer, bodies):
             if disk.full:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(writer.path))
-            return append(writer, bodies, **options)
+            return append(writer, bodies)
 
         RecordWriter._append = append_unless_full
         try:
