@@ -128,7 +128,7 @@ def test_the_setup_line_is_acknowledged_only_once_the_folder_holds_the_new_file(
 
 def test_a_line_that_failed_is_not_acknowledged(tmp_path, caplog, failing_disk):
     caplog.set_level(logging.INFO, logger="coyote_pi.record.writer")
-    path, table = _started(tmp_path)
+    _, table = _started(tmp_path)
     before = _acknowledged(caplog)
     failing_disk(tmp_path).failing = True
     with pytest.raises(OSError):

@@ -144,7 +144,7 @@ class RecordWriter:
             path.unlink(missing_ok=True)
             raise
         fsync_folder(path.parent)
-        writer._acknowledge(writer._held)  # only now is the new file's name on disk too
+        writer._acknowledge(writer._held or [])  # only now is the new file's name on disk too
         return writer
 
     def append_event(self, event: events.Event, results: Iterable[RoundResult] = (),
