@@ -184,3 +184,36 @@ def test_the_tests_drop_in_only_points_the_unit_at_its_configuration():
                      "ExecStart=/opt/coyote-pi/venv/bin/coyote-pi run --config /etc/coyote-pi/test-boot.toml"]
     unit = (CI.parent / "systemd" / "coyote-pi.service").read_text()
     assert "ExecStart=/opt/coyote-pi/venv/bin/coyote-pi run --config /etc/coyote-pi/config.toml" in unit
+
+
+def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):
+    """The host's side of the agent's protocol: one line out, the output and "@@rc N" back,
+    even when an answer arrives in pieces."""
+    import socket
+    import subprocess
+    import threading
+
+    control = tmp_path / "control.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(control))
+    server.listen(1)
+    heard = []
+
+    def agent() -> None:
+        connection, _ = server.accept()
+        with connection, connection.makefile("rb") as commands:
+            for command in commands:
+                heard.append(command.decode())
+                for piece in (b"line one\nline ", b"two\n@@r", b"c 3\n"):
+                    connection.sendall(piece)
+
+    threading.Thread(target=agent, daemon=True).start()
+    machine = boot.Machine(["qemu"], control, tmp_path / "console.log")
+    machine.process = subprocess.Popen(["sleep", "30"])
+    try:
+        assert machine.run("echo 'a b'") == (3, "line one\nline two\n")
+        assert machine.run("true") == (3, "line one\nline two\n")
+        assert heard == ["echo 'a b'\n", "true\n"]
+    finally:
+        machine.kill()
+        server.close()
