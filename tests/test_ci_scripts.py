@@ -217,3 +217,15 @@ def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):
     finally:
         machine.kill()
         server.close()
+
+
+def test_the_kernel_is_unpacked_for_qemu_whether_gzipped_or_an_efi_zboot_image():
+    import gzip
+    import struct
+
+    image = b"ARM64 Image" + bytes(100)
+    assert boot.plain_kernel(image) == image
+    assert boot.plain_kernel(gzip.compress(image)) == image
+    payload = gzip.compress(image)
+    header = b"MZ\0\0zimg" + struct.pack("<II", 64, len(payload)) + bytes(8) + b"gzip\0\0\0\0"
+    assert boot.plain_kernel(header.ljust(64, b"\0") + payload + b"signature") == image
