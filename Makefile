@@ -29,7 +29,7 @@ PI_OS_TESTS ?= tests/devices tests/vision tests/web tests/sim/test_render.py tes
                tests/test_cli.py tests/test_json_text.py tests/test_memory.py tests/test_packaging.py \
                -k "(not test_sweep or [0]) and not test_browser"
 
-.PHONY: all demo test check test-pi-os test-arm64 release bench golden hardware messages venv system-deps install uninstall clean
+.PHONY: all demo test check test-pi-os test-arm64 test-boot release bench golden hardware messages venv system-deps install uninstall clean
 
 all: test
 
@@ -100,6 +100,12 @@ RELEASE ?= bookworm
 BOARD   ?= pi4
 test-arm64: venv
 	ci/test-arm64 --release $(RELEASE) --board $(BOARD)
+
+# The release booted: installed on an arm64 Debian under qemu-system, its units and their
+# sandbox, the table playing, the watchdog, a reboot and pulled plugs (docs/raspberry-pi.md,
+# "Testing a booted system"). Root, as test-arm64; hours on 2 cores, not part of `make test`.
+test-boot: venv
+	ci/test-boot --release $(RELEASE) --board $(BOARD)
 
 demo: venv
 	$(BIN)/coyote-pi demo --out $(DEMO_OUT) --web $(DEMO_WEB)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import importlib.util
 import json
+import re
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -17,6 +20,7 @@ def script(name: str) -> ModuleType:
     """A script of ci/ (no .py suffix) as a module, without running its main."""
     loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), str(CI / name))
     module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    sys.modules[loader.name] = module  # dataclasses look their module up there
     loader.exec_module(module)
     return module
 
@@ -72,3 +76,156 @@ def test_the_wheel_check_reads_the_pins_and_the_python_of_a_constraints_file(tmp
     constraints.write_text("# python: 3.11\n# a comment\nnumpy==1.24.2\nluma.oled==3.16.0\n")
     assert wheels.python_of(constraints) == "3.11"
     assert wheels.pins(constraints) == ["numpy==1.24.2", "luma.oled==3.16.0"]
+
+
+# -- make test-boot (ci/test-boot) ----------------------------------------------------------
+
+boot = script("test-boot")
+
+
+def chained(count: int) -> list[bytes]:
+    """``count`` record lines, each chained to the one before as a record's are."""
+    lines, previous = [], None
+    for seq in range(count):
+        line = json.dumps({"kind": "action", "prev": previous, "seq": seq}, sort_keys=True).encode()
+        lines.append(line)
+        previous = hashlib.sha256(line).hexdigest()
+    return lines
+
+
+def ack_log(name: str, lines: list[bytes]) -> str:
+    """The console as the journal forwards the table's acknowledgements, with the kernel's noise between."""
+    return "".join(f"[  {seq}.5] coyote-pi[231]: record {name} seq {seq} on disk: sha256 "
+                   f"{hashlib.sha256(line).hexdigest()}\n[  {seq}.6] random: crng init done\n"
+                   for seq, line in enumerate(lines))
+
+
+def test_the_acknowledgements_are_read_as_the_table_logs_them(caplog, tmp_path):
+    import logging
+
+    from coyote_pi.engine import GameConfig
+    from coyote_pi.record import RecordedGame
+
+    caplog.set_level(logging.INFO, logger="coyote_pi.record.writer")
+    RecordedGame.start(tmp_path / "game-0007.jsonl", GameConfig(players=2))
+    line = (tmp_path / "game-0007.jsonl").read_bytes().rstrip(b"\n")
+    assert boot.acknowledged(caplog.text) == [boot.Ack("game-0007.jsonl", 0, hashlib.sha256(line).hexdigest())]
+
+
+def test_every_acknowledged_line_on_disk_byte_for_byte_passes():
+    lines = chained(5)
+    verdict = boot.check_acknowledged(boot.acknowledged(ack_log("game-0001.jsonl", lines[:4])),
+                                      {"game-0001.jsonl": b"\n".join(lines) + b"\n"})
+    assert verdict.problems == [] and verdict.acknowledged == 4 and verdict.unacknowledged == 1
+
+
+def test_an_unacknowledged_line_may_be_missing_or_unfinished_but_not_corrupt():
+    lines = chained(5)
+    acks = boot.acknowledged(ack_log("game-0001.jsonl", lines[:3]))
+    unfinished = b"\n".join(lines[:4]) + b"\n" + lines[4][:10]
+    verdict = boot.check_acknowledged(acks, {"game-0001.jsonl": unfinished})
+    assert verdict.problems == [] and verdict.torn == ["game-0001.jsonl"]
+    assert boot.check_acknowledged(acks, {"game-0001.jsonl": b"\n".join(lines[:3]) + b"\n"}).problems == []
+    corrupt = b"\n".join(lines[:3]) + b'\n{"seq": 3, "prev": "0000"}\n'
+    assert boot.check_acknowledged(acks, {"game-0001.jsonl": corrupt}).problems == [
+        "CORRUPT: game-0001.jsonl line 4 does not chain to the line before"]
+    assert boot.check_acknowledged(acks, {"game-0001.jsonl": b"\n".join(lines[:3]) + b"\n\0\0\0\n"}).problems == [
+        "CORRUPT: game-0001.jsonl line 4 is not JSON"]
+
+
+def test_an_acknowledged_line_lost_changed_or_unfinished_fails():
+    lines = chained(4)
+    acks = boot.acknowledged(ack_log("game-0001.jsonl", lines))
+    assert boot.check_acknowledged(acks, {"game-0001.jsonl": b"\n".join(lines[:3]) + b"\n"}).problems == [
+        "LOST: game-0001.jsonl seq 3 was acknowledged; the record has 3 lines"]
+    assert boot.check_acknowledged(acks, {"game-0001.jsonl": b"\n".join(lines) + b"\n"[:0]}).problems == [
+        "LOST: game-0001.jsonl seq 3 was acknowledged; the record has 3 lines"]  # no newline: unfinished
+    changed = lines[:3] + [lines[3].replace(b'"action"', b'"actiom"')]
+    assert boot.check_acknowledged(acks, {"game-0001.jsonl": b"\n".join(changed) + b"\n"}).problems == [
+        "CHANGED: game-0001.jsonl seq 3 is not the line acknowledged"]
+    assert boot.check_acknowledged(acks, {}).problems[0] == (
+        "LOST: game-0001.jsonl is gone, yet its line seq 0 was acknowledged")
+    again = acks + [boot.Ack("game-0001.jsonl", 2, "0" * 64)]
+    assert "game-0001.jsonl seq 2 was acknowledged twice with different bytes" in boot.check_acknowledged(
+        again, {"game-0001.jsonl": b"\n".join(lines) + b"\n"}).problems
+
+
+def test_the_cuts_come_at_seeded_random_moments():
+    cuts = boot.cut_schedule(34, 20)
+    assert cuts == boot.cut_schedule(34, 20) and cuts != boot.cut_schedule(35, 20)
+    assert [cut.number for cut in cuts] == list(range(1, 21))
+    assert all(2 <= cut.after <= 90 for cut in cuts) and len({cut.after for cut in cuts}) == 20
+
+
+def test_the_boot_image_is_rebuilt_when_its_rootfs_or_the_tests_own_files_change(monkeypatch):
+    tarball = arm64.rootfs_tarball("trixie", boot.BOOT_PACKAGES, "boot")
+    assert tarball.name.startswith("boot-trixie-arm64-") and tarball != arm64.rootfs_tarball("trixie")
+    key = boot.image_key(tarball)
+    assert boot.image_key(arm64.rootfs_tarball("bookworm", boot.BOOT_PACKAGES, "boot")) != key
+    monkeypatch.setitem(boot.GUEST_FILES, "etc/hostname", (0o644, "other\n"))
+    assert boot.image_key(tarball) != key
+
+
+def test_the_machine_is_reached_only_from_this_host_and_boots_the_boards_core(tmp_path):
+    command = boot.qemu_command(cpu="cortex-a53", memory=512, kernel=tmp_path / "k", initrd=tmp_path / "i",
+                                image=tmp_path / "r", payload=tmp_path / "p", console=tmp_path / "c",
+                                control=tmp_path / "s", port=8123)
+    text = " ".join(command)
+    assert command[command.index("-cpu") + 1] == "cortex-a53" and command[command.index("-smp") + 1] == "2"
+    assert "-enable-kvm" not in command and "-no-reboot" in command
+    forwards = re.findall(r"hostfwd=([^,\s]+)", text)
+    assert forwards == [f"tcp:127.0.0.1:8123-:{boot.PAGE_PORT}"]  # the page's port, on loopback only
+    assert f"path={tmp_path / 'c'},append=on" in text  # the console outlives every boot on the host
+
+
+def test_the_tests_drop_in_only_points_the_unit_at_its_configuration():
+    lines = [line for line in boot.TEST_DROP_IN.splitlines() if line.strip()]
+    assert lines == ["[Service]", "ExecStart=",
+                     "ExecStart=/opt/coyote-pi/venv/bin/coyote-pi run --config /etc/coyote-pi/test-boot.toml"]
+    unit = (CI.parent / "systemd" / "coyote-pi.service").read_text()
+    assert "ExecStart=/opt/coyote-pi/venv/bin/coyote-pi run --config /etc/coyote-pi/config.toml" in unit
+
+
+def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):
+    """The host's side of the agent's protocol: one line out, the output and "@@rc N" back,
+    even when an answer arrives in pieces."""
+    import socket
+    import subprocess
+    import threading
+
+    control = tmp_path / "control.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(control))
+    server.listen(1)
+    heard = []
+
+    def agent() -> None:
+        connection, _ = server.accept()
+        with connection, connection.makefile("rb") as commands:
+            for command in commands:
+                heard.append(command.decode())
+                for piece in (b"line one\nline ", b"two\n@@r", b"c 3\n"):
+                    connection.sendall(piece)
+
+    threading.Thread(target=agent, daemon=True).start()
+    machine = boot.Machine(["qemu"], control, tmp_path / "console.log")
+    machine.process = subprocess.Popen(["sleep", "30"])
+    try:
+        assert machine.run("echo 'a b'") == (3, "line one\nline two\n")
+        assert machine.run("true") == (3, "line one\nline two\n")
+        assert heard == ["echo 'a b'\n", "true\n"]
+    finally:
+        machine.kill()
+        server.close()
+
+
+def test_the_kernel_is_unpacked_for_qemu_whether_gzipped_or_an_efi_zboot_image():
+    import gzip
+    import struct
+
+    image = b"ARM64 Image" + bytes(100)
+    assert boot.plain_kernel(image) == image
+    assert boot.plain_kernel(gzip.compress(image)) == image
+    payload = gzip.compress(image)
+    header = b"MZ\0\0zimg" + struct.pack("<II", 64, len(payload)) + bytes(8) + b"gzip\0\0\0\0"
+    assert boot.plain_kernel(header.ljust(64, b"\0") + payload + b"signature") == image

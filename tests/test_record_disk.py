@@ -8,7 +8,9 @@ the test may mount one, by a real 64 KiB tmpfs that fills up (the ``tmpfs`` fixt
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ import pytest
 from coyote_pi.engine import Bid, GameConfig
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event
 from coyote_pi.engine.views import arbiter_state
-from coyote_pi.record import RecordedGame, RecordError, RecordGone, read_record
+from coyote_pi.record import RecordedGame, RecordError, RecordGone, read_record, writer
 
 CONFIG = GameConfig(players=3, variant="trickster", start_seat=2)
 
@@ -96,6 +98,42 @@ def test_a_setup_line_that_cannot_be_written_leaves_no_file(tmp_path, failing_di
     with pytest.raises(OSError):
         RecordedGame.start(tmp_path / "game.jsonl", CONFIG)
     assert not (tmp_path / "game.jsonl").exists()  # an empty record would block the next start
+
+
+# ------------------------------------------------------------------ lines acknowledged once on disk
+
+
+def _acknowledged(caplog) -> list[tuple[str, int, str]]:
+    """What the writer logged as on disk: (file name, seq, SHA-256 of the stored line)."""
+    return [record.args for record in caplog.records
+            if record.name == "coyote_pi.record.writer" and record.msg == writer.ACKNOWLEDGED]
+
+
+def test_every_line_is_logged_with_its_seq_and_hash_once_it_is_on_disk(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="coyote_pi.record.writer")
+    path, table = _started(tmp_path, events=6)
+    table.note(table="camera", round=1)
+    lines = path.read_bytes().splitlines()
+    assert _acknowledged(caplog) == [("game.jsonl", seq, hashlib.sha256(line).hexdigest())
+                                     for seq, line in enumerate(lines)]
+
+
+def test_the_setup_line_is_acknowledged_only_once_the_folder_holds_the_new_file(tmp_path, caplog, monkeypatch):
+    caplog.set_level(logging.INFO, logger="coyote_pi.record.writer")
+    seen_before_the_folder_sync = []
+    monkeypatch.setattr(writer, "fsync_folder", lambda folder: seen_before_the_folder_sync.append(_acknowledged(caplog)))
+    RecordedGame.start(tmp_path / "game.jsonl", CONFIG, clock=fixed_clock)
+    assert seen_before_the_folder_sync == [[]] and [seq for _, seq, _ in _acknowledged(caplog)] == [0]
+
+
+def test_a_line_that_failed_is_not_acknowledged(tmp_path, caplog, failing_disk):
+    caplog.set_level(logging.INFO, logger="coyote_pi.record.writer")
+    _, table = _started(tmp_path)
+    before = _acknowledged(caplog)
+    failing_disk(tmp_path).failing = True
+    with pytest.raises(OSError):
+        table.apply(Bid(table.game.turn, 40))
+    assert _acknowledged(caplog) == before
 
 
 def _fill(folder: Path) -> Path:

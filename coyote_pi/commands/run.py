@@ -48,7 +48,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from coyote_pi.config import ConfigError, GameSettings, TableConfig, check_game_settings, load_config, split_listen
 from coyote_pi.devices.config import DevicesConfig
@@ -382,15 +382,22 @@ def _open_real(config: TableConfig, devices_config: DevicesConfig, table: tuple[
     a part only the simulation has (a failing camera, a glitching display). The command
     line hands the table systemd's notifier and the doctor's checks its web page may ask
     for: the table knows only the Notifier protocol and a function that returns checks."""
-    parts = {}
+    options: dict[str, Any] = dict(resumed=table, meta={"source": "table"}, notifier=notify, new_game_when_over=True,
+                                   not_resumed=not_resumed,
+                                   web_doctor=functools.partial(doctor.in_table_checks, config_file),
+                                   speech=speech_or_none(config.speech, speak))
+    if devices_config.camera.backend == "synthetic":
+        # Test-only (make test-boot, ci/test-boot.toml): scripted hands lay the cards of the
+        # deck of [camera] seed for the synthetic camera, nobody presses a button.
+        from coyote_pi.sim.rig import unattended_rig  # only then: see _sim_settings
+
+        return unattended_rig(config, devices_config, **options)
+    parts: dict[str, object] = {}
     if devices_config.simulated:
         from coyote_pi.sim.rig import simulated_parts  # only then: see _sim_settings
 
         parts = simulated_parts(devices_config)
-    return open_rig(config, devices_config, parts=parts, resumed=table, meta={"source": "table"}, notifier=notify,
-                    new_game_when_over=True, not_resumed=not_resumed,
-                    web_doctor=functools.partial(doctor.in_table_checks, config_file),
-                    speech=speech_or_none(config.speech, speak))
+    return open_rig(config, devices_config, parts=parts, **options)
 
 
 def _open_sim(args: argparse.Namespace, config: TableConfig, devices_config: DevicesConfig, resumption: Resumption,

@@ -2,7 +2,9 @@
 
 :class:`RecordWriter` appends a line and ``fsync``\\ s it before returning, so an action
 counts only once it is on disk; a write that fails leaves no part of its line behind, and
-a record deleted or replaced meanwhile is noticed (:class:`RecordGone`).
+a record deleted or replaced meanwhile is noticed (:class:`RecordGone`). Once a line is on
+disk the writer logs it (:data:`ACKNOWLEDGED`), so that a test that cuts the power can
+check that every line acknowledged is still there.
 :func:`encode_record` builds the same bytes in memory. What a deal or a guess seals here
 (:class:`~coyote_pi.record.seals.Seals`), the reader opens.
 """
@@ -10,6 +12,7 @@ a record deleted or replaced meanwhile is noticed (:class:`RecordGone`).
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import weakref
 from collections.abc import Callable, Iterable
@@ -19,9 +22,17 @@ from coyote_pi.engine import events
 from coyote_pi.engine.game import Game, GameConfig, RoundResult
 from coyote_pi.files import fsync_folder, write_all
 from coyote_pi.record.fingerprints import fingerprint
-from coyote_pi.record.lines import FORMAT, Body, ChainEnd, LineKind, Photo, event_kind, utc_now
+from coyote_pi.record.lines import FORMAT, Body, ChainEnd, LineKind, Photo, event_kind, sha256_text, utc_now
 from coyote_pi.record.seals import SEALED, Seals, Vault, new_salt
 from coyote_pi.record.versions import VERSION, resolution_data
+
+log = logging.getLogger(__name__)
+
+#: What the writer logs (at info) once a line is on disk: the record's file name, the
+#: line's ``seq`` and the SHA-256 of its stored bytes (what the next line's ``prev``
+#: holds). Nothing a record line holds is secret (a deal or a guess is sealed), and its
+#: hash shows less than the line: see docs/game-record.md, "Crashes and resume".
+ACKNOWLEDGED = "record %s seq %d on disk: sha256 %s"
 
 
 def setup_body(config: GameConfig, meta: dict[str, object] | None) -> Body:
@@ -106,6 +117,8 @@ class RecordWriter:
         self._identity = (status.st_dev, status.st_ino)
         self._size = status.st_size  # where the last complete line ends
         self._cut_pending = False  # a failed write may have left part of a line after _size
+        #: A new record's setup line, written but not acknowledged yet (see :meth:`create`).
+        self._held: list[str] | None = [] if create else None
 
     @property
     def last_hash(self) -> str | None:
@@ -138,6 +151,7 @@ class RecordWriter:
             path.unlink(missing_ok=True)
             raise
         fsync_folder(path.parent)
+        writer._acknowledge(writer._held or [])  # only now is the new file's name on disk too
         return writer
 
     def append_event(self, event: events.Event, results: Iterable[RoundResult] = (),
@@ -161,7 +175,9 @@ class RecordWriter:
 
     def _append(self, bodies: list[Body]) -> None:
         """Chain ``bodies`` after the last line and write them in one durable write (the
-        record package's own: other modules append events and notes)."""
+        record package's own: other modules append events and notes); then log each line
+        as on disk (:meth:`_acknowledge`), except a new record's setup line, which
+        :meth:`create` logs once the folder holds the file."""
         texts, end = self._end.seal(bodies, self.clock)
         data = "".join(text + "\n" for text in texts).encode("utf-8")
         if not self._closer.alive:  # its descriptor number may belong to another file by now
@@ -180,6 +196,16 @@ class RecordWriter:
             raise
         self._size += len(data)
         self._end = end
+        if self._held is None:
+            self._acknowledge(texts)
+        else:
+            self._held = texts
+
+    def _acknowledge(self, texts: list[str]) -> None:
+        """Log each of ``texts``, the last lines written, as on disk (:data:`ACKNOWLEDGED`)."""
+        self._held = None
+        for seq, text in enumerate(texts, start=self._end.seq - len(texts)):
+            log.info(ACKNOWLEDGED, self.path.name, seq, sha256_text(text))
 
     def _cut(self) -> None:
         """Truncate the file back to its last complete line (a failed write's part goes)."""

@@ -20,6 +20,8 @@ code are the perfect-reading doubles (:class:`~coyote_pi.sim.camera.SceneCamera`
 from __future__ import annotations
 
 import functools
+import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +31,7 @@ from coyote_pi.config import TableConfig
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.display import TableDisplay
 from coyote_pi.devices.errors import DeviceConfigError, PinMapError
-from coyote_pi.devices.events import EventSink
+from coyote_pi.devices.events import PRESS, Button, ButtonEvent, EventSink
 from coyote_pi.devices.factory import Devices, display_outputs
 from coyote_pi.devices.pinmap import load_pinmap
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SceneReader, SyntheticCamera
@@ -38,7 +40,8 @@ from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import NO_BOUNCE, Bounce, PresserFingers, QueueFingers, SimulatedPresser
 from coyote_pi.sim.scene import TableScene
 from coyote_pi.sim.table import Fingers, SetupAnswers, SimPace, SimTable
-from coyote_pi.table.presenter import Listener
+from coyote_pi.table import stages
+from coyote_pi.table.presenter import Listener, Prompt
 from coyote_pi.table.rig import Rig, open_rig
 
 
@@ -187,6 +190,40 @@ def simulated_checks(devices_config: DevicesConfig) -> list[dict[str, object]]:
 def _check(name: str, ok: bool | None, detail: str) -> dict[str, object]:
     """One line of ``doctor.json``: ``ok`` None for a check skipped."""
     return {"name": name, "ok": ok, "detail": detail}
+
+
+def unattended_rig(config: TableConfig, devices_config: DevicesConfig, **controller_options: Any) -> SimRig:
+    """The real table (``coyote-pi run --config``) with the ``synthetic`` camera: only the
+    scripted hands, laying the cards of the deck of ``[camera] seed`` where the camera
+    sees them; nobody presses a button. For tests only (``make test-boot``'s
+    ci/test-boot.toml): with every seat virtual (``[game] virtual``) and verdicts moving on
+    by themselves (``[table] verdict_seconds``) the service plays whole games unattended."""
+    if config.game.players is None and not isinstance(controller_options.get("resumed"), tuple):
+        raise DeviceConfigError('[camera] backend "synthetic" (tests only) needs [game] players: '
+                                "the scripted hands lay a card on each stand")
+    rig = open_sim_rig(config, devices_config, SimOptions(seed=devices_config.camera.seed, players=False),
+                       **controller_options)
+    rig.controller.listeners.append(NextGame(rig.controller.queue, max(config.pacing.verdict_seconds, 1.0)))
+    return rig
+
+
+class NextGame(Listener):
+    """At a game's end, seat 1's ok after ``seconds``, as a person starts the next game:
+    the unattended table (:func:`unattended_rig`) then plays game after game."""
+
+    def __init__(self, events: EventSink, seconds: float) -> None:
+        self.events = events
+        self.seconds = seconds
+        self._asked_in: tuple[int, tuple[object, ...]] | None = None  # (epoch, history) of the game end already answered
+
+    def on_prompt(self, prompt: Prompt) -> None:
+        end = (prompt.epoch, prompt.history)
+        if prompt.stage != stages.GAME_OVER or end == self._asked_in:
+            return
+        self._asked_in = end
+        timer = threading.Timer(self.seconds, lambda: self.events.put(ButtonEvent(1, Button.OK, PRESS, time.monotonic())))
+        timer.daemon = True
+        timer.start()
 
 
 def _fingers(sim: SimOptions, devices: Devices, events: EventSink, devices_config: DevicesConfig) -> Fingers:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import json
 import queue
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
+from coyote_pi.config import load_config
 from coyote_pi.devices.buttons import TableButtons
 from coyote_pi.devices.config import PRESETS, DevicesConfig
 from coyote_pi.devices.errors import DeviceConfigError
@@ -18,8 +23,10 @@ from coyote_pi.devices.screen import Screen
 from coyote_pi.sim.camera import FailingCamera, SyntheticCamera
 from coyote_pi.sim.display import FlakyDummy
 from coyote_pi.sim.presser import Bounce, SimulatedPresser
-from coyote_pi.sim.rig import simulated_parts
+from coyote_pi.sim.rig import NextGame, simulated_parts
 from coyote_pi.sim.table import SimPace, SimTable
+from coyote_pi.table import stages
+from coyote_pi.table.presenter import Prompt
 
 
 def test_sim_devices_work_together(tmp_path):
@@ -85,7 +92,61 @@ def test_a_real_table_configured_with_a_simulated_part_gets_it_from_the_simulati
     finally:
         rig.close()
     with pytest.raises(DeviceConfigError, match="needs the scripted table's scene"):
+        simulated_parts(DevicesConfig.preset("sim"))
+    with pytest.raises(DeviceConfigError, match=r"needs \[game\] players"):
         _open_real(TableConfig(record_dir=tmp_path), DevicesConfig.preset("sim"), None)
+
+
+TEST_BOOT_CONFIG = Path(__file__).resolve().parents[2] / "ci" / "test-boot.toml"
+
+
+def test_the_boot_tests_configuration_is_an_unattended_table_and_says_it_is_for_tests_only():
+    config = load_config(TEST_BOOT_CONFIG)
+    devices = DevicesConfig.from_mapping(config.devices, preset="real")  # as `run` reads it on the Pi
+    seats = dict(part.split(":") for part in config.game.virtual.split(","))
+    assert sorted(int(seat) for seat in seats) == list(range(1, config.game.players + 1))  # every seat
+    assert config.game.start_seat is not None and config.pacing.verdict_seconds > 0  # nothing to ask or wait for
+    assert (devices.camera.backend, devices.display.driver, devices.buttons.backend) == ("synthetic", "dummy", "none")
+    assert devices.camera.width * devices.camera.height <= 1152 * 648  # rendered fast under emulation
+    assert config.record_dir == Path("/var/lib/coyote-pi/games")  # where the unit lets the table write
+    assert "NEVER a Pi's configuration" in TEST_BOOT_CONFIG.read_text()
+
+
+def test_the_real_table_with_the_synthetic_camera_plays_by_itself(tmp_path):
+    """`run --config ci/test-boot.toml` (without --sim): the scripted hands deal where the
+    camera sees them and the virtual seats play, nobody pressing a button."""
+    from coyote_pi.commands.run import _open_real
+
+    config = load_config(TEST_BOOT_CONFIG).replace(record_dir=tmp_path).with_web(enabled=False)
+    rig = _open_real(config, DevicesConfig.from_mapping(config.devices, preset="real"), None)
+    player = threading.Thread(target=rig.run, name="unattended table")
+    player.start()
+    record = tmp_path / "game-0001.jsonl"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and '"type":"bid"' not in (record.read_text() if record.exists() else ""):
+            time.sleep(0.2)
+    finally:
+        rig.controller.stop()
+        player.join(timeout=30)
+        rig.close()
+    kinds = [json.loads(line)["event"]["type"] for line in record.read_text().splitlines()[1:] if "event" in line]
+    assert kinds[:2] == ["deal", "bid"]  # the camera read the hands' deal, a virtual seat bid
+    assert isinstance(rig.devices.camera, SyntheticCamera)
+
+
+def test_an_unattended_table_starts_the_next_game_once_per_game_end():
+    events: queue.Queue = queue.Queue()
+    next_game = NextGame(events, seconds=0.05)
+    over = Prompt(stage=stages.GAME_OVER, epoch=1, round=5, seats=(), config=None, history=("a game",))
+    for prompt in (over, over, dataclasses.replace(over, stage=stages.VERDICT, history=("another",))):
+        next_game.on_prompt(prompt)  # the game's end is shown again as its pages turn
+    press = events.get(timeout=5)
+    assert (press.seat, press.button, press.kind) == (1, "ok", PRESS)
+    time.sleep(0.2)
+    assert events.empty()
+    next_game.on_prompt(dataclasses.replace(over, history=("the next game",)))
+    assert events.get(timeout=5).button == "ok"
 
 
 def test_simulated_fingers_press_longer_than_the_confirmation_and_chatter_shorter():
