@@ -113,6 +113,11 @@ class Deck:
         if len(self._by_name) != len(self.cards):
             raise CardError(f"the {self.edition} deck names a card twice")
 
+    def __repr__(self) -> str:
+        """The edition names the cards (decks.toml): ``Deck('standard')``, short in any repr
+        that holds one (a game's configuration)."""
+        return f"Deck({self.edition!r})"
+
     def __copy__(self) -> Deck:
         return self
 

@@ -27,7 +27,7 @@ shown under the question until they are fine; setup goes on all the same).
     >>> wizard.press(ButtonEvent(6, "ok", PRESS, 0.0))   # seat 6 does not play in a 5-player game
     False
     >>> wizard.press(ButtonEvent(3, "ok", PRESS, 0.0)), wizard.done, wizard.game_config()
-    (True, True, GameConfig(players=5, variant=<Variant.BASIC: 'basic'>, start_seat=3))
+    (True, True, GameConfig(players=5, variant=<Variant.BASIC: 'basic'>, start_seat=3, deck=Deck('standard')))
 
 Nothing is recorded until the last answer: the table then starts the game's record with
 :meth:`SetupWizard.game_config` (and the language in its setup line).

@@ -39,16 +39,19 @@ def web_config(folder: Path, players: int, variant: str = "basic", **options):
     return config.with_web(enabled=True, url="http://table.test/")
 
 
-def _card_fields(node, found: list) -> list:
-    """Every dict in ``node`` that holds a card field, with the round it names."""
+def _card_fields(node, found: list, round_named=None) -> list:
+    """Every dict in ``node`` that holds a card field, with the round it names: its own
+    ``round``, or that of the nearest dict around it that names one (a verdict's
+    adjustments name their cards inside the result of their round)."""
     if isinstance(node, dict):
+        round_named = node.get("round", round_named)
         if CARD_KEYS & node.keys():
-            found.append(node)
+            found.append({**node, "round": round_named})
         for value in node.values():
-            _card_fields(value, found)
+            _card_fields(value, found, round_named)
     elif isinstance(node, list):
         for value in node:
-            _card_fields(value, found)
+            _card_fields(value, found, round_named)
     return found
 
 

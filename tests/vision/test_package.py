@@ -13,8 +13,11 @@ from coyote_pi.cards import display_name
 from coyote_pi.cli import main
 from coyote_pi.sim.render import render_scene
 from coyote_pi.sim.scene import Conditions, TableScene
-from coyote_pi.vision import TableReader, annotate
-from coyote_pi.vision.annotate import annotation_labels, place_labels
+from coyote_pi.vision import TableReader
+
+# The function from its module: once any test imports the submodule coyote_pi.vision.annotate,
+# the package's attribute of that name is the module, whatever its lazy export says.
+from coyote_pi.vision.annotate import annotate, annotation_labels, place_labels
 
 
 def test_importing_the_package_the_cli_and_the_bench_command_loads_no_opencv_or_numpy():
