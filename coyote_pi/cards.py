@@ -50,8 +50,7 @@ class SpecialRule:
     deck counts instead of it, before any other rule), or it makes a :class:`Change` to
     one number card. ``words`` is the catalog key of its line in the verdict's explanation
     (fields ``special``: the special card, ``card``: the changed card, ``counts``: what that
-    card now counts), ``words_nothing`` the key when no number card is in play to change;
-    ``english`` is that line's middle in the engine's own English.
+    card now counts), ``words_nothing`` the key when no number card is in play to change.
     """
 
     name: str
@@ -59,7 +58,6 @@ class SpecialRule:
     change: Change | None = None
     words: str = "expl.changed"
     words_nothing: str = "expl.changed_nothing"
-    english: str = "{card} counts {counts}"
 
 
 #: Every special card's rule, by name: a deck's special cards name their rule here.
@@ -68,7 +66,7 @@ SPECIAL_RULES: dict[str, SpecialRule] = {
     for rule in (
         SpecialRule("question", drawn_for=True),
         SpecialRule("max0", change=Change(target=max, counts=lambda before: 0), words="expl.max0_zero",
-                    words_nothing="expl.max0_nothing", english="the highest number card, {card}, counts {counts}"),
+                    words_nothing="expl.max0_nothing"),
     )
 }
 

@@ -37,7 +37,18 @@ def test_resolve_contract_example():
     # ? becomes 7, Max 0 then zeroes the 7: 5 + 0 + 0 - 10 = -5 < 12.
     assert answer["total"] == -5 and answer["challenger_wins"] is True
     assert answer["replacement"] == "7" and answer["adjustments"] == [{"by": "max0", "card": "7", "counts": 0}]
-    assert any("? is replaced" in line for line in answer["explanation"])
+    assert answer["explanation"] == ["Cards in play: 5, ?, Max 0, -10", "? counts as 7", "Max 0: 7 counts 0",
+                                     "Total: 5 + 0 + 0 + (-10) = -5", "-5 is below 12: the challenger wins"]
+
+
+def test_resolve_explains_in_the_catalogs_words_in_the_language_asked_for():
+    """The explanation is the table's own (words/verdict.py), in --language: the OLED's lines."""
+    line = '{"bid": 12, "cards": ["5", "?", "max0", "-10"], "deck": ["7", "3"]}\n'
+    answers = {language: json.loads(coyote("resolve", "--language", language, stdin=line).stdout)["explanation"]
+               for language in ("de", "ru")}
+    assert answers["de"][1:3] == ["? zählt als 7", "Max 0: 7 zählt 0"]
+    assert answers["ru"][0] == "Карты в игре: 5, ?, Max 0, -10"
+    assert coyote("resolve", "--language", "fr", stdin=line).returncode == 2
 
 
 @pytest.mark.parametrize("line,total,challenger_wins", [

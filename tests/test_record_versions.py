@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from coyote_pi import cards
 from coyote_pi.cli import main
-from coyote_pi.engine import GameConfig
+from coyote_pi.engine import TRICKSTER, Bid, Challenge, Deal, Game, GameConfig
 from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event, simulate
 from coyote_pi.record import RecordedGame, RecordError, read_record
 from coyote_pi.record.lines import ChainEnd, canonical
-from coyote_pi.record.versions import VERSION
+from coyote_pi.record.versions import VERSION, v2_explanation
 
 RECORDS = Path(__file__).parent / "records"
 #: Each record, the game it holds and the seed its players decided by.
@@ -52,6 +53,41 @@ def test_a_version_2_record_replays_to_the_game_it_recorded(name, capsys):
     assert [result.to_dict() for result in record.game.results] == [result.to_dict() for result in expected.results]
     assert main(["replay", str(path)]) == 0
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("name", sorted(OLD))
+def test_the_version_2_explanation_is_spelled_as_version_2_wrote_it(name):
+    """The record's own spelling of version 2's English explanation (record/versions.py),
+    not the catalogs' words: it reproduces every explanation of the old records exactly."""
+    recorded = [line["result"]["explanation"] for line in lines_of(RECORDS / name) if line["kind"] == "resolution"]
+    results = read_record(RECORDS / name).game.results
+    assert len(recorded) == len(results) > 0
+    assert [v2_explanation(result) for result in results] == recorded
+
+
+def _deal(seats: dict[int, str], centre: str, *top: str) -> Deal:
+    used = [*seats.values(), centre, *top]
+    return Deal(seats, centre, (*top, *(card for card in cards.ALL_CARDS if card not in used)))
+
+
+def test_the_version_2_explanation_of_what_the_old_records_do_not_show():
+    """The sentences docs/game-record.md lists that no kept record holds: ``?`` replaced by
+    ``Max 0``, the Coyote card's draw, a seat out."""
+    game = Game(GameConfig(2))
+    game.apply(_deal({1: "?", 2: "10"}, "4", "max0"))
+    game.apply(Bid(1, 5))
+    game.apply(Challenge(2))
+    assert v2_explanation(game.last_result)[3:7] == [
+        "? is replaced by the top card of the deck: Max 0.", "The replacement is Max 0, so Max 0 is in play.",
+        "Max 0: the highest number card, 10, counts 0; Max 0 itself counts 0.", "Total: 0 + 0 + 4 = 4."]
+    draw_and_out = simulate(GameConfig(3, TRICKSTER), 0).results[4]  # seed 0's round 5 has both
+    assert v2_explanation(draw_and_out) == [
+        "Seat 1: 3.", "Seat 2: -10.", "Seat 3: 6.", "Centre: 4.", "Coyote card draw (seat 1): -5.",
+        "Total: 3 + (-10) + 6 + 4 + (-5) = -2.", "The total -2 is below the bid 25: the challenger wins.",
+        "Seat 2 challenged seat 1's bid of 25: seat 2 wins, seat 1 loses.", "Seat 3 guessed seat 2: right.",
+        "Seat 3 (guess right) flips a closed eye open.", "Seat 2 (winner) flips a closed eye open.",
+        "Seat 1 (loser) discards an open-eye peek card.", "Seat 1 has no peek cards left and is out.",
+        "Seat 2 starts the next round.", "Seat 2 receives the Coyote card."]
 
 
 @pytest.mark.parametrize("key,value", [("zeroed", "5"), ("explanation", ["Seat 1: 5."])])

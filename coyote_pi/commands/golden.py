@@ -1,5 +1,5 @@
 """``python -m coyote_pi.commands.golden OUTPUT_DIR`` (``make golden``): write the golden
-playthrough transcripts (:mod:`coyote_pi.engine.transcript`), then review the diff.
+playthrough transcripts (:mod:`coyote_pi.words.transcript`), then review the diff.
 
 A developer's tool, not a ``coyote-pi`` subcommand.
 """
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from coyote_pi.cli import run_module
-from coyote_pi.engine.transcript import GOLDEN_GAMES, transcript
+from coyote_pi.words.transcript import GOLDEN_GAMES, transcript
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

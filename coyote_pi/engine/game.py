@@ -192,24 +192,11 @@ class EyeTurn(StrEnum):
     UNCHANGED = "unchanged"
 
 
-#: Each :class:`EyeTurn` in words, after the seat: "Seat 2 (winner) flips a closed eye open."
-_EYE_TURN_WORDS: dict[EyeTurn, str] = {
-    EyeTurn.OPENED: "flips a closed eye open",
-    EyeTurn.CLOSED: "flips an open eye closed",
-    EyeTurn.DISCARDED_CLOSED: "discards a closed-eye peek card",
-    EyeTurn.DISCARDED_OPEN: "discards an open-eye peek card",
-    EyeTurn.UNCHANGED: "has no eye to flip",
-}
-
-
 @dataclass(frozen=True)
 class EyeChange:
     seat: int
     reason: EyeReason
     change: EyeTurn
-
-    def describe(self) -> str:
-        return f"Seat {self.seat} ({self.reason}) {_EYE_TURN_WORDS[self.change]}."
 
 
 @dataclass(frozen=True)
@@ -240,29 +227,6 @@ class RoundResult:
             return self.seat_cards[seat]
         return {events.CardPlace.CENTRE: self.centre, events.CardPlace.EXTRA: self.extra,
                 events.CardPlace.DRAW: self.score.replacement}[events.CardPlace(place)]
-
-    def explanation(self) -> list[str]:
-        """The verdict, line by line, in plain English."""
-        lines = [f"Seat {s}: {display_name(c)}." for s, c in sorted(self.seat_cards.items())]
-        lines.append(f"Centre: {display_name(self.centre)}.")
-        if self.extra is not None:
-            lines.append(f"Coyote card draw (seat {self.extra_drawn_by}): {display_name(self.extra)}.")
-        lines += self.score.explanation[1:]
-        lines.append(
-            f"Seat {self.challenger} challenged seat {self.bidder}'s bid of {self.score.bid}: "
-            f"seat {self.winner} wins, seat {self.loser} loses."
-        )
-        for seat, guess in sorted(self.guesses.items()):
-            verdict = "right" if guess == self.winner else "wrong"
-            lines.append(f"Seat {seat} guessed seat {guess}: {verdict}.")
-        lines += [change.describe() for change in self.eye_changes]
-        if self.eliminated is not None:
-            lines.append(f"Seat {self.eliminated} has no peek cards left and is out.")
-        if self.next_start is not None:
-            lines.append(f"Seat {self.next_start} starts the next round.")
-        if self.coyote_holder is not None:
-            lines.append(f"Seat {self.coyote_holder} receives the Coyote card.")
-        return lines
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 from coyote_pi.cards import STANDARD, Card, Deck, SpecialRule, display_name
 from coyote_pi.engine.errors import IllegalAction, Refusal
@@ -45,7 +44,8 @@ class CountedCard:
 
 @dataclass(frozen=True)
 class Score:
-    """The total of a set of cards and how it came about."""
+    """The total of a set of cards and how it came about: numbers, cards and adjustments.
+    Its words are the catalogs' (:mod:`coyote_pi.words.verdict`), never the engine's."""
 
     cards: tuple[str, ...]
     bid: int
@@ -54,30 +54,6 @@ class Score:
     adjustments: tuple[Adjustment, ...]  #: what the special cards in play changed
     total: int
     deck: Deck = STANDARD
-
-    @cached_property
-    def explanation(self) -> tuple[str, ...]:
-        """The scoring, step by step, in plain English (built only when asked for)."""
-        name = self.deck.card
-        explanation = [f"Cards in play: {', '.join(name(c).display for c in self.cards)}."]
-        if self.replacement is not None:
-            explanation.append(f"? is replaced by the top card of the deck: {name(self.replacement).display}.")
-            if name(self.replacement).special is not None:
-                shown = name(self.replacement).display
-                explanation.append(f"The replacement is {shown}, so {shown} is in play.")
-        for special, adjustment in self.changes():
-            rule = special.special
-            if adjustment is None or rule is None:
-                explanation.append(f"{special.display} is in play but there is no number card to change.")
-            else:
-                explanation.append(f"{special.display}: {rule.english.format(card=adjustment.card, counts=adjustment.counts)}; "
-                                   f"{special.display} itself counts 0.")
-        sums = " + ".join(str(c.value) if c.value >= 0 else f"({c.value})" for c in self.counted)
-        explanation.append(f"Total: {sums} = {self.total}.")
-        verdict = "reaches" if self.bid_holds else "is below"
-        winner = "the bidder wins" if self.bid_holds else "the challenger wins"
-        explanation.append(f"The total {self.total} {verdict} the bid {self.bid}: {winner}.")
-        return tuple(explanation)
 
     def changes(self) -> list[tuple[Card, Adjustment | None]]:
         """Each special card in play that changes a number card, in the order it lies, with
@@ -104,7 +80,6 @@ class Score:
             "cards": list(self.cards),
             "replacement": self.replacement,
             "adjustments": [adjustment.to_dict() for adjustment in self.adjustments],
-            "explanation": list(self.explanation),
         }
 
 

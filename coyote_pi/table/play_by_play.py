@@ -5,7 +5,8 @@ demo's ``play-by-play.txt``, a failing test's message), in English. People at th
 table may read them, so they keep the screens' rule: never a card of an open round.
 A deal says how many seat cards the camera read, not which; a guess says that the
 seat has guessed, not whom for (that waits for the verdict). Cards appear once the
-round is resolved: the card drawn for ``?``, and the verdict's explanation.
+round is resolved: the card drawn for ``?``, and the verdict's explanation (the catalogs'
+English, the sentences an English table's OLED shows).
 
     >>> from coyote_pi.engine import Bid, Deal, Guess
     >>> describe(Deal({1: "5", 2: None})), describe(Deal({1: "5", 2: "7"}))
@@ -34,6 +35,8 @@ from coyote_pi.engine import (
     Undo,
     UseCoyoteCard,
 )
+from coyote_pi.words.translator import ENGLISH
+from coyote_pi.words.verdict import explanation_lines
 
 
 def describe(event: Event) -> str:
@@ -74,7 +77,7 @@ def accepted(event: Event, game: Game, results_before: int, fingerprint: str) ->
     lines = [describe(event)]
     for result in game.results[results_before:]:
         lines.append(f"verdict of round {result.round}:")
-        lines += [f"  {line}" for line in result.explanation()]
+        lines += [f"  {line}" for line in explanation_lines(ENGLISH, result)]
     if game.phase == OVER:
         lines.append(f"seat {game.winner} wins the game (record {fingerprint})")
     return lines

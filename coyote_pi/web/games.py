@@ -32,7 +32,6 @@ from coyote_pi.engine import events
 from coyote_pi.engine.events import EventType
 from coyote_pi.engine.game import OVER, Game, RoundResult
 from coyote_pi.engine.odds import bid_odds
-from coyote_pi.engine.transcript import describe_event
 from coyote_pi.engine.views import seat_view
 from coyote_pi.json_text import JsonObject
 from coyote_pi.record import (
@@ -50,6 +49,9 @@ from coyote_pi.record.lines import canonical
 from coyote_pi.review.texts import percent as chance_text
 from coyote_pi.web.bulletin import virtual_seats
 from coyote_pi.web.reviews import review_of
+from coyote_pi.words.transcript import describe_event
+from coyote_pi.words.translator import ENGLISH
+from coyote_pi.words.verdict import explanation_lines
 
 #: A photo's file name as the record names it (the record checks the same shape).
 PHOTO_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -391,13 +393,13 @@ class Games:
                 odds = f"   (holds with {percent(step.odds)} from seat {step.seat}'s view)" if step.odds is not None else ""
                 undone = "   (taken back)" if step.undone else ""
                 photo = f"   [photo {step.photo}]" if step.photo else ""
-                # The transcript speaks the engine's English (engine/transcript.py), cards and all:
-                # its rounds are closed.
+                # The transcript speaks English (words/transcript.py), cards and all: its rounds
+                # are closed.
                 text = describe_event(step.event)
                 out.append(f"  line {step.line:4}  {step.time[11:19]}  {text}{odds}{undone}{photo}")
             for result in story.results:
                 out.append(f"  verdict of round {result.round}:")
-                out += [f"    {line}" for line in result.explanation()]
+                out += [f"    {line}" for line in explanation_lines(ENGLISH, result)]
             out.append("")
         if record.open_round is not None:
             out.append(f"Round in progress from line {record.open_round.first_line}: its cards are sealed until it ends.")

@@ -31,7 +31,7 @@ from coyote_pi import cards
 from coyote_pi.engine.errors import Refusal
 from coyote_pi.locale import LANGUAGE_NAMES, LANGUAGES, catalog, placeholders, plural_keys, translations
 
-__all__ = ["CATALOGUE", "LANGUAGES", "LANGUAGE_NAMES", "Translator", "card_text", "placeholders", "refusal_key"]
+__all__ = ["CATALOGUE", "ENGLISH", "LANGUAGES", "LANGUAGE_NAMES", "Translator", "card_text", "placeholders", "refusal_key"]
 
 
 def _texts_by_key() -> dict[str, dict[str, str]]:
@@ -132,3 +132,7 @@ class Translator:
 
 
 _PLURALS = plural_keys()
+
+#: The English words of the device's journal and the developers' tools (the play-by-play,
+#: the transcripts), which stay in English whatever the table's language.
+ENGLISH = Translator("en")

@@ -1,4 +1,4 @@
-"""The engine's words for events (engine/transcript.describe_event): every event type of
+"""A transcript's words for events (words/transcript.describe_event): every event type of
 the record format is described, a correction too (its absence made a corrected game's
 history page an HTTP 500)."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from coyote_pi.engine import events
 from coyote_pi.engine.game import Game, GameConfig
-from coyote_pi.engine.transcript import describe_event
+from coyote_pi.words.transcript import describe_event
 
 #: One event of each type, as a record could hold it.
 ONE_OF_EACH: list[events.Event] = [

@@ -29,7 +29,7 @@ from coyote_pi.players.seating import play
 from coyote_pi.players.turn import BIDDING, TurnView
 from coyote_pi.vision.markerset import MarkerFileError, marker_file_text, parse_marker_file
 from coyote_pi.words.translator import Translator
-from coyote_pi.words.verdict import explanation_lines
+from coyote_pi.words.verdict import explanation_lines, score_lines
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "architecture.md"
 
@@ -60,7 +60,7 @@ def test_scoring_applies_the_rule_and_records_it_as_an_adjustment(deck):
     doubled = score(["5", "x2", "10"], 25, deck=deck)
     assert (doubled.total, doubled.adjustments, doubled.bid_holds) == (25, (Adjustment("x2", "10", 20),), True)
     assert [c.value for c in doubled.counted] == [5, 0, 20]
-    assert "x2: 10 counts 20; x2 itself counts 0." in doubled.explanation
+    assert "x2: 10 counts 20" in score_lines(Translator("en"), doubled)  # the catalogs' generic words
     # Rules apply in the deck's order: Max 0 zeroes the 10 first, so doubling it leaves 0.
     both = score(["5", "max0", "x2", "10"], 0, deck=deck)
     assert (both.total, both.adjustments) == (5, (Adjustment("max0", "10", 0), Adjustment("x2", "10", 0)))

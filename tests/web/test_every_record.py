@@ -14,12 +14,12 @@ from typing import get_args
 import pytest
 
 from coyote_pi.engine import events
-from coyote_pi.engine.transcript import describe_event
 from coyote_pi.locale import LANGUAGES
 from coyote_pi.table.play_by_play import describe
 from coyote_pi.web import views
 from coyote_pi.web.bulletin import Folders
 from coyote_pi.web.texts import Texts
+from coyote_pi.words.transcript import describe_event
 
 from .conftest import PIN, Client, served, spectated
 from .corpus import write_corpus

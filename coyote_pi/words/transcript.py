@@ -2,6 +2,12 @@
 view and resolution. The golden playthroughs in tests/golden/ are such transcripts;
 any change to the rules' behaviour shows up as a readable diff there.
 
+A transcript is a developer's English: an event or a state in one line here
+(:func:`describe_event`, which the web page's printable transcript shares), each verdict
+in the catalogs' English words (:func:`~coyote_pi.words.verdict.explanation_lines`), the
+one explanation of a verdict the OLED and the page show too. It lives with the words, not
+in the engine, because the engine imports nothing above it and has no words for a verdict.
+
 Regenerate them (then review the diff) with::
 
     make golden        # or: python -m coyote_pi.commands.golden tests/golden
@@ -17,6 +23,8 @@ from coyote_pi.engine import events
 from coyote_pi.engine.game import BASIC, DEAL, OVER, TRICKSTER, Game, GameConfig
 from coyote_pi.engine.players import simulate
 from coyote_pi.engine.views import seat_view
+from coyote_pi.words.translator import ENGLISH
+from coyote_pi.words.verdict import explanation_lines
 
 #: The golden games: (file name, config, seed, physical). Chosen to cover both variants,
 #: 2 to 6 players, peeks, the Coyote card, ``?``, ``Max 0``, and a physical table whose
@@ -107,7 +115,7 @@ def transcript(config: GameConfig, seed: int | str, physical: bool = False) -> s
         count += 1
         lines.append(f"[{count}] {describe_event(event)}")
         if game.results and game.results[-1].round == game.round_number and game.phase in (DEAL, OVER):
-            lines.extend(f"  | {line}" for line in game.results[-1].explanation())
+            lines.extend(f"  | {line}" for line in explanation_lines(ENGLISH, game.results[-1]))
         lines.extend(describe_state(game))
 
     game = simulate(config, seed, on_event=on_event, physical=physical)
