@@ -438,6 +438,8 @@ STRICT_CASES = [
      "differs from the rules' result in 'total' ('total': 31.0 recorded, 31 by the rules)"),
     ("0 for false", _retype([70, "result", "challenger_wins"], int), None, 71, "in 'challenger_wins'"),
     ("card alias", _set([6, "event", "centre"], "Max 0"), None, 7, 'the card "Max 0" must be written "max0"'),
+    ("misspelt card", _set([6, "event", "centre"], "mx0"), None, 7,  # another program's typo: one line
+     'illegal observation: "mx0" is not a Coyote card (cards: -10, -5, 0,'),
     ("opened card alias", _reseal(7, 0, lambda deal: deal["seats"].update({"3": "Max 0"})), None, 2,
      'the card "Max 0" must be written "max0"'),
     ("seat as a string", _set([2, "event", "seat"], "2"), None, 3, 'a seat must be a whole number, not "2"'),

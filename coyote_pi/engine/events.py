@@ -223,13 +223,21 @@ _KEYS: dict[type[Event], frozenset[str]] = {
 _SEAT_KEYS = frozenset({"type", "seat"})
 
 
-def from_dict(data: object) -> Event:
+def from_dict(data: object, deck: cards.Deck = cards.STANDARD) -> Event:
     """Parse a dict exactly as :func:`to_dict` writes it; raises IllegalAction(code=Refusal.BAD_EVENT).
 
     Strict, because a record must show what was used: every key present and no other,
-    seats as numbers (as strings only where they are keys of an object), card names as
-    the record writes them (``max0``, not ``Max 0``), whole numbers as whole numbers.
+    seats as numbers (as strings only where they are keys of an object), cards of
+    ``deck`` (the game's: a record's setup names its edition) by the names the record
+    writes (``max0``, not ``Max 0``), whole numbers as whole numbers.
     """
+
+    def card(value: object) -> str:
+        return _card(value, deck)
+
+    def card_or_none(value: object) -> str | None:
+        return None if value is None else card(value)
+
     if not isinstance(data, Mapping):
         raise _bad(f"an event must be a JSON object, not {type(data).__name__}")
     name = data.get("type")
@@ -243,13 +251,13 @@ def from_dict(data: object) -> Event:
     if missing:
         raise _bad(f"a {name} event needs the key(s) {', '.join(map(spelled, missing))}")
     if cls is Deal:
-        deck = data["deck"]
-        if deck is not None and not isinstance(deck, list):
+        rest = data["deck"]
+        if rest is not None and not isinstance(rest, list):
             raise _bad("'deck' must be a list of cards or null")
         return Deal(
-            seats={_seat_key(s): _card_or_none(c) for s, c in _object(data["seats"], "seats of a deal").items()},
-            centre=_card_or_none(data["centre"]),
-            deck=None if deck is None else tuple(_card(c) for c in deck),
+            seats={_seat_key(s): card_or_none(c) for s, c in _object(data["seats"], "seats of a deal").items()},
+            centre=card_or_none(data["centre"]),
+            deck=None if rest is None else tuple(card(c) for c in rest),
         )
     if cls is Bid:
         return Bid(_seat(data["seat"]), _integer(data["amount"], "amount"))
@@ -258,17 +266,17 @@ def from_dict(data: object) -> Event:
     if cls is Reveal:
         seats = data["seats"]
         return Reveal(
-            _card(data["centre"]),
-            _card_or_none(data["extra"]),
-            None if seats is None else {_seat_key(s): _card(c) for s, c in _object(seats, "seats of a reveal").items()},
+            card(data["centre"]),
+            card_or_none(data["extra"]),
+            None if seats is None else {_seat_key(s): card(c) for s, c in _object(seats, "seats of a reveal").items()},
         )
     if cls is DrawReplacement:
-        return DrawReplacement(_card(data["card"]))
+        return DrawReplacement(card(data["card"]))
     if cls is Correct:
         confirmed = data["confirmed_by"]
         if not isinstance(confirmed, list):
             raise _bad("'confirmed_by' must be a list of seats")
-        return Correct(_item(data["item"]), _card(data["card"]), tuple(_seat(seat) for seat in confirmed))
+        return Correct(_item(data["item"]), card(data["card"]), tuple(_seat(seat) for seat in confirmed))
     seat_action = _SEAT_ACTIONS[cls]
     return seat_action(_seat(data["seat"]))
 
@@ -313,15 +321,12 @@ def _item(value: object) -> str:
     raise _bad(f"{spelled(value)} is not a card's place (centre, extra, draw or seat:N)")
 
 
-def _card(value: object) -> str:
-    if isinstance(value, str) and value in cards.ALL_CARDS:
+def _card(value: object, deck: cards.Deck) -> str:
+    """A card of ``deck`` by its canonical name; any other name is refused in one line."""
+    if isinstance(value, str) and value in deck:
         return value
     try:
-        name = cards.parse_card(value)
-    except cards.CardError as error:
+        name = deck.parse(value).name
+    except cards.CardError as error:  # names the deck's cards
         raise _bad(str(error)) from None
     raise _bad(f"the card {spelled(value)} must be written {spelled(name)}")
-
-
-def _card_or_none(value: object) -> str | None:
-    return None if value is None else _card(value)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from coyote_pi import json_text
+from coyote_pi.cards import Deck
 from coyote_pi.engine import events
 from coyote_pi.engine.errors import IllegalAction
 from coyote_pi.engine.game import OVER, Game, GameConfig, RoundResult
@@ -276,7 +277,7 @@ class RecordReader:
     def _apply(self, number: int, line: Line, event: events.Event | None = None) -> None:
         kind = line["kind"]
         if kind in (LineKind.ACTION, LineKind.OBSERVATION):
-            event = event if event is not None else _event_of(number, line)
+            event = event if event is not None else _event_of(number, line, self.game.config.deck)
             if event is None:  # _hold takes every sealed line, _replay_held opens them
                 raise RuntimeError(f"line {number} applied while it is sealed")
             self._event(number, line, event)
@@ -299,7 +300,7 @@ class RecordReader:
         if self.held is None and self.game.phase == OVER:
             raise RecordError(number, f"a sealed {kind} after the game is over: nothing follows the final resolution")
         # Its form now (a sealed event's, until it is opened); the rules once the round is opened.
-        event = _event_of(number, line) if kind != LineKind.NOTE else None
+        event = _event_of(number, line, self.game.config.deck) if kind != LineKind.NOTE else None
         if isinstance(event, events.Correct) and self.held is not None:  # held lines are applied only at the opening
             raise RecordError(number, f"illegal action: a correction after the next round's deal (line "
                                       f"{self.held[0][0]}): a verdict is corrected only before the next deal")
@@ -337,7 +338,7 @@ class RecordReader:
             opened[sealed_number] = opening["event"]
         for held_number, held_line, parsed in held:
             if held_number in opened:
-                parsed = _event_of(held_number, held_line, opened[held_number])
+                parsed = _event_of(held_number, held_line, self.game.config.deck, opened[held_number])
             self._apply(held_number, held_line, parsed)
 
     def _event(self, number: int, line: Line, event: events.Event) -> None:
@@ -387,9 +388,10 @@ def _sealed_lines(held: list[_Held]) -> list[tuple[int, Line]]:
             if line["kind"] != LineKind.NOTE and is_sealed(line.get("event"))]
 
 
-def _event_of(number: int, line: Line, opened: events.EventData | None = None) -> events.Event | None:
+def _event_of(number: int, line: Line, deck: Deck, opened: events.EventData | None = None) -> events.Event | None:
     """The event of an action or observation line (``opened``: its sealed event's opened
-    value), once its form is right; None for a sealed event not opened yet."""
+    value), its cards of ``deck`` (the one the setup names), once its form is right; None
+    for a sealed event not opened yet."""
     kind = line["kind"]
     data = line.get("event")
     photo = line.get("photo")
@@ -399,7 +401,7 @@ def _event_of(number: int, line: Line, opened: events.EventData | None = None) -
         check_sealed_form(number, data if isinstance(data, dict) else {})
         return None
     try:
-        event = events.from_dict(opened if opened is not None else data)
+        event = events.from_dict(opened if opened is not None else data, deck)
     except IllegalAction as error:
         raise RecordError(number, f"illegal {kind}: {error}") from None
     name = events.type_name(event)

@@ -5,7 +5,7 @@ docs/architecture.md's "How to add a special card" says: one entry in the regist
 (``coyote_pi/cards.py``'s ``SPECIAL_RULES``), one entry in the decks file
 (``coyote_pi/data/decks.toml``) and its marker's id in the marker file. Nothing else is
 touched, and the engine's scoring, a whole game, the exact odds, the scripted and the
-virtual players, the verdict's words and the markers all handle it. A new edition is
+virtual players, the game record, the verdict's words and the markers all handle it. A new edition is
 data alone (docs/architecture.md's "How to add an edition").
 """
 
@@ -19,14 +19,18 @@ import pytest
 
 from coyote_pi import cards
 from coyote_pi.cards import Change, SpecialRule, deck_from_toml, decks_file_text
-from coyote_pi.engine import Bid, Challenge, Game, GameConfig, IllegalAction, SeatView
+from coyote_pi.engine import Bid, Challenge, DrawReplacement, Game, GameConfig, IllegalAction, SeatView
+from coyote_pi.engine import game as game_module
+from coyote_pi.engine.errors import Refusal
+from coyote_pi.engine.events import from_dict
 from coyote_pi.engine.odds import total_distribution
-from coyote_pi.engine.players import ScriptedPlayer, simulate
+from coyote_pi.engine.players import ScriptedPlayer, next_scripted_event, simulate
 from coyote_pi.engine.rules import Adjustment, score
 from coyote_pi.players.knowledge import my_reach
 from coyote_pi.players.roster import player
 from coyote_pi.players.seating import play
 from coyote_pi.players.turn import BIDDING, TurnView
+from coyote_pi.record import RecordedGame, read_record
 from coyote_pi.vision.markerset import MarkerFileError, marker_file_text, parse_marker_file
 from coyote_pi.words.translator import Translator
 from coyote_pi.words.verdict import explanation_lines, score_lines
@@ -102,6 +106,26 @@ def test_a_whole_game_and_its_scripted_and_virtual_players_play_the_new_deck(dec
     odds = total_distribution(["10", "x2"], view.unknown_count(), deck)
     assert [my_reach(turn).at_least(bid) for bid in range(-20, 70)] == pytest.approx(
         [float(odds.probability_at_least(bid)) for bid in range(-20, 70)])
+
+
+def test_a_record_of_the_new_deck_replays_and_a_card_the_deck_lacks_is_refused_plainly(deck, monkeypatch, tmp_path):
+    """The record reads each line's cards with the deck its setup names (here the decks
+    file with the new entry): ``x2`` is read, a card the deck lacks gets one clear line."""
+    monkeypatch.setattr(game_module, "load_deck", lambda edition: deck)  # decks.toml with X2_ENTRY
+    path = tmp_path / "x2.jsonl"
+    table = RecordedGame.start(path, GameConfig(players=3, deck=deck))
+    players = {seat: ScriptedPlayer(deck=deck) for seat in table.game.eyes}
+    while (event := next_scripted_event(table.game, players, "x2")) is not None:
+        table.apply(event)
+    table.close()
+    assert '"x2"' in path.read_text(encoding="utf-8")  # a deal names it (the rest of the deck, at least)
+    assert read_record(path).game.winner == table.game.winner is not None
+    assert from_dict({"type": "draw", "card": "x2"}, deck) == DrawReplacement("x2")
+    with pytest.raises(IllegalAction, match=r'"x3" is not a Coyote card \(cards: .*, Max 0, x2\)') as caught:
+        from_dict({"type": "draw", "card": "x3"}, deck)
+    assert caught.value.code == Refusal.BAD_EVENT
+    with pytest.raises(IllegalAction, match='"x2" is not a Coyote card'):
+        from_dict({"type": "draw", "card": "x2"})  # the standard deck's event
 
 
 @pytest.mark.parametrize("language,words", [("en", "x2: 10 counts 20"), ("de", "x2: 10 zählt 20"),
