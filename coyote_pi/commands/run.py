@@ -363,15 +363,14 @@ class FinishedGames(Listener):
 
 def _say_where_the_records_are(controller: RunningTable, finished: FinishedGames) -> None:
     """At the end of ``run --sim`` (also after Ctrl-C): where the game in play is, and how
-    to check every game that ended since the command started (and a finished one it shows)."""
+    to check every game played to its end since the command started (not a finished one
+    it only opened)."""
     table, tr = controller.state.recorded, controller.tr
-    checks = list(finished.lines)
-    if table is None and not checks:
-        print(tr("run.no_game", folder=controller.store.folder), file=sys.stderr)
-    elif table is not None and controller.game.winner is None:  # replay would show the open round's cards
+    checks = finished.lines
+    if table is not None and controller.game.winner is None:  # replay would show the open round's cards
         print(tr("run.unfinished", path=table.path), file=sys.stderr)
-    elif table is not None and check_line(table, tr) not in checks:
-        checks.append(check_line(table, tr))
+    elif not checks:
+        print(tr("run.no_game", folder=controller.store.folder), file=sys.stderr)
     if checks:
         print(tr.plural("run.finished", len(checks)), *checks, sep="\n  ", file=sys.stderr)
 

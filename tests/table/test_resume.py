@@ -246,9 +246,13 @@ def test_run_sim_tells_each_finished_games_check_line_as_it_ends_and_lists_them_
     assert _resumed_line(first, EN) == f"{first.path}: the game is over, seat {first.game.winner} won; " \
         "the table shows its result"
     assert _resumed_line(rig.controller.state.recorded, EN) == f"resuming {rig.controller.state.recorded.path}"
-    reopened = FinishedGames(SimpleNamespace(state=SimpleNamespace(recorded=first, game=first.game)), told.append)
+    shown = SimpleNamespace(state=SimpleNamespace(recorded=first, game=first.game), game=first.game, tr=EN,
+                            store=rig.controller.store)
+    reopened = FinishedGames(shown, told.append)
     reopened.on_prompt(over)
     assert told == [check_line(first, EN)]
+    _say_where_the_records_are(shown, reopened)  # quit while it shows that game: no game was played
+    assert capsys.readouterr().err == f"no game was started; records are in {rig.controller.store.folder}\n"
 
 
 def test_run_sim_says_everything_in_the_tables_language(tmp_path, capsys):
