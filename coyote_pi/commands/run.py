@@ -361,6 +361,23 @@ class FinishedGames(Listener):
             self._tell(check)
 
 
+class UntilTheNextGame(Listener):
+    """Calls ``withdraw`` once a game other than the one the table showed at the start
+    has its record: a notice about the next new game (``--deal``'s plan) goes once that
+    game has started."""
+
+    def __init__(self, controller: Table, withdraw: Callable[[], None]) -> None:
+        self.controller = controller
+        self._withdraw: Callable[[], None] | None = withdraw
+        self._shown = getattr(controller.state.recorded, "path", None)
+
+    def on_prompt(self, prompt: Prompt) -> None:
+        table = self.controller.state.recorded
+        if self._withdraw is not None and table is not None and table.path != self._shown:
+            self._withdraw()
+            self._withdraw = None
+
+
 def _say_where_the_records_are(controller: RunningTable, finished: FinishedGames) -> None:
     """At the end of ``run --sim`` (also after Ctrl-C): where the game in play is, and how
     to check every game played to its end since the command started (not a finished one
@@ -429,7 +446,11 @@ def _open_sim(args: argparse.Namespace, config: TableConfig, devices_config: Dev
     finished = FinishedGames(rig.controller, tell)
     rig.controller.listeners.append(finished)
     if isinstance(table, tuple) and args.deal is not None:  # a finished game (an unfinished one refuses a plan)
-        tell(tr("run.deal_next", plan=args.deal))
+        if console is None:
+            tell(tr("run.deal_next", plan=args.deal))
+        else:
+            console.show("deal", tr("run.deal_next", plan=args.deal))
+            rig.controller.listeners.append(UntilTheNextGame(rig.controller, functools.partial(console.withdraw, "deal")))
     if args.coach:
         from coyote_pi.sim.coach import Coach
 

@@ -222,6 +222,16 @@ class SimConsole(Listener):
         self.notices = notices
         self.wake()
 
+    def withdraw(self, topic: str) -> None:
+        """Take away the notice shown on ``topic`` (from any thread)."""
+        line = self._shown.pop(topic, None)
+        notices = list(self.notices)
+        if line in notices:
+            notices.remove(line)
+        self._shown_order = [shown for shown in self._shown_order if shown != line]
+        self.notices = notices
+        self.wake()
+
     def tell(self, line: str) -> None:
         """Show ``line`` with the notices, in place of the last line told (a finished game's check)."""
         self.show("told", line)
