@@ -40,7 +40,7 @@ def _no_child(path):
 
 def _finished(tmp_path, seed: int = 4):
     game = spectated(tmp_path, players=3, variant="basic", seed=seed)
-    game.play_until(lambda g, event: g.winner is not None)
+    game.play_to_end()
     return game
 
 
@@ -95,7 +95,7 @@ def test_a_game_in_progress_gets_no_judgement_of_its_open_round_from_the_kept_re
     # The same game played on elsewhere to its end: its review judges round 3. Kept under
     # the game in progress's name, it is never used: it was made from other bytes.
     later = spectated(tmp_path / "later", players=4, variant="trickster", seed=11)
-    later.play_until(lambda g, event: g.winner is not None)
+    later.play_to_end()
     later_review = Games(later.path.parent, tmp_path / "later" / "reviews").review("game-0001")
     assert any(decision["round"] == 3 for decision in later_review["decisions"])
     kept_file.write_text(json.dumps(kept | {"sha256": hashlib.sha256(later.path.read_bytes()).hexdigest(),

@@ -40,7 +40,7 @@ def test_a_game_in_progress_shows_no_judgement_of_its_open_round(tmp_path, folde
 
 def test_every_decision_of_a_finished_game_is_judged_on_its_rounds_page(tmp_path, folders):
     game = spectated(tmp_path, players=3, variant="basic", seed=4)
-    game.play_until(lambda g, event: g.winner is not None)
+    game.play_to_end()
     stories = Games(folders.records).stories("game-0001")
     with served(folders) as port:
         client = Client(port)
