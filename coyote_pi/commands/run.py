@@ -361,17 +361,33 @@ class FinishedGames(Listener):
             self._tell(check)
 
 
+class UntilTheNextGame(Listener):
+    """Calls ``withdraw`` once a game other than the one the table showed at the start
+    has its record: a notice about the next new game (``--deal``'s plan) goes once that
+    game has started."""
+
+    def __init__(self, controller: Table, withdraw: Callable[[], None]) -> None:
+        self.controller = controller
+        self._withdraw: Callable[[], None] | None = withdraw
+        self._shown = getattr(controller.state.recorded, "path", None)
+
+    def on_prompt(self, prompt: Prompt) -> None:
+        table = self.controller.state.recorded
+        if self._withdraw is not None and table is not None and table.path != self._shown:
+            self._withdraw()
+            self._withdraw = None
+
+
 def _say_where_the_records_are(controller: RunningTable, finished: FinishedGames) -> None:
     """At the end of ``run --sim`` (also after Ctrl-C): where the game in play is, and how
-    to check every game that ended since the command started (and a finished one it shows)."""
+    to check every game played to its end since the command started (not a finished one
+    it only opened)."""
     table, tr = controller.state.recorded, controller.tr
-    checks = list(finished.lines)
-    if table is None and not checks:
-        print(tr("run.no_game", folder=controller.store.folder), file=sys.stderr)
-    elif table is not None and controller.game.winner is None:  # replay would show the open round's cards
+    checks = finished.lines
+    if table is not None and controller.game.winner is None:  # replay would show the open round's cards
         print(tr("run.unfinished", path=table.path), file=sys.stderr)
-    elif table is not None and check_line(table, tr) not in checks:
-        checks.append(check_line(table, tr))
+    elif not checks:
+        print(tr("run.no_game", folder=controller.store.folder), file=sys.stderr)
     if checks:
         print(tr.plural("run.finished", len(checks)), *checks, sep="\n  ", file=sys.stderr)
 
@@ -430,7 +446,11 @@ def _open_sim(args: argparse.Namespace, config: TableConfig, devices_config: Dev
     finished = FinishedGames(rig.controller, tell)
     rig.controller.listeners.append(finished)
     if isinstance(table, tuple) and args.deal is not None:  # a finished game (an unfinished one refuses a plan)
-        tell(tr("run.deal_next", plan=args.deal))
+        if console is None:
+            tell(tr("run.deal_next", plan=args.deal))
+        else:
+            console.show("deal", tr("run.deal_next", plan=args.deal))
+            rig.controller.listeners.append(UntilTheNextGame(rig.controller, functools.partial(console.withdraw, "deal")))
     if args.coach:
         from coyote_pi.sim.coach import Coach
 

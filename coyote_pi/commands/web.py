@@ -1,11 +1,12 @@
 """``coyote-pi web``: serve the table's web page (docs/web.md).
 
 It reads the records folder and the bulletin the table writes, and writes only into the
-requests folder; it loads nothing of the camera, the buttons, numpy or OpenCV. On the
-Pi it runs as its own unit and user (systemd/coyote-pi-web.service); ``run --sim`` and
+requests folder and its own reviews folder (the reviews it made, kept over its
+restarts); it loads nothing of the camera, the buttons, numpy or OpenCV. On the Pi it
+runs as its own unit and user (systemd/coyote-pi-web.service); ``run --sim`` and
 ``demo`` start it beside the simulated table. Without ``--bulletin`` and ``--requests``
 the folders are ``public/`` and ``requests/`` beside the records folder, as the
-simulated table lays them out.
+simulated table lays them out; without ``--reviews``, ``reviews/`` beside the requests.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                                      "(default: public/ beside the records folder)")
     parser.add_argument("--requests", type=Path, help="the folder the page leaves its requests in "
                                                      "(default: requests/ beside the records folder)")
+    parser.add_argument("--reviews", type=Path, help="the page's own folder where it keeps the reviews it made "
+                                                    "(default: reviews/ beside the requests folder)")
     parser.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                         help="address and port to serve on (default 127.0.0.1:8080; 0.0.0.0:80 on the Pi)")
     parser.add_argument("--config", type=Path, help="the table's configuration file (read only): its settings show "
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if not host or not port.isdigit():
         print(f"coyote-pi web: --listen wants HOST:PORT, not {args.listen!r}")
         return 2
-    folders = Folders.beside(args.records, args.bulletin, args.requests)
+    folders = Folders.beside(args.records, args.bulletin, args.requests, args.reviews)
     app = create_app(folders, page_options(args))
     print(f"coyote-pi web: http://{host}:{port}/ (records {folders.records}, bulletin {folders.bulletin})", flush=True)
     # Open event streams end within a second of a stop; the page keeps no state worth waiting for.

@@ -28,6 +28,9 @@ PHOTOS_SUFFIX = ".photos"
 #: Where the simulated table publishes for its page, and the page leaves its requests,
 #: beside the records folder (a real table names its folders in ``[web]``).
 BULLETIN_FOLDER, REQUESTS_FOLDER = "public", "requests"
+#: Where the page keeps the reviews it made, beside its requests folder unless its
+#: ``--reviews`` names another (on the Pi both are in the page's own state folder).
+REVIEWS_FOLDER = "reviews"
 
 
 def record_file(number: int) -> str:

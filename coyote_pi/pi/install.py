@@ -107,7 +107,8 @@ HOTSPOT_HOME = "/var/lib/coyote-pi-hotspot"
 #: polkitd reads the rules in this folder again whenever one changes.
 POLKIT_RULE = "/etc/polkit-1/rules.d/50-coyote-pi-hotspot.rules"
 #: What the page's and the hotspot's units keep (systemd makes them): the page's pending
-#: requests, the hotspot's key. Removed on uninstall; nothing in them is a game's.
+#: requests and the reviews it made, the hotspot's key. Removed on uninstall; nothing in
+#: them is a game's.
 SERVICE_STATE_DIRS = (WEB_HOME, HOTSPOT_HOME)
 #: The interpreter whose dist-packages hold the apt picamera2; the venv is made from it.
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -631,7 +632,7 @@ class Installer:
             for path in found:
                 shutil.rmtree(self._path(path))
 
-        return Step(f"remove {' and '.join(found)} (the web page's requests, the hotspot's key)",
+        return Step(f"remove {' and '.join(found)} (the web page's requests and reviews, the hotspot's key)",
                     tuple(f"delete {path}" for path in found), apply)
 
     def _remove_command_link(self) -> Step | None:

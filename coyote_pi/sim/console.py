@@ -22,8 +22,11 @@ terminal gets half blocks and the eyes beside the OLED)::
   from the simulation's own knowledge of the cards and is drawn here only; while a game
   is set up there is nothing to see (the cards still lying there are the last game's).
 - **Status**: notices that must stay visible (a game that could not be resumed, the
-  web page's address or why it is not there, each finished game's check line, wrapped
-  whole when the terminal has the rows) and the path of the game's record.
+  web page's address or why it is not there, each finished game's check line, the
+  coach's judgement and its offer of the review), each wrapped whole when the terminal
+  has the rows, the ones shown last first (the others cut to a row), and the path of
+  the game's record, left out when rows are short and a notice names it already (a
+  finished game's check line and review offer).
 - The **key line**: the keys of the seats in play; ``h`` shows the whole key map
   instead of the table, ``h`` again goes back.
 
@@ -136,6 +139,7 @@ class SimConsole(Listener):
         #: Lines that stay on screen under the OLED (e.g. a game that could not be resumed).
         self.notices: list[str] = []
         self._shown: dict[str, str] = {}  #: the notice :meth:`show` shows for each topic
+        self._shown_order: list[str] = []  #: the notices :meth:`show` showed, the last shown last
         self._eyes: int | str = FOLLOW_TURN
         self._turn = 1
         self._help = False
@@ -214,6 +218,17 @@ class SimConsole(Listener):
         else:
             notices.append(line)
         self._shown[topic] = line
+        self._shown_order = [shown for shown in self._shown_order if shown != line and shown != old] + [line]
+        self.notices = notices
+        self.wake()
+
+    def withdraw(self, topic: str) -> None:
+        """Take away the notice shown on ``topic`` (from any thread)."""
+        line = self._shown.pop(topic, None)
+        notices = list(self.notices)
+        if line in notices:
+            notices.remove(line)
+        self._shown_order = [shown for shown in self._shown_order if shown != line]
         self.notices = notices
         self.wake()
 
@@ -237,12 +252,21 @@ class SimConsole(Listener):
     def lines(self, columns: int, rows: int) -> list[str]:
         """The whole screen for a ``columns`` x ``rows`` terminal: at most ``rows`` lines,
         none longer than ``columns``; the key line is the last."""
-        ends = self._record_lines(columns) + [self._key_line(columns)]
+        key_line = self._key_line(columns)
+        record = self._record_lines(columns)
         home = str(Path.home()).rstrip(os.sep) + os.sep
         told = [line.replace(" " + home, " ~" + os.sep) for line in self.notices]  # as a shell takes them, shorter
-        # Notices wrapped whole (a check line's --expect at the end), else cut if that leaves no room for the OLED.
-        for notices in (_wrap_whole(told, columns), [_cut(line, columns) for line in told]):
-            footer = notices + ends
+        named = self._record_named(told)
+        # Notices wrapped whole (a check line's --expect at the end), the ones shown last
+        # first, the others cut, as far as that leaves room for the OLED; the record's
+        # line only when no notice names it, or there are rows for it.
+        newest_first = sorted(range(len(told)), key=lambda index: (self._shown_rank(index), index), reverse=True)
+        layouts = [(set(newest_first[:whole]), ends) for whole in range(len(told), -1, -1)
+                   for ends in ([record, []] if named else [record])]
+        for whole, ends in layouts:
+            notices = [row for index, line in enumerate(told)
+                       for row in (_wrap_whole([line], columns) if index in whole else [_cut(line, columns)])]
+            footer = notices + ends + [key_line]
             room = max(0, rows - len(footer))
             if self._help:
                 body = [row for line in self._help_lines()
@@ -252,6 +276,16 @@ class SimConsole(Listener):
             if body and body[0].startswith("┌"):
                 break
         return (body + footer)[-rows:] if rows > 0 else []
+
+    def _shown_rank(self, index: int) -> int:
+        """How late notice ``index`` was shown (-1: put in :attr:`notices` directly)."""
+        line = self.notices[index]
+        return self._shown_order.index(line) if line in self._shown_order else -1
+
+    def _record_named(self, told: list[str]) -> bool:
+        """A notice names the record in play (a finished game's check line, its review offer)."""
+        table = self._controller.state.recorded if self._controller is not None else None
+        return table is not None and any(name in line for line in told for name in (str(table.path), _home(table.path)))
 
     def _table_view(self, columns: int, rows: int, footer: int) -> list[str]:
         """The OLED and the eyes in ``rows`` lines: side by side when that draws the OLED

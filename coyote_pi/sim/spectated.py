@@ -94,6 +94,11 @@ class SpectatedGame:
                 return event
         return None
 
+    def play_to_end(self) -> None:
+        """Play on until the game is over."""
+        while self.step() is not None:
+            pass
+
     def open_cards(self) -> dict[str, str]:
         """The cards of the round in play, as the dealer dealt them: ``{"seat:1": "4",
         "centre": "10", "deck:1": ...}``; empty between rounds. The page must show none."""

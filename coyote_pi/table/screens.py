@@ -154,10 +154,10 @@ def correction_screen(tr: Translator, game: Game, correction: Correction) -> Scr
     if correction.step == Step.CARD:
         return Screen(title=tr("correct.card_title", item=item), big=card_text(correction.card),
                       lines=[read, dial_hint(tr, correction.card), cancel])
+    # The seats named are those whose ok is still awaited: a seat that confirmed drops out.
     return Screen(title=tr("correct.confirm_title", item=item, card=card_text(correction.card)),
                   big=tr("correct.confirm_big"),
-                  lines=[tr.for_seats("correct.confirm_hint", correction.people),
-                         tr.for_seats("guess.waiting", correction.waiting), cancel] if correction.people
+                  lines=[tr.for_seats("correct.confirm_hint", correction.waiting), cancel] if correction.people
                   else [tr("correct.confirm_anyone"), cancel],
                   seats=seat_strip(game, correction.waiting))
 

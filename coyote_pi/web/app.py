@@ -3,7 +3,8 @@
 :func:`create_app` builds it; ``coyote-pi web`` serves it with Uvicorn. The pages are
 rendered on the server (Jinja2); one small script (``static/page.js``) keeps the table
 page and the setup page up to date from server-sent events. Nothing here writes into the
-records or the bulletin folder: the only writes are the requests folder's files.
+records or the bulletin folder: the only writes are the requests folder's files and the
+reviews the page keeps in its own folder (:class:`~coyote_pi.web.reviews.ReviewCache`).
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ class _SecurityHeaders:
 class _Pages:
     def __init__(self, folders: Folders, options: Options) -> None:
         self.folders, self.options = folders, options
-        self.games = Games(folders.records)
+        self.games = Games(folders.records, folders.reviews)
         self.sessions = security.Sessions(options.clock)
         self.guard = security.PinGuard()
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),

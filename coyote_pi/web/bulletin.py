@@ -32,7 +32,14 @@ from coyote_pi.contract.page import (
     SETTINGS_IN_FORCE,
     SETTINGS_RESULT,
 )
-from coyote_pi.contract.records import BULLETIN_FOLDER, GAME_NAME, RECORD_SUFFIX, REQUESTS_FOLDER, is_record_file
+from coyote_pi.contract.records import (
+    BULLETIN_FOLDER,
+    GAME_NAME,
+    RECORD_SUFFIX,
+    REQUESTS_FOLDER,
+    REVIEWS_FOLDER,
+    is_record_file,
+)
 from coyote_pi.engine.game import MAX_PLAYERS
 
 # The file names and camera states the table uses too (the page words each state;
@@ -44,18 +51,24 @@ from coyote_pi.players import LEVEL_NAMES
 
 @dataclass(frozen=True)
 class Folders:
-    """Where the records, the bulletin and the requests are (docs/web.md, "Folders")."""
+    """Where the records, the bulletin, the requests and the page's kept reviews are
+    (docs/web.md, "Processes and what each can read")."""
 
     records: Path
     bulletin: Path
     requests: Path
+    reviews: Path
 
     @classmethod
-    def beside(cls, records: Path, bulletin: Path | None = None, requests: Path | None = None) -> Folders:
-        """The simulated table's layout: ``public/`` and ``requests/`` beside the records folder."""
+    def beside(cls, records: Path, bulletin: Path | None = None, requests: Path | None = None,
+               reviews: Path | None = None) -> Folders:
+        """The simulated table's layout, for each folder not given: ``public/`` and
+        ``requests/`` beside the records folder, and ``reviews/`` beside the requests
+        folder (the page's two folders together: on the Pi, its state folder)."""
         records = Path(records)
-        return cls(records, Path(bulletin or records.parent / BULLETIN_FOLDER),
-                   Path(requests or records.parent / REQUESTS_FOLDER))
+        requests = Path(requests or records.parent / REQUESTS_FOLDER)
+        return cls(records, Path(bulletin or records.parent / BULLETIN_FOLDER), requests,
+                   Path(reviews or requests.parent / REVIEWS_FOLDER))
 
     def record(self, game: str) -> Path | None:
         """The record of ``game`` (``game-0003``), or None for a name that is not one."""

@@ -47,8 +47,8 @@ from coyote_pi.record import (
 )
 from coyote_pi.record.lines import canonical
 from coyote_pi.review.texts import percent as chance_text
-from coyote_pi.web.bulletin import virtual_seats
-from coyote_pi.web.reviews import review_of
+from coyote_pi.web.bulletin import Folders, virtual_seats
+from coyote_pi.web.reviews import ReviewCache
 from coyote_pi.words.transcript import describe_event
 from coyote_pi.words.translator import ENGLISH
 from coyote_pi.words.verdict import explanation_lines
@@ -149,7 +149,7 @@ class Loaded:
     #: What the page shows of the record: as far as replay accepts it (None: not even its setup).
     record: Record | None
     stories: list[RoundStory] | None = None  #: told on first use (the odds take a moment)
-    review: JsonObject | None = None  #: the closed rounds' review, made on first use (web/reviews.py)
+    review: JsonObject | None = None  #: the closed rounds' review, on first use (web/reviews.py)
 
 
 def summarize(name: str, record: Record, refusal: RecordError | None = None, *, newest: bool = True) -> Summary:
@@ -285,10 +285,13 @@ def _cards_named(event: events.Event) -> dict[str, str]:
 
 class Games:
     """The records folder, read on demand and cached by each file's size and time; a record
-    that grows is followed line by line (:class:`~coyote_pi.record.RecordFollower`)."""
+    that grows is followed line by line (:class:`~coyote_pi.record.RecordFollower`).
+    ``reviews``: the page's own folder where the reviews are kept over restarts (default:
+    beside the records folder, :meth:`Folders.beside`)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, reviews: Path | None = None) -> None:
         self.folder = Path(folder)
+        self.reviews = ReviewCache(reviews or Folders.beside(self.folder).reviews, self.folder)
         self._cache: dict[str, tuple[tuple[int, int, bool], Loaded]] = {}
         self._followers: dict[str, RecordFollower] = {}
         # The event loop's watch and the worker threads of the history pages both read.
@@ -346,7 +349,7 @@ class Games:
         if loaded is None or loaded.record is None:
             return None
         if loaded.review is None:
-            loaded.review = review_of(self.folder / f"{name}{RECORD_SUFFIX}")
+            loaded.review = self.reviews.review(name)
         return loaded.review
 
     def summaries(self) -> list[Summary]:

@@ -51,3 +51,44 @@ def test_the_coachs_lines_each_replace_only_their_own_and_leave_the_check_line()
                                    "Review the game: coyote-pi review game-0001.jsonl"]
     finally:
         console.close()
+
+
+def test_the_end_of_game_screen_keeps_the_review_offer_whole_at_80x24(tmp_path):
+    """At the end of a coached game the last judgement, the check line and the review
+    offer all want rows under the OLED: the offer, shown last, is wrapped whole (the
+    command can be copied), the older notices are cut, and the record's line gives way
+    since both name the record."""
+    import functools
+    from types import SimpleNamespace
+
+    from coyote_pi.sim.console import SimConsole
+    from coyote_pi.sim.table import SimTable
+    from tests.sim.test_console import OLED, SCREEN
+
+    config = GameConfig(players=3, variant="trickster", start_seat=1)
+    lineup = {1: player("strong"), 2: player("bluffer"), 3: player("half-odds")}
+    played = played_record(tmp_path / "game-0001.jsonl", config, lineup, 9)
+    path = Path.home() / ".local/share/coyote-pi/games/sim/game-0001.jsonl"  # where run --sim keeps it
+    history = read_record(played).game.history
+    console = SimConsole(size=(80, 24))
+    controller = SimpleNamespace(state=SimpleNamespace(recorded=SimpleNamespace(path=path)),
+                                 store=SimpleNamespace(folder=path.parent))
+    console.attach(SimTable(seats=3, seed=1, players=False), controller)
+    console.frame(OLED, 0.0)
+    console.on_screen(stages.GAME_OVER, SCREEN)
+    coach = Coach(functools.partial(console.show, "coach"), functools.partial(console.show, "review"),
+                  lambda: Translator("en"), lambda: path)
+    try:
+        coach.on_prompt(Prompt(stages.TURN, 0, 1, (), config, tuple(history[:-1])))
+        console.tell(f"check it: coyote-pi replay {path} --expect NB24-7QX3-KD9F-2M4T")  # told first at the end
+        coach.on_prompt(Prompt(stages.GAME_OVER, 0, 1, (), config, tuple(history)))
+        lines = console.lines(80, 24)
+        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+        assert lines[0].startswith("┌ OLED ")  # the OLED still whole
+        offer = "Review the game: coyote-pi review ~/.local/share/coyote-pi/games/sim/game-0001.jsonl --language en"
+        start = next(i for i, line in enumerate(lines) if line.startswith("Review the game: "))
+        assert " ".join(lines[start:start + 2]) == offer and lines[start + 2] == lines[-1]  # then the key line
+        assert any(line.startswith("Coach, seat ") for line in lines)  # the last judgement, cut to a row
+        assert any(line.startswith("check it: ") for line in lines)
+    finally:
+        console.close()

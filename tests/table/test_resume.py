@@ -246,9 +246,36 @@ def test_run_sim_tells_each_finished_games_check_line_as_it_ends_and_lists_them_
     assert _resumed_line(first, EN) == f"{first.path}: the game is over, seat {first.game.winner} won; " \
         "the table shows its result"
     assert _resumed_line(rig.controller.state.recorded, EN) == f"resuming {rig.controller.state.recorded.path}"
-    reopened = FinishedGames(SimpleNamespace(state=SimpleNamespace(recorded=first, game=first.game)), told.append)
+    shown = SimpleNamespace(state=SimpleNamespace(recorded=first, game=first.game), game=first.game, tr=EN,
+                            store=rig.controller.store)
+    reopened = FinishedGames(shown, told.append)
     reopened.on_prompt(over)
     assert told == [check_line(first, EN)]
+    _say_where_the_records_are(shown, reopened)  # quit while it shows that game: no game was played
+    assert capsys.readouterr().err == f"no game was started; records are in {rig.controller.store.folder}\n"
+
+
+def test_the_deal_notice_goes_once_the_game_it_deals_has_started(tmp_path):
+    """``run --sim --deal`` over a finished game: "the new game that ok starts deals it"
+    stays while that finished game shows, and goes once the new game has its record."""
+    from coyote_pi.commands.run import UntilTheNextGame
+    from coyote_pi.sim.console import SimConsole
+
+    console = SimConsole(size=(80, 24))
+    notice = "--deal question: the new game that ok starts deals it"
+    try:
+        with running_table(table_config(tmp_path, 2), fast_sim(7), new_game_when_over=True) as (rig, spy):
+            over = spy.wait_for(lambda p: p.stage == "over", timeout=30)  # the finished game the table opens on
+            console.show("deal", notice)
+            until = UntilTheNextGame(rig.controller, lambda: console.withdraw("deal"))
+            rig.controller.listeners.append(until)
+            until.on_prompt(over)  # asked again while that game shows
+            assert console.notices == [notice]
+            QueueFingers(rig.controller.queue).tap(1, "ok")  # the new game starts
+            spy.wait_for(lambda p: p.stage == "turn" and p.round == 1)
+            assert console.notices == []
+    finally:
+        console.close()
 
 
 def test_run_sim_says_everything_in_the_tables_language(tmp_path, capsys):

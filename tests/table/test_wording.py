@@ -247,6 +247,18 @@ def test_one_seat_to_confirm_a_correction_is_named_in_the_singular():
     correction = Correction(result, virtual=virtual, step=Step.CONFIRM, card_index=3)
     lines = screens.correction_screen(Translator("en"), game, correction).lines
     seat = result.challenger
-    assert lines[:2] == (f"Seat {seat}: ok at your seat confirms. -/+: change", f"Waiting for seat {seat}")
+    assert lines == (f"Seat {seat}: ok at your seat confirms. -/+: change", "minus+plus: cancel")
     both = screens.correction_screen(Translator("de"), game, Correction(result, step=Step.CONFIRM)).lines
     assert both[0].startswith(f"Plätze {', '.join(map(str, sorted((result.bidder, seat))))}: ok am eigenen Platz")
+
+
+def test_the_seats_asked_to_confirm_a_correction_are_those_still_awaited():
+    """Once one seat of the challenge confirmed, the screen asks only the other."""
+    from coyote_pi.table.correction import Correction, Step
+
+    game = _verdict_games()[-1]
+    result = game.results[-1]
+    correction = Correction(result, step=Step.CONFIRM, confirmed=frozenset({result.bidder}))
+    screen = screens.correction_screen(Translator("en"), game, correction)
+    assert screen.lines[0] == f"Seat {result.challenger}: ok at your seat confirms. -/+: change"
+    assert str(result.bidder) not in " ".join(screen.lines)

@@ -98,7 +98,7 @@ def test_a_pin_while_the_table_is_not_running_says_so(folders):
 
 def test_a_round_whose_photos_were_pruned_says_so_instead_of_a_broken_picture(tmp_path, folders):
     game = spectated(tmp_path, players=2, variant="basic", seed=3)
-    game.play_until(lambda g, event: g.winner is not None)
+    game.play_to_end()
     with served(folders) as port:
         page = Client(port).get("/history/game-0001/round/1").text
         assert "/photos/game-0001/round-01-reveal.jpg" in page and 'id="photos-gone"' not in page

@@ -88,7 +88,7 @@ def test_setup_and_downloads_refuse_without_pin_and_during_a_round(tmp_path, bro
         assert WebDriverWait(browser, 20).until(lambda b: b.find_elements("id", "refused"))[0].text  # a round is open
         browser.get(base + "/records/game-0001.zip")
         assert browser.find_element("id", "refused").text
-        game.play_until(lambda g, event: g.winner is not None)
+        game.play_to_end()
         browser.get(base + "/setup")
         assert browser.find_elements("css selector", "form.settings-form")
         archive = download(browser, "/records/game-0001.zip")

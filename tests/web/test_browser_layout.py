@@ -53,8 +53,7 @@ def page(tmp_path_factory):
     """A long 6-player game (17 rounds), and an invalid record beside it."""
     root = tmp_path_factory.mktemp("layout")
     game = spectated(root, players=6, variant="trickster", seed=5)
-    while game.step() is not None:
-        pass
+    game.play_to_end()
     lines = game.path.read_bytes().split(b"\n")
     (root / "games" / "game-0002.jsonl").write_bytes(b"\n".join([lines[0], lines[1].replace(b'"seq":1', b'"seq":7'),
                                                                  *lines[2:]]))

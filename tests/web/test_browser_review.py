@@ -19,8 +19,7 @@ OVERFLOW = "return document.documentElement.scrollWidth - window.innerWidth;"
 def reviewed(tmp_path_factory):
     root = tmp_path_factory.mktemp("reviewed")
     game = spectated(root, players=4, variant="trickster", seed=5)
-    while game.step() is not None:
-        pass
+    game.play_to_end()
     with served(Folders.beside(root / "games")) as port:
         client = Client(port)
         paths = ["/history/game-0001", *(f"/history/game-0001/round/{n}" for n in range(1, game.game.round_number + 1))]

@@ -15,7 +15,7 @@ from tests.web.conftest import Client, served, spectated
 
 def test_a_round_is_told_in_the_tables_language(tmp_path, folders):
     game = spectated(tmp_path, players=4, variant="trickster", seed=11, language="de")
-    game.play_until(lambda g, event: g.winner is not None)
+    game.play_to_end()
     types = {step.type for story in Games(folders.records).stories("game-0001") for step in story.steps}
     assert {"deal", "bid", "challenge", "guess", "reveal"} <= types
     with served(folders) as port:

@@ -27,8 +27,7 @@ def finished_record(tmp_path_factory) -> bytes:
     """The bytes of a whole 3-player Trickster game, written as the table writes it."""
     root = tmp_path_factory.mktemp("played")
     game = spectated(root, players=3, variant="trickster", seed=11, photo=b"a reveal")
-    while game.step() is not None:
-        pass
+    game.play_to_end()
     assert game.game.winner is not None
     return game.path.read_bytes()
 
@@ -158,8 +157,7 @@ def test_a_record_that_does_not_replay_shows_its_setup_and_says_so_on_its_round_
 
 def test_the_check_command_as_shown_passes_where_the_download_is_unzipped(tmp_path):
     game = spectated(tmp_path, players=3, variant="trickster", seed=11, photo=b"a reveal")
-    while game.step() is not None:
-        pass
+    game.play_to_end()
     game.set_pin(PIN)
     with served(Folders.beside(tmp_path / "games")) as port:
         client = Client(port)
@@ -184,8 +182,7 @@ def test_the_check_command_as_shown_passes_where_the_download_is_unzipped(tmp_pa
 
 def test_a_record_gone_before_its_zip_is_made_is_missing_not_a_server_error(tmp_path, monkeypatch):
     game = spectated(tmp_path, players=3, variant="trickster", seed=11)
-    while game.step() is not None:
-        pass
+    game.play_to_end()
     game.set_pin(PIN)
     # Between the page's look at the folder and the zip: the record is removed (Games.archive: None).
     monkeypatch.setattr(Games, "archive", lambda self, name: None)

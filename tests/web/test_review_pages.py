@@ -15,7 +15,7 @@ REVIEWED = re.compile(r'data-review-line="(\d+)"')
 DECISIONS = ("bid", "challenge", "coyote_card", "guess")
 
 
-def _pages(client: Client, game: str, rounds: int) -> dict[str, str]:
+def every_page(client: Client, game: str, rounds: int) -> dict[str, str]:
     """Every page of ``game``: the history, the game's page and each round's, up to ``rounds``."""
     paths = ["/history", f"/history/{game}", *(f"/history/{game}/round/{n}" for n in range(1, rounds + 1))]
     return {path: client.get(path).text for path in paths}
@@ -27,7 +27,7 @@ def test_a_game_in_progress_shows_no_judgement_of_its_open_round(tmp_path, folde
     record = read_record(game.path)
     assert record.open_round is not None
     with served(folders) as port:
-        pages = _pages(Client(port), "game-0001", game.game.round_number)
+        pages = every_page(Client(port), "game-0001", game.game.round_number)
     judged = [int(line) for text in pages.values() for line in REVIEWED.findall(text)]
     assert judged, "no judgement at all: the check would pass vacuously"
     assert all(line < record.open_round.first_line for line in judged)
@@ -40,7 +40,7 @@ def test_a_game_in_progress_shows_no_judgement_of_its_open_round(tmp_path, folde
 
 def test_every_decision_of_a_finished_game_is_judged_on_its_rounds_page(tmp_path, folders):
     game = spectated(tmp_path, players=3, variant="basic", seed=4)
-    game.play_until(lambda g, event: g.winner is not None)
+    game.play_to_end()
     stories = Games(folders.records).stories("game-0001")
     with served(folders) as port:
         client = Client(port)

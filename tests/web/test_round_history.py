@@ -22,7 +22,7 @@ def _corrected_game(tmp_path):
                  (*last.seat_cards.values(), last.centre, last.extra, last.score.replacement))
     game.table.apply(events.Correct("centre", right, tuple(sorted((last.bidder, last.challenger)))))
     game.publish()
-    game.play_until(lambda g, event: g.winner is not None)
+    game.play_to_end()
     return game
 
 
