@@ -61,8 +61,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 
 venv: system-deps $(VENV)/.installed
 
+# The suite spread over the machine's cores (pytest-xdist), a worker a process; a module whose
+# tests share one costly fixture is marked as one xdist_group, so that only one worker makes it.
 test: venv
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 # Types and lint, with the settings in pyproject.toml ([tool.mypy], [tool.ruff]).
 check: venv
@@ -82,7 +84,7 @@ check: venv
 test-pi-os: system-deps $(PI_OS_VENVS:%=%/.installed)
 	@failed=""; for venv in $(PI_OS_VENVS); do \
 	  echo "== $$venv: $$($$venv/bin/python -c 'import sys, numpy, PIL, cv2; print("Python", sys.version.split()[0], "numpy", numpy.__version__, "Pillow", PIL.__version__, "OpenCV", cv2.__version__)')"; \
-	  $$venv/bin/python -m pytest -q $(PI_OS_TESTS) || failed="$$failed $$venv(tests)"; \
+	  $$venv/bin/python -m pytest -q -n auto --dist loadgroup $(PI_OS_TESTS) || failed="$$failed $$venv(tests)"; \
 	  if $$venv/bin/coyote-pi demo --out $$venv/demo > $$venv/demo.log 2>&1; then \
 	    echo "coyote-pi demo: $$(grep -m 1 ' wins after ' $$venv/demo.log)"; \
 	  else \

@@ -32,6 +32,9 @@ from coyote_pi.sim.rig import SimOptions
 
 from .conftest import QUICK_FINGERS, fast_sim, game_events, play, same_game, table_config
 
+# The ten games are played once, by the module's fixture: its tests stay on one worker.
+pytestmark = pytest.mark.xdist_group("e2e")
+
 TABLES = [(players, variant) for variant in ("basic", "trickster") for players in range(2, 7)]
 #: Texts of a card of the open round, as the verdict would write them ("Seat 3: 7").
 CARD_LINE = re.compile(r"^(Seat \d+|Centre): (-?\d+|\?|Max 0)$")
@@ -49,10 +52,10 @@ def games(tmp_path_factory):
 
     def one(players: int, variant: str) -> None:
         folder = folders[players, variant]
-        try:
+        try:  # the timeout guards against a hang only: ten games share a busy core here
             played[players, variant] = play(
                 table_config(folder, players, variant, start=1 + _seed(players, variant) % players),
-                sim=SimOptions(seed=_seed(players, variant), pace=QUICK_FINGERS, bounce=False), timeout=240)
+                sim=SimOptions(seed=_seed(players, variant), pace=QUICK_FINGERS, bounce=False), timeout=900)
         except BaseException as error:  # reported by the test of that table
             errors[players, variant] = error
 
