@@ -6,7 +6,8 @@ player
 
 1. weighs every card it might hold (its information set, enumerated exactly) by how
    likely that card makes the public actions of the round, under a model of the other
-   seats: a seat bids ``x`` about as often as ``x`` holds from its eyes
+   seats: a seat bids ``x`` about as often as ``x`` holds from its eyes (its latest bid
+   only: one raising by one all round says no more than its last bid)
    (:attr:`Strong.bluff_floor` keeps room for bluffs), and challenges a bid about as often
    as it fails from its eyes;
 2. for each move computes the chance of losing the round (the only thing that costs a
@@ -105,7 +106,8 @@ class Strong:
         unseen = unseen_cards(view)
         log_weights = dict.fromkeys(unseen, 0.0)
         bids = view.bids
-        for bidder, amount in bids:
+        latest = {bidder: amount for bidder, amount in bids}  # a seat's later bids replace its earlier ones
+        for bidder, amount in latest.items():
             if bidder == view.me:
                 continue
             for card in unseen:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from coyote_pi.engine import BASIC, TRICKSTER, Bid, Challenge, GameConfig, Guess, SeatView, UseCoyoteCard
 from coyote_pi.players.knowledge import my_reach
@@ -79,6 +80,15 @@ def test_strong_reads_its_own_card_from_the_bids_of_those_who_see_it() -> None:
 
     assert expected_number(loud.weights) > expected_number(quiet.weights) + 1
     assert abs(sum(loud.weights.values()) - 1) < 1e-9
+
+
+def test_strong_reads_only_each_seats_latest_bid() -> None:
+    """A seat that raised by one all round said no more than its last bid: counting each
+    of its bids as fresh evidence made the belief over-confident (docs/players.md)."""
+    strong = Strong()
+    climbing = strong.belief(turn(((2, 10), (3, 11), (2, 12), (3, 13), (2, 14), (3, 15))))
+    once = strong.belief(turn(((2, 14), (3, 15))))
+    assert climbing.weights == pytest.approx(once.weights)
 
 
 def test_strong_challenges_an_impossible_bid_and_opens_with_a_safe_one() -> None:
