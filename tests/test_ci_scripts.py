@@ -186,6 +186,15 @@ def test_the_tests_drop_in_only_points_the_unit_at_its_configuration():
     assert "ExecStart=/opt/coyote-pi/venv/bin/coyote-pi run --config /etc/coyote-pi/config.toml" in unit
 
 
+def test_the_test_reads_the_pin_where_its_table_leaves_it():
+    from coyote_pi.config import load_config
+    from coyote_pi.sim.rig import TEST_PIN_FILE
+
+    config = load_config(boot.TEST_CONFIG)
+    assert config.web.enabled
+    assert Path(boot.TEST_PIN_FILE) == config.record_dir.parent / TEST_PIN_FILE
+
+
 def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):
     """The host's side of the agent's protocol: one line out, the output and "@@rc N" back,
     even when an answer arrives in pieces."""
