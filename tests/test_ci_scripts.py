@@ -186,6 +186,19 @@ def test_the_tests_drop_in_only_points_the_unit_at_its_configuration():
     assert "ExecStart=/opt/coyote-pi/venv/bin/coyote-pi run --config /etc/coyote-pi/config.toml" in unit
 
 
+def test_only_the_hotspot_without_networkmanager_may_fail_on_the_booted_image():
+    listing = ("coyote-pi-hotspot.service loaded failed failed coyote-pi Wi-Fi hotspot when no known Wi-Fi is in reach\n"
+               "systemd-networkd-wait-online.service loaded failed failed Wait for Network to be Configured\n")
+    said = "coyote-pi hotspot: no hotspot: nmcli not found: NetworkManager (...) is not installed\n"
+    assert boot.unexpected_failures(listing, said) == ["systemd-networkd-wait-online.service"]
+    assert boot.unexpected_failures(listing, "coyote-pi hotspot: no hotspot: nmcli refused\n") == [
+        "coyote-pi-hotspot.service", "systemd-networkd-wait-online.service"]
+    assert boot.unexpected_failures("", "") == []
+    # The words the test looks for are the command's own.
+    assert '"nmcli not found: ' in (CI.parent / "coyote_pi" / "pi" / "hotspot.py").read_text()
+    assert 'no hotspot: {error}' in (CI.parent / "coyote_pi" / "commands" / "hotspot.py").read_text()
+
+
 def test_the_test_reads_the_pin_where_its_table_leaves_it():
     from coyote_pi.config import load_config
     from coyote_pi.sim.rig import TEST_PIN_FILE
