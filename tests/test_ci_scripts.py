@@ -166,6 +166,20 @@ def test_the_boot_image_is_rebuilt_when_its_rootfs_or_the_tests_own_files_change
     assert boot.image_key(tarball) != key
 
 
+def test_the_boot_rootfs_gets_a_small_initramfs_and_its_own_key(tmp_path):
+    import subprocess
+
+    # Without hooks test-arm64's key is as before (its cached rootfs stays valid).
+    assert arm64.rootfs_key("bookworm", None, ()) == arm64.rootfs_key("bookworm")
+    hooked = arm64.rootfs_tarball("trixie", boot.BOOT_PACKAGES, "boot", (boot.INITRAMFS_HOOK,))
+    assert hooked != arm64.rootfs_tarball("trixie", boot.BOOT_PACKAGES, "boot")
+    # mmdebstrap runs a hook as `sh -c HOOK exec ROOTFS`.
+    subprocess.run(["sh", "-c", boot.INITRAMFS_HOOK, "exec", str(tmp_path)], check=True)
+    assert (tmp_path / "etc/initramfs-tools/conf.d/coyote-test.conf").read_text() == "MODULES=list\n"
+    listed = (tmp_path / "usr/share/initramfs-tools/modules.d/coyote-test").read_text().split()
+    assert {"virtio_blk", "virtio_pci", "ext4"} <= set(listed) and len(listed) < 10
+
+
 def test_the_machine_is_reached_only_from_this_host_and_boots_the_boards_core(tmp_path):
     command = boot.qemu_command(cpu="cortex-a53", memory=512, kernel=tmp_path / "k", initrd=tmp_path / "i",
                                 image=tmp_path / "r", payload=tmp_path / "p", console=tmp_path / "c",
