@@ -213,6 +213,16 @@ def test_only_the_hotspot_without_networkmanager_may_fail_on_the_booted_image():
     assert 'no hotspot: {error}' in (CI.parent / "coyote_pi" / "commands" / "hotspot.py").read_text()
 
 
+def test_a_denial_is_told_from_systemds_banner():
+    # The first booted run took systemd's banner ("+SECCOMP" among its features) for a denial.
+    banner = ("systemd 252.39-1~deb12u2 running in system mode (+PAM +AUDIT +SELINUX +APPARMOR +IMA +SMACK "
+              "+SECCOMP +GCRYPT -GNUTLS)\n-- No entries --\n")
+    assert boot.denials(banner) == []
+    seccomp = ('audit: type=1326 audit(1.2:3): auid=4294967295 uid=997 comm="python3" syscall=167 code=0x0\n')
+    refused = "coyote-pi run: cannot write /etc/coyote-pi/x: [Errno 30] Read-only file system\n"
+    assert boot.denials(banner + seccomp + refused) == [seccomp.strip(), refused.strip()]
+
+
 def test_the_test_reads_the_pin_where_its_table_leaves_it():
     from coyote_pi.config import load_config
     from coyote_pi.sim.rig import TEST_PIN_FILE
