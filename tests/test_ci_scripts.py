@@ -230,6 +230,14 @@ def test_the_test_reads_the_pin_where_its_table_leaves_it():
     config = load_config(boot.TEST_CONFIG)
     assert config.web.enabled
     assert Path(boot.TEST_PIN_FILE) == config.record_dir.parent / TEST_PIN_FILE
+    # The line the test waits for, as tests/table/test_web_side.py sees the table log it.
+    assert boot.PIN_ASKED == "presses ok: a new PIN for the web page"
+
+
+def test_the_console_is_read_from_the_machines_last_start():
+    log = f"old boot: x\n{boot.QEMU_STARTS} 10:00:00\nfirst: x\n{boot.QEMU_STARTS} 10:05:00\nsecond\n"
+    assert boot.since_last_start(log) == f"{boot.QEMU_STARTS} 10:05:00\nsecond\n"
+    assert boot.since_last_start("no start marked\n") == "no start marked\n"
 
 
 def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):

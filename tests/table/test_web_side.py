@@ -413,6 +413,8 @@ def test_the_unattended_table_asks_for_a_pin_at_a_games_end_as_a_person_does_and
         assert published is not None and published["sha256"] == pin_hash(pin, published["salt"])
         assert pin_file.stat().st_mode & 0o777 == 0o600
         assert any(s.title == "Web page PIN" for _, s in spy.screens)
+        # make test-boot (ci/test-boot PIN_ASKED) waits for this line in the journal.
+        assert any(line.endswith("seat 1 presses ok: a new PIN for the web page") for line in spy.lines)
 
 
 def test_settings_left_while_the_table_waits_between_games_are_taken_for_the_next_game(tmp_path):
