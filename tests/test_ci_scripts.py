@@ -234,6 +234,13 @@ def test_the_test_reads_the_pin_where_its_table_leaves_it():
     assert boot.PIN_ASKED == "presses ok: a new PIN for the web page"
 
 
+def test_after_a_reboot_the_same_game_must_go_on():
+    last = boot.Ack("game-0002.jsonl", 13, "a" * 64)
+    assert boot.goes_on([last, boot.Ack("game-0002.jsonl", 14, "b" * 64)], last)
+    assert not boot.goes_on([last], last)  # nothing after it
+    assert not boot.goes_on([last, boot.Ack("game-0003.jsonl", 1, "c" * 64)], last)  # another game
+
+
 def test_the_console_is_read_from_the_machines_last_start():
     log = f"old boot: x\n{boot.QEMU_STARTS} 10:00:00\nfirst: x\n{boot.QEMU_STARTS} 10:05:00\nsecond\n"
     assert boot.since_last_start(log) == f"{boot.QEMU_STARTS} 10:05:00\nsecond\n"
