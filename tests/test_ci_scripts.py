@@ -166,6 +166,20 @@ def test_the_boot_image_is_rebuilt_when_its_rootfs_or_the_tests_own_files_change
     assert boot.image_key(tarball) != key
 
 
+def test_the_boot_rootfs_gets_a_small_initramfs_and_its_own_key(tmp_path):
+    import subprocess
+
+    # Without hooks test-arm64's key is as before (its cached rootfs stays valid).
+    assert arm64.rootfs_key("bookworm", None, ()) == arm64.rootfs_key("bookworm")
+    hooked = arm64.rootfs_tarball("trixie", boot.BOOT_PACKAGES, "boot", (boot.INITRAMFS_HOOK,))
+    assert hooked != arm64.rootfs_tarball("trixie", boot.BOOT_PACKAGES, "boot")
+    # mmdebstrap runs a hook as `sh -c HOOK exec ROOTFS`.
+    subprocess.run(["sh", "-c", boot.INITRAMFS_HOOK, "exec", str(tmp_path)], check=True)
+    assert (tmp_path / "etc/initramfs-tools/conf.d/coyote-test.conf").read_text() == "MODULES=list\n"
+    listed = (tmp_path / "usr/share/initramfs-tools/modules.d/coyote-test").read_text().split()
+    assert {"virtio_blk", "virtio_pci", "ext4"} <= set(listed) and len(listed) < 10
+
+
 def test_the_machine_is_reached_only_from_this_host_and_boots_the_boards_core(tmp_path):
     command = boot.qemu_command(cpu="cortex-a53", memory=512, kernel=tmp_path / "k", initrd=tmp_path / "i",
                                 image=tmp_path / "r", payload=tmp_path / "p", console=tmp_path / "c",
@@ -184,6 +198,53 @@ def test_the_tests_drop_in_only_points_the_unit_at_its_configuration():
                      "ExecStart=/opt/coyote-pi/venv/bin/coyote-pi run --config /etc/coyote-pi/test-boot.toml"]
     unit = (CI.parent / "systemd" / "coyote-pi.service").read_text()
     assert "ExecStart=/opt/coyote-pi/venv/bin/coyote-pi run --config /etc/coyote-pi/config.toml" in unit
+
+
+def test_only_the_hotspot_without_networkmanager_may_fail_on_the_booted_image():
+    listing = ("coyote-pi-hotspot.service loaded failed failed coyote-pi Wi-Fi hotspot when no known Wi-Fi is in reach\n"
+               "systemd-networkd-wait-online.service loaded failed failed Wait for Network to be Configured\n")
+    said = "coyote-pi hotspot: no hotspot: nmcli not found: NetworkManager (...) is not installed\n"
+    assert boot.unexpected_failures(listing, said) == ["systemd-networkd-wait-online.service"]
+    assert boot.unexpected_failures(listing, "coyote-pi hotspot: no hotspot: nmcli refused\n") == [
+        "coyote-pi-hotspot.service", "systemd-networkd-wait-online.service"]
+    assert boot.unexpected_failures("", "") == []
+    # The words the test looks for are the command's own.
+    assert '"nmcli not found: ' in (CI.parent / "coyote_pi" / "pi" / "hotspot.py").read_text()
+    assert 'no hotspot: {error}' in (CI.parent / "coyote_pi" / "commands" / "hotspot.py").read_text()
+
+
+def test_a_denial_is_told_from_systemds_banner():
+    # The first booted run took systemd's banner ("+SECCOMP" among its features) for a denial.
+    banner = ("systemd 252.39-1~deb12u2 running in system mode (+PAM +AUDIT +SELINUX +APPARMOR +IMA +SMACK "
+              "+SECCOMP +GCRYPT -GNUTLS)\n-- No entries --\n")
+    assert boot.denials(banner) == []
+    seccomp = ('audit: type=1326 audit(1.2:3): auid=4294967295 uid=997 comm="python3" syscall=167 code=0x0\n')
+    refused = "coyote-pi run: cannot write /etc/coyote-pi/x: [Errno 30] Read-only file system\n"
+    assert boot.denials(banner + seccomp + refused) == [seccomp.strip(), refused.strip()]
+
+
+def test_the_test_reads_the_pin_where_its_table_leaves_it():
+    from coyote_pi.config import load_config
+    from coyote_pi.sim.rig import TEST_PIN_FILE
+
+    config = load_config(boot.TEST_CONFIG)
+    assert config.web.enabled
+    assert Path(boot.TEST_PIN_FILE) == config.record_dir.parent / TEST_PIN_FILE
+    # The line the test waits for, as tests/table/test_web_side.py sees the table log it.
+    assert boot.PIN_ASKED == "presses ok: a new PIN for the web page"
+
+
+def test_after_a_reboot_the_same_game_must_go_on():
+    last = boot.Ack("game-0002.jsonl", 13, "a" * 64)
+    assert boot.goes_on([last, boot.Ack("game-0002.jsonl", 14, "b" * 64)], last)
+    assert not boot.goes_on([last], last)  # nothing after it
+    assert not boot.goes_on([last, boot.Ack("game-0003.jsonl", 1, "c" * 64)], last)  # another game
+
+
+def test_the_console_is_read_from_the_machines_last_start():
+    log = f"old boot: x\n{boot.QEMU_STARTS} 10:00:00\nfirst: x\n{boot.QEMU_STARTS} 10:05:00\nsecond\n"
+    assert boot.since_last_start(log) == f"{boot.QEMU_STARTS} 10:05:00\nsecond\n"
+    assert boot.since_last_start("no start marked\n") == "no start marked\n"
 
 
 def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):

@@ -20,6 +20,8 @@ code are the perfect-reading doubles (:class:`~coyote_pi.sim.camera.SceneCamera`
 from __future__ import annotations
 
 import functools
+import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -31,9 +33,10 @@ from coyote_pi.config import TableConfig
 from coyote_pi.devices.config import DevicesConfig
 from coyote_pi.devices.display import TableDisplay
 from coyote_pi.devices.errors import DeviceConfigError, PinMapError
-from coyote_pi.devices.events import PRESS, Button, ButtonEvent, EventSink
+from coyote_pi.devices.events import CHORD, PRESS, Button, ButtonEvent, EventSink, PressKind
 from coyote_pi.devices.factory import Devices, display_outputs
 from coyote_pi.devices.pinmap import load_pinmap
+from coyote_pi.devices.screen import Screen
 from coyote_pi.sim.camera import FailingCamera, SceneCamera, SceneReader, SyntheticCamera
 from coyote_pi.sim.deals import DealPlan
 from coyote_pi.sim.display import FlakyDummy
@@ -203,27 +206,62 @@ def unattended_rig(config: TableConfig, devices_config: DevicesConfig, **control
                                 "the scripted hands lay a card on each stand")
     rig = open_sim_rig(config, devices_config, SimOptions(seed=devices_config.camera.seed, players=False),
                        **controller_options)
-    rig.controller.listeners.append(NextGame(rig.controller.queue, max(config.pacing.verdict_seconds, 1.0)))
+    pin_file = config.record_dir.parent / TEST_PIN_FILE if config.web.enabled else None
+    rig.controller.listeners.append(NextGame(rig.controller.queue, max(config.pacing.verdict_seconds, 1.0),
+                                             pin_file))
     return rig
+
+
+#: Where the unattended table (tests only) leaves the web page's PIN, beside its record folder.
+TEST_PIN_FILE = "test-boot-pin"
+#: How the PIN screen shows the six digits (coyote_pi.table.screens.pin_screen).
+_SHOWN_PIN = re.compile(r"\d{3} \d{3}")
 
 
 class NextGame(Listener):
     """At a game's end, seat 1's ok after ``seconds``, as a person starts the next game:
-    the unattended table (:func:`unattended_rig`) then plays game after game."""
+    the unattended table (:func:`unattended_rig`) then plays game after game.
 
-    def __init__(self, events: EventSink, seconds: float) -> None:
+    With ``pin_file`` (the table publishes for a web page), first the presses a person
+    makes for the page's PIN at a game's end (docs/web.md): the chord (the record's QR
+    code), the chord again (the page's address), ok (a new PIN), minus (closed). The PIN
+    the OLED shows is written to ``pin_file``, readable by the table's user alone, where
+    ``make test-boot`` (root in the machine) reads it to download a record as a person
+    does; a real table has nobody but the people at it to tell it to."""
+
+    def __init__(self, events: EventSink, seconds: float, pin_file: Path | None = None) -> None:
         self.events = events
         self.seconds = seconds
+        self.pin_file = pin_file
         self._asked_in: tuple[int, tuple[object, ...]] | None = None  # (epoch, history) of the game end already answered
+        self._pin_asked = False
 
     def on_prompt(self, prompt: Prompt) -> None:
         end = (prompt.epoch, prompt.history)
         if prompt.stage != stages.GAME_OVER or end == self._asked_in:
             return
         self._asked_in = end
-        timer = threading.Timer(self.seconds, lambda: self.events.put(ButtonEvent(1, Button.OK, PRESS, time.monotonic())))
+        timer = threading.Timer(self.seconds, self._press_on)
         timer.daemon = True
         timer.start()
+
+    def on_screen(self, stage: str, screen: Screen) -> None:
+        if self._pin_asked and self.pin_file is not None and _SHOWN_PIN.fullmatch(screen.big):
+            self._pin_asked = False
+            partial = self.pin_file.with_name(self.pin_file.name + ".new")
+            descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w", encoding="ascii") as out:
+                out.write(screen.big.replace(" ", "") + "\n")
+            partial.replace(self.pin_file)
+
+    def _press_on(self) -> None:
+        presses: list[tuple[Button, PressKind]] = [(Button.OK, PRESS)]
+        if self.pin_file is not None:
+            self._pin_asked = True
+            presses = [(Button.CHORD, CHORD), (Button.CHORD, CHORD), (Button.OK, PRESS), (Button.MINUS, PRESS),
+                       *presses]
+        for button, kind in presses:
+            self.events.put(ButtonEvent(1, button, kind, time.monotonic()))
 
 
 def _fingers(sim: SimOptions, devices: Devices, events: EventSink, devices_config: DevicesConfig) -> Fingers:

@@ -232,6 +232,23 @@ def test_new_code_is_reinstalled_and_the_service_restarted(pi_root, system):
     assert system.lines()[-1] == "systemctl restart " + " ".join(restarted)  # the table and its page
 
 
+def test_a_table_that_cannot_start_leaves_the_install_done_with_a_note(pi_root, system):
+    # make test-boot's machine has no GPIO: the table's start fails, so did the restart,
+    # and the installer stopped with "Steps before it are done; run again", exit 1.
+    quiet(pi_root, system).install()
+    (pi_root / install.SOURCE_STAMP.lstrip("/")).write_text("an older source\n")
+
+    def table_cannot_start(argv):
+        system(argv)
+        if argv[:2] == ["systemctl", "restart"]:
+            raise InstallError(f"`{' '.join(argv)}` failed with exit status 1")
+
+    report = Installer(pi_root, table_cannot_start, out=lambda line: None).install()
+
+    assert [step.summary.split()[0] for step in report.steps] == ["install", "restart"]
+    assert any("did not all start" in note and "coyote-pi doctor" in note for note in report.notes)
+
+
 def test_an_existing_user_gets_the_groups_and_keeps_its_account(pi_root, system):
     with (pi_root / "etc/passwd").open("a") as passwd:
         passwd.write("coyote:x:1001:1001::/home/coyote:/bin/bash\n")

@@ -112,6 +112,17 @@ def test_the_boot_tests_configuration_is_an_unattended_table_and_says_it_is_for_
     assert "NEVER a Pi's configuration" in TEST_BOOT_CONFIG.read_text()
 
 
+def test_the_boot_tests_table_publishes_for_the_page_where_the_pis_does():
+    # [web] is off by default: without it the booted table published no bulletin, and the
+    # page (coyote-pi-web.service reads /run/coyote-pi/public) said the table was not
+    # running and could take no PIN. The folders must be the Pi's, which the units name.
+    test, pi = load_config(TEST_BOOT_CONFIG), load_config(Path(__file__).resolve().parents[2] / "coyote_pi" / "data"
+                                                          / "coyote-pi.example.toml")
+    assert test.web.enabled and pi.web.enabled
+    assert test.web_folders() == pi.web_folders()
+    assert (test.web.hotspot_file, test.page_settings_file()) == (pi.web.hotspot_file, pi.page_settings_file())
+
+
 def test_the_real_table_with_the_synthetic_camera_plays_by_itself(tmp_path):
     """`run --config ci/test-boot.toml` (without --sim): the scripted hands deal where the
     camera sees them and the virtual seats play, nobody pressing a button."""

@@ -395,6 +395,28 @@ def test_the_chord_keeps_its_meaning_in_the_game_and_gives_the_address_after_the
         spy.wait_for_screen(lambda stage, s: s.qr == "http://table.test/")
 
 
+def test_the_unattended_table_asks_for_a_pin_at_a_games_end_as_a_person_does_and_plays_on(tmp_path):
+    # make test-boot's table (tests only) has nobody to read its OLED: it presses for the
+    # page's PIN at each game's end and leaves the PIN the screen showed for the test,
+    # readable by the table's user alone; then the next game starts as before.
+    pin_file = tmp_path / sim_rig.TEST_PIN_FILE
+    next_game = sim_rig.NextGame(None, 0.01, pin_file)
+    with running_table(web_config(tmp_path, 2), fast_sim(seed=2), listeners=[next_game],
+                       new_game_when_over=True) as (rig, spy):
+        next_game.events = rig.controller.queue
+        spy.wait_for(lambda p: p.stage == "over", timeout=60)
+        spy.wait_for(lambda p: p.stage != "over", timeout=30)  # the next game started by itself
+        pin = pin_file.read_text().strip()
+        deadline = time.monotonic() + 5
+        while (published := _live(tmp_path / "public")["web"]["pin"]) is None and time.monotonic() < deadline:
+            time.sleep(0.02)  # the bulletin's coalescing gap
+        assert published is not None and published["sha256"] == pin_hash(pin, published["salt"])
+        assert pin_file.stat().st_mode & 0o777 == 0o600
+        assert any(s.title == "Web page PIN" for _, s in spy.screens)
+        # make test-boot (ci/test-boot PIN_ASKED) waits for this line in the journal.
+        assert any(line.endswith("seat 1 presses ok: a new PIN for the web page") for line in spy.lines)
+
+
 def test_settings_left_while_the_table_waits_between_games_are_taken_for_the_next_game(tmp_path):
     requests = tmp_path / "requests"
     with running_table(web_config(tmp_path, 2, start=None), fast_sim(players=False)) as (rig, spy):
