@@ -138,8 +138,8 @@ class SimConsole(Listener):
         self._controller: RecordingTable | None = None
         #: Lines that stay on screen under the OLED (e.g. a game that could not be resumed).
         self.notices: list[str] = []
-        self._shown: dict[str, str] = {}  #: the notice :meth:`show` shows for each topic
-        self._shown_order: list[str] = []  #: the notices :meth:`show` showed, the last shown last
+        #: The notice :meth:`show` shows for each topic, the topic shown last last.
+        self._shown: dict[str, str] = {}
         self._eyes: int | str = FOLLOW_TURN
         self._turn = 1
         self._help = False
@@ -217,8 +217,8 @@ class SimConsole(Listener):
             notices[notices.index(old)] = line
         else:
             notices.append(line)
+        self._shown.pop(topic, None)  # shown again: it moves to the end
         self._shown[topic] = line
-        self._shown_order = [shown for shown in self._shown_order if shown != line and shown != old] + [line]
         self.notices = notices
         self.wake()
 
@@ -228,7 +228,6 @@ class SimConsole(Listener):
         notices = list(self.notices)
         if line in notices:
             notices.remove(line)
-        self._shown_order = [shown for shown in self._shown_order if shown != line]
         self.notices = notices
         self.wake()
 
@@ -280,7 +279,8 @@ class SimConsole(Listener):
     def _shown_rank(self, index: int) -> int:
         """How late notice ``index`` was shown (-1: put in :attr:`notices` directly)."""
         line = self.notices[index]
-        return self._shown_order.index(line) if line in self._shown_order else -1
+        shown = list(self._shown.values())
+        return shown.index(line) if line in shown else -1
 
     def _record_named(self, told: list[str]) -> bool:
         """A notice names the record in play (a finished game's check line, its review offer)."""
