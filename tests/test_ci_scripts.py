@@ -154,7 +154,30 @@ def test_the_cuts_come_at_seeded_random_moments():
     cuts = boot.cut_schedule(34, 20)
     assert cuts == boot.cut_schedule(34, 20) and cuts != boot.cut_schedule(35, 20)
     assert [cut.number for cut in cuts] == list(range(1, 21))
-    assert all(2 <= cut.after <= 90 for cut in cuts) and len({cut.after for cut in cuts}) == 20
+    assert all(2 <= cut.after <= 45 for cut in cuts) and len({cut.after for cut in cuts}) == 20
+
+
+def started(saved: str | None = None) -> str:
+    return f"\n{boot.QEMU_STARTS} 23:01:02{f' from saved {saved}' if saved else ''}\n"
+
+
+def test_each_machine_started_from_a_save_is_judged_by_what_its_own_disk_lived_through():
+    lines = chained(6)
+    other = [line.replace(b'"action"', b'"actiom"') for line in chained(6)]  # another timeline's bytes
+    booted = started() + ack_log("game-0001.jsonl", lines[:3])
+    first = started("before-cut-1") + ack_log("game-0001.jsonl", other[:5])[len(ack_log("game-0001.jsonl", other[:3])):]
+    second = started("before-cut-1") + ack_log("game-0001.jsonl", lines[:4])[len(ack_log("game-0001.jsonl", lines[:3])):]
+    console = booted + f"\n{boot.MACHINE_SAVED} before-cut-1\n" + first + second
+    acks = boot.acknowledged(boot.timeline(console))
+    assert [ack.seq for ack in acks] == [0, 1, 2, 3]  # the first restore's 3 and 4 are not on this disk
+    assert boot.check_acknowledged(acks, {"game-0001.jsonl": b"\n".join(lines[:4]) + b"\n"}).problems == []
+    # A boot after a cut goes on with that cut's disk; a later save starts from there.
+    after_boot = started() + "resumed\n" + f"\n{boot.MACHINE_SAVED} before-cut-6\n" + started("before-cut-6") + "sixth\n"
+    later = boot.timeline(console + after_boot)
+    assert "resumed" in later and "sixth" in later and "actiom" not in later
+    assert boot.timeline(booted) == booted  # no save: the whole log
+    with pytest.raises(ValueError, match="no such save"):
+        boot.timeline(booted + started("never"))
 
 
 def test_the_boot_image_is_rebuilt_when_its_rootfs_or_the_tests_own_files_change(monkeypatch):
@@ -183,13 +206,40 @@ def test_the_boot_rootfs_gets_a_small_initramfs_and_its_own_key(tmp_path):
 def test_the_machine_is_reached_only_from_this_host_and_boots_the_boards_core(tmp_path):
     command = boot.qemu_command(cpu="cortex-a53", memory=512, kernel=tmp_path / "k", initrd=tmp_path / "i",
                                 image=tmp_path / "r", payload=tmp_path / "p", console=tmp_path / "c",
-                                control=tmp_path / "s", port=8123)
+                                control=tmp_path / "s", port=8123, monitor=tmp_path / "m", tree=tmp_path / "t")
     text = " ".join(command)
     assert command[command.index("-cpu") + 1] == "cortex-a53" and command[command.index("-smp") + 1] == "2"
     assert "-enable-kvm" not in command and "-no-reboot" in command
     forwards = re.findall(r"hostfwd=([^,\s]+)", text)
     assert forwards == [f"tcp:127.0.0.1:8123-:{boot.PAGE_PORT}"]  # the page's port, on loopback only
     assert f"path={tmp_path / 'c'},append=on" in text  # the console outlives every boot on the host
+    assert "-incoming" not in command and f"unix:{tmp_path / 'm'},server=on,wait=off" in command
+    again = boot.qemu_command(cpu="cortex-a53", memory=512, kernel=tmp_path / "k", initrd=tmp_path / "i",
+                              image=tmp_path / "r", payload=tmp_path / "p", console=tmp_path / "c",
+                              control=tmp_path / "s", port=8123, monitor=tmp_path / "m", tree=tmp_path / "t",
+                              saved=tmp_path / "saved m")
+    assert again[again.index("-incoming") + 1] == f"exec:cat '{tmp_path / 'saved m'}'"  # qemu runs it with sh
+    assert again[:-2] == command  # the same machine: a saved one goes on only in its like
+    assert command[command.index("-dtb") + 1] == str(tmp_path / "t")  # the board's model (board_tree)
+
+
+def test_the_doctor_must_see_the_board_and_fail_each_missing_part_saying_what_to_do():
+    model = boot.BOARD_MODELS["zero2w"]
+    said = "\n".join([
+        f"PASS  board          {model}",
+        "FAIL  config.txt     no /boot/firmware/config.txt: is this Raspberry Pi OS? See docs/raspberry-pi.md",
+        "FAIL  I2C bus        no /dev/i2c-1: enable I2C (dtparam=i2c_arm=on in config.txt), reboot",
+        "FAIL  OLED           needs the I2C bus (/dev/i2c-1): see the I2C bus line above",
+        "FAIL  camera         No module named 'picamera2' (sudo apt install python3-picamera2)",
+        "FAIL  GPIO chip      no /dev/gpiochip0: is this a Raspberry Pi? sudo apt install python3-lgpio",
+        "Summary: 1 pass, 5 fail, 0 skip"])
+    assert boot.doctor_problems(said, model) == []
+    assert boot.doctor_problems(said, boot.BOARD_MODELS["pi4"]) == [f"doctor's board line: ('PASS', {model!r})"]
+    skipped = said.replace("FAIL  OLED           needs", "SKIP  OLED           needs")
+    assert boot.doctor_problems(skipped, model) == [
+        "doctor's OLED line: SKIP 'needs the I2C bus (/dev/i2c-1): see the I2C bus line above', "
+        "not a failure that says what to do"]
+    assert len(boot.doctor_problems("SKIP  board          not a Raspberry Pi", model)) == 5
 
 
 def test_the_tests_drop_in_only_points_the_unit_at_its_configuration():
@@ -269,7 +319,7 @@ def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):
                     connection.sendall(piece)
 
     threading.Thread(target=agent, daemon=True).start()
-    machine = boot.Machine(["qemu"], control, tmp_path / "console.log")
+    machine = boot.Machine(["qemu"], control, tmp_path / "console.log", tmp_path / "monitor.sock")
     machine.process = subprocess.Popen(["sleep", "30"])
     try:
         assert machine.run("echo 'a b'") == (3, "line one\nline two\n")
@@ -278,6 +328,80 @@ def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):
     finally:
         machine.kill()
         server.close()
+
+
+def fake_qemu_monitor(monitor, statuses: list[str]) -> list[dict]:
+    """A QMP server as qemu speaks it: a greeting, events between the answers, and the
+    migration's ``statuses`` one per query; returns the commands it is asked, as they come."""
+    import socket
+    import threading
+
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(monitor))
+    server.listen(1)
+    asked: list[dict] = []
+
+    def qemu() -> None:
+        connection, _ = server.accept()
+        with server, connection, connection.makefile("rb") as commands:
+            connection.sendall(b'{"QMP": {"version": {}, "capabilities": []}}\r\n')
+            status = iter(statuses)
+            for line in commands:
+                command = json.loads(line)
+                asked.append(command)
+                answer = {"status": next(status)} if command["execute"].startswith("query-") else {}
+                if command["execute"] == "stop":
+                    connection.sendall(b'{"event": "STOP", "timestamp": {}}\r\n')
+                connection.sendall(json.dumps({"return": answer}).encode() + b"\r\n")
+
+    threading.Thread(target=qemu, daemon=True).start()
+    return asked
+
+
+def test_the_machine_is_saved_through_qemus_monitor_then_ended_and_the_log_marked(tmp_path):
+    """The machine is stopped before its state is written, the migration is waited for,
+    and qemu ends: the saved machine goes on only from its file."""
+    import subprocess
+
+    asked = fake_qemu_monitor(tmp_path / "monitor.sock", ["setup", "active", "completed"])
+    console = tmp_path / "console.log"
+    machine = boot.Machine(["qemu"], tmp_path / "control.sock", console, tmp_path / "monitor.sock")
+    machine.process = subprocess.Popen(["sleep", "30"])
+    machine.save(tmp_path / "saved", "before-cut-1", minutes=1)
+    names = [command["execute"] for command in asked]
+    assert names == ["qmp_capabilities", "stop", "migrate-set-parameters", "migrate", *["query-migrate"] * 3]
+    assert asked[3]["arguments"] == {"uri": f"exec:cat > {tmp_path / 'saved'}"}
+    assert machine.process.returncode is not None
+    assert console.read_text().endswith(f"\n{boot.MACHINE_SAVED} before-cut-1\n")
+
+
+def test_a_machine_started_from_its_save_is_let_run_once_read(tmp_path):
+    """It was saved stopped, so qemu leaves it paused after reading the save: `cont`."""
+    import subprocess
+
+    asked = fake_qemu_monitor(tmp_path / "monitor.sock", ["inmigrate", "inmigrate", "paused"])
+    machine = boot.Machine(["qemu"], tmp_path / "control.sock", tmp_path / "console.log", tmp_path / "monitor.sock")
+    machine.process = subprocess.Popen(["sleep", "30"])
+    try:
+        machine.go_on(minutes=1)
+    finally:
+        machine.kill()
+    assert [command["execute"] for command in asked] == ["qmp_capabilities", *["query-status"] * 3, "cont"]
+
+
+def test_a_save_that_fails_stops_the_run_and_marks_nothing(tmp_path):
+    import subprocess
+
+    fake_qemu_monitor(tmp_path / "monitor.sock", ["active", "failed"])
+    console = tmp_path / "console.log"
+    machine = boot.Machine(["qemu"], tmp_path / "control.sock", console, tmp_path / "monitor.sock")
+    machine.process = subprocess.Popen(["sleep", "30"])
+    try:
+        with pytest.raises(boot.Stuck, match="could not save the machine: migration failed"):
+            machine.save(tmp_path / "saved", "before-cut-1", minutes=1)
+    finally:
+        machine.kill()
+    assert not console.exists()
 
 
 def test_the_kernel_is_unpacked_for_qemu_whether_gzipped_or_an_efi_zboot_image():
