@@ -229,17 +229,19 @@ def test_the_doctor_must_see_the_board_and_fail_each_missing_part_saying_what_to
         f"PASS  board          {model}",
         "FAIL  config.txt     no /boot/firmware/config.txt: is this Raspberry Pi OS? See docs/raspberry-pi.md",
         "FAIL  I2C bus        no /dev/i2c-1: enable I2C (dtparam=i2c_arm=on in config.txt), reboot",
-        "FAIL  OLED           needs the I2C bus (/dev/i2c-1): see the I2C bus line above",
+        "SKIP  OLED           needs the I2C bus (/dev/i2c-1)",
         "FAIL  camera         No module named 'picamera2' (sudo apt install python3-picamera2)",
         "FAIL  GPIO chip      no /dev/gpiochip0: is this a Raspberry Pi? sudo apt install python3-lgpio",
         "Summary: 1 pass, 5 fail, 0 skip"])
     assert boot.doctor_problems(said, model) == []
     assert boot.doctor_problems(said, boot.BOARD_MODELS["pi4"]) == [f"doctor's board line: ('PASS', {model!r})"]
-    skipped = said.replace("FAIL  OLED           needs", "SKIP  OLED           needs")
+    skipped = said.replace("FAIL  camera ", "SKIP  camera ")
     assert boot.doctor_problems(skipped, model) == [
-        "doctor's OLED line: SKIP 'needs the I2C bus (/dev/i2c-1): see the I2C bus line above', "
+        "doctor's camera line: SKIP \"No module named 'picamera2' (sudo apt install python3-picamera2)\", "
         "not a failure that says what to do"]
-    assert len(boot.doctor_problems("SKIP  board          not a Raspberry Pi", model)) == 5
+    assert boot.doctor_problems(said + "\nSKIP  button pins    not a Raspberry Pi", model) == [
+        "doctor's button pins line: 'not a Raspberry Pi'"]
+    assert len(boot.doctor_problems("SKIP  board          not a Raspberry Pi", model)) == 4
 
 
 def test_the_tests_drop_in_only_points_the_unit_at_its_configuration():
