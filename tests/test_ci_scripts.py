@@ -8,6 +8,7 @@ import importlib.util
 import json
 import re
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -231,7 +232,8 @@ def test_the_doctor_must_see_the_board_and_fail_each_missing_part_saying_what_to
         "FAIL  I2C bus        no /dev/i2c-1: enable I2C (dtparam=i2c_arm=on in config.txt), reboot",
         "SKIP  OLED           needs the I2C bus (/dev/i2c-1)",
         "FAIL  camera         No module named 'picamera2' (sudo apt install python3-picamera2)",
-        "FAIL  GPIO chip      no /dev/gpiochip0: is this a Raspberry Pi? sudo apt install python3-lgpio",
+        "PASS  GPIO chip      gpiochip0",
+        "FAIL  button pins    no GPIO backend (Unable to load any default pin factory!): sudo apt install python3-lgpio",
         "Summary: 1 pass, 5 fail, 0 skip"])
     assert boot.doctor_problems(said, model) == []
     assert boot.doctor_problems(said, boot.BOARD_MODELS["pi4"]) == [f"doctor's board line: ('PASS', {model!r})"]
@@ -239,8 +241,8 @@ def test_the_doctor_must_see_the_board_and_fail_each_missing_part_saying_what_to
     assert boot.doctor_problems(skipped, model) == [
         "doctor's camera line: SKIP \"No module named 'picamera2' (sudo apt install python3-picamera2)\", "
         "not a failure that says what to do"]
-    assert boot.doctor_problems(said + "\nSKIP  button pins    not a Raspberry Pi", model) == [
-        "doctor's button pins line: 'not a Raspberry Pi'"]
+    assert boot.doctor_problems(said + "\nSKIP  service        not a Raspberry Pi", model) == [
+        "doctor's service line: 'not a Raspberry Pi'"]
     assert len(boot.doctor_problems("SKIP  board          not a Raspberry Pi", model)) == 4
 
 
@@ -416,3 +418,30 @@ def test_the_kernel_is_unpacked_for_qemu_whether_gzipped_or_an_efi_zboot_image()
     payload = gzip.compress(image)
     header = b"MZ\0\0zimg" + struct.pack("<II", 64, len(payload)) + bytes(8) + b"gzip\0\0\0\0"
     assert boot.plain_kernel(header.ljust(64, b"\0") + payload + b"signature") == image
+
+
+def test_the_pages_are_fetched_once_the_server_listens_but_an_error_answer_fails_at_once():
+    import http.server
+    import threading
+    import urllib.error
+
+    port = boot.free_port()
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200 if self.path != "/missing" else 404)
+            self.end_headers()
+            self.wfile.write(b"page")
+
+        def log_message(self, *_: object) -> None:
+            pass
+
+    def listen_late() -> None:
+        time.sleep(0.5)  # as uvicorn, loading after its unit is active
+        with http.server.HTTPServer(("127.0.0.1", port), Page) as server:
+            server.serve_forever()
+
+    threading.Thread(target=listen_late, daemon=True).start()
+    assert boot.fetch_pages(port, ("/", "/history"), minutes=0.5, every=0.2) == "/ 200 (4 bytes), /history 200 (4 bytes)"
+    with pytest.raises(urllib.error.HTTPError):
+        boot.fetch_pages(port, ("/missing",), minutes=0.5, every=0.2)
