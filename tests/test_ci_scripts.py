@@ -445,3 +445,23 @@ def test_the_pages_are_fetched_once_the_server_listens_but_an_error_answer_fails
     assert boot.fetch_pages(port, ("/", "/history"), minutes=0.5, every=0.2) == "/ 200 (4 bytes), /history 200 (4 bytes)"
     with pytest.raises(urllib.error.HTTPError):
         boot.fetch_pages(port, ("/missing",), minutes=0.5, every=0.2)
+
+
+def test_each_photo_a_record_line_names_must_be_on_disk_public_or_private(tmp_path):
+    photo = b"\xff\xd8 a frame"
+    named = {"file": "round-01-reveal.jpg", "sha256": hashlib.sha256(photo).hexdigest()}
+    lines = [json.dumps({"seq": 0, "photo": None}), json.dumps({"seq": 1, "photo": named})]
+    (tmp_path / "game-0001.jsonl").write_text("\n".join(lines) + "\n" + '{"seq": 2, "pho')  # a torn tail
+    (tmp_path / "private" / "game-0001.photos").mkdir(parents=True)
+    (tmp_path / "private" / "game-0001.photos" / "round-01-reveal.jpg").write_bytes(photo)  # round still open
+    assert boot.photo_problems(tmp_path) == (1, [])
+    (tmp_path / "game-0001.photos").mkdir()
+    (tmp_path / "private" / "game-0001.photos" / "round-01-reveal.jpg").rename(
+        tmp_path / "game-0001.photos" / "round-01-reveal.jpg")  # the round closed
+    assert boot.photo_problems(tmp_path) == (1, [])
+    (tmp_path / "game-0001.photos" / "round-01-reveal.jpg").write_bytes(photo[:4])
+    assert boot.photo_problems(tmp_path) == (
+        1, ["PHOTO: game-0001.jsonl line 2 names round-01-reveal.jpg, whose bytes differ"])
+    (tmp_path / "game-0001.photos" / "round-01-reveal.jpg").unlink()
+    assert boot.photo_problems(tmp_path) == (
+        1, ["PHOTO: game-0001.jsonl line 2 names round-01-reveal.jpg, which is not on disk"])
