@@ -61,7 +61,7 @@ def test_card_backs_carry_no_marker_and_faces_carry_exactly_theirs():
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
     back = artwork.card_back(markers.card.width, markers.card.height, markers.card.back_rgb)
     _, ids, _ = detector.detectMarkers(cv2.cvtColor(back, cv2.COLOR_BGR2GRAY))
-    assert ids is None
+    assert ids is None or len(ids) == 0  # OpenCV 4 says None, 5 an empty array
     face = artwork.card_face(markers, "card:max0")
     _, ids, _ = detector.detectMarkers(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
     # Twice: a playing card carries its marker below its top edge and again turned near its bottom.
