@@ -305,7 +305,6 @@ def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):
     """The host's side of the agent's protocol: one line out, the output and "@@rc N" back,
     even when an answer arrives in pieces."""
     import socket
-    import subprocess
     import threading
 
     control = tmp_path / "control.sock"
@@ -323,8 +322,7 @@ def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):
                     connection.sendall(piece)
 
     threading.Thread(target=agent, daemon=True).start()
-    machine = boot.Machine(["qemu"], control, tmp_path / "console.log", tmp_path / "monitor.sock")
-    machine.process = subprocess.Popen(["sleep", "30"])
+    machine = running_machine(tmp_path, control)
     try:
         assert machine.run("echo 'a b'") == (3, "line one\nline two\n")
         assert machine.run("true") == (3, "line one\nline two\n")
@@ -332,6 +330,16 @@ def test_the_machine_answers_each_command_with_its_output_and_status(tmp_path):
     finally:
         machine.kill()
         server.close()
+
+
+def running_machine(tmp_path, control=None):
+    """A Machine whose qemu is a stand-in process (its sockets are the test's)."""
+    import subprocess
+
+    machine = boot.Machine(["qemu"], control or tmp_path / "control.sock", tmp_path / "console.log",
+                           tmp_path / "monitor.sock")
+    machine.process = subprocess.Popen(["sleep", "30"])
+    return machine
 
 
 def fake_qemu_monitor(monitor, statuses: list[str]) -> list[dict]:
@@ -365,12 +373,9 @@ def fake_qemu_monitor(monitor, statuses: list[str]) -> list[dict]:
 def test_the_machine_is_saved_through_qemus_monitor_then_ended_and_the_log_marked(tmp_path):
     """The machine is stopped before its state is written, the migration is waited for,
     and qemu ends: the saved machine goes on only from its file."""
-    import subprocess
-
     asked = fake_qemu_monitor(tmp_path / "monitor.sock", ["setup", "active", "completed"])
     console = tmp_path / "console.log"
-    machine = boot.Machine(["qemu"], tmp_path / "control.sock", console, tmp_path / "monitor.sock")
-    machine.process = subprocess.Popen(["sleep", "30"])
+    machine = running_machine(tmp_path)
     machine.save(tmp_path / "saved", "before-cut-1", minutes=1)
     names = [command["execute"] for command in asked]
     assert names == ["qmp_capabilities", "stop", "migrate-set-parameters", "migrate", *["query-migrate"] * 3]
@@ -381,11 +386,8 @@ def test_the_machine_is_saved_through_qemus_monitor_then_ended_and_the_log_marke
 
 def test_a_machine_started_from_its_save_is_let_run_once_read(tmp_path):
     """It was saved stopped, so qemu leaves it paused after reading the save: `cont`."""
-    import subprocess
-
     asked = fake_qemu_monitor(tmp_path / "monitor.sock", ["inmigrate", "inmigrate", "paused"])
-    machine = boot.Machine(["qemu"], tmp_path / "control.sock", tmp_path / "console.log", tmp_path / "monitor.sock")
-    machine.process = subprocess.Popen(["sleep", "30"])
+    machine = running_machine(tmp_path)
     try:
         machine.go_on(minutes=1)
     finally:
@@ -394,12 +396,9 @@ def test_a_machine_started_from_its_save_is_let_run_once_read(tmp_path):
 
 
 def test_a_save_that_fails_stops_the_run_and_marks_nothing(tmp_path):
-    import subprocess
-
     fake_qemu_monitor(tmp_path / "monitor.sock", ["active", "failed"])
     console = tmp_path / "console.log"
-    machine = boot.Machine(["qemu"], tmp_path / "control.sock", console, tmp_path / "monitor.sock")
-    machine.process = subprocess.Popen(["sleep", "30"])
+    machine = running_machine(tmp_path)
     try:
         with pytest.raises(boot.Stuck, match="could not save the machine: migration failed"):
             machine.save(tmp_path / "saved", "before-cut-1", minutes=1)
